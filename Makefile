@@ -1,0 +1,107 @@
+# Makefile - builds the sudokud daemon, the sudoku CLI, the tests and the
+# benchmarks. Non-recursive; objects under build/ (build/san/ when SANITIZE
+# is set). `make run` and `make test` first install missing Debian packages.
+
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+SHARED   ?= ../shared
+CC       ?= cc
+PKGS     := libmicrohttpd libcjson
+DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libcjson-dev \
+            libcmocka-dev libcurl4-openssl-dev
+
+ifeq ($(SANITIZE),)
+B := build
+else
+B := build/san
+SANFLAGS := -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+endif
+
+WARN := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+ifeq ($(CI),true)
+WARN += -Werror
+endif
+
+CFLAGS   ?= -O2 -g
+CPPFLAGS += -Iinclude -D_GNU_SOURCE
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
+# Lazy (=) so that `make run`/`make test` can install the packages first.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
+
+LIB_SRC  := src/sudoku.c src/codec.c src/api.c src/http.c src/config.c
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
+TEST_SRC := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
+BENCH_SRC := $(wildcard tests/bench/*.c)
+
+.PHONY: all run test check install clean fmt bench deps
+all: $(B)/sudokud $(B)/sudoku
+
+$(B)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+
+$(B)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -Itests -c -o $@ $<
+
+# The spec is embedded in the binary with .incbin; see src/assets.S.
+$(B)/obj/assets.o: src/assets.S openapi.yaml
+	@mkdir -p $(@D)
+	$(CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
+
+$(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(B)/sudoku: $(B)/obj/sudoku.o $(B)/obj/cli.o
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) $(LDLIBS)
+
+$(B)/bench_sudoku: $(BENCH_SRC) $(B)/obj/sudoku.o
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS) -lm
+
+# Installs the Debian packages the build needs when any is missing (as root),
+# or prints the exact command to run.
+deps:
+	@missing=""; \
+	for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing:$$missing"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing || exit 1; \
+	  else \
+	    echo "missing Debian packages; as root run:"; \
+	    echo "  apt-get install -y --no-install-recommends$$missing"; exit 1; \
+	  fi; \
+	fi
+
+run: deps
+	@$(MAKE) --no-print-directory $(B)/sudokud
+	exec ./$(B)/sudokud $(ARGS)
+
+test check: deps
+	@$(MAKE) --no-print-directory $(B)/test_runner $(B)/sudokud $(B)/sudoku
+	SUDOKUD_BIN=./$(B)/sudokud SUDOKU_BIN=./$(B)/sudoku ./$(B)/test_runner $(SUITES)
+
+bench: deps
+	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/sudoku
+	tests/bench/run.sh $(B) $(SHARED)/data
+
+install: $(B)/sudokud $(B)/sudoku
+	install -d $(DESTDIR)$(BINDIR)
+	install -m 755 $(B)/sudokud $(B)/sudoku $(DESTDIR)$(BINDIR)/
+
+fmt:
+	clang-format -i src/*.c include/*.h tests/*.c tests/*.h $(BENCH_SRC)
+
+clean:
+	rm -rf build
+
+-include $(wildcard $(B)/obj/*.d $(B)/obj/tests/*.d)

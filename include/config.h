@@ -1,0 +1,43 @@
+/* config.h - the daemon's settings as one value, filled once in main from
+ * defaults, then the environment, then the command line (flags win). */
+#ifndef CONFIG_H
+#define CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define CONFIG_BIND_MAX 64
+
+struct config {
+    uint16_t port;                /* 0 picks a free port */
+    char bind[CONFIG_BIND_MAX];   /* IPv4 or IPv6 address to listen on */
+    unsigned threads;             /* worker threads of the HTTP pool */
+    size_t max_body;              /* request-body limit in bytes */
+    uint64_t max_nodes;           /* node budget of one search */
+    unsigned timeout;             /* idle connection timeout, seconds */
+    unsigned drain_timeout;       /* longest wait for requests on SIGTERM, s */
+    unsigned max_connections;     /* connections served at once */
+};
+
+enum config_status {
+    CONFIG_OK = 0,
+    CONFIG_HELP,     /* --help was given: print config_usage, exit 0 */
+    CONFIG_VERSION,  /* --version was given */
+    CONFIG_ERROR,    /* a bad flag or value: the message is in err */
+};
+
+/* Fills *cfg with the defaults (threads = online CPUs). */
+void config_init(struct config *cfg);
+
+/* Applies the environment (PORT, BIND, THREADS, MAX_BODY, MAX_NODES,
+ * TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS), then the flags of argv, to *cfg.
+ * On CONFIG_ERROR a one-line message naming the setting and the bad value is
+ * written to err (errlen bytes) and *cfg may be partly changed. */
+enum config_status config_parse(struct config *cfg, int argc, char **argv,
+                                char *err, size_t errlen);
+
+/* Prints the usage text, with every flag, variable and default. */
+void config_usage(FILE *out, const char *prog);
+
+#endif

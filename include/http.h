@@ -1,0 +1,43 @@
+/* http.h - the HTTP server: libmicrohttpd with an internal thread pool on the
+ * poll backend, feeding requests to the api module. The only module that
+ * knows libmicrohttpd; no libmicrohttpd type appears here. */
+#ifndef HTTP_H
+#define HTTP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+struct http_server;
+
+enum http_status {
+    HTTP_OK = 0,
+    HTTP_BAD_ADDRESS,  /* cfg->bind is not an IPv4 or IPv6 address */
+    HTTP_START_FAILED, /* the daemon did not start (port in use, ...) */
+    HTTP_NO_MEMORY,
+};
+
+/* Starts serving on cfg->bind:cfg->port with cfg->threads worker threads.
+ * On HTTP_OK *out owns the running server (stop it with http_server_stop);
+ * otherwise a message is written to err and nothing is left running. */
+enum http_status http_server_start(const struct config *cfg,
+                                   struct http_server **out, char *err,
+                                   size_t errlen);
+
+/* The port actually bound (useful with port 0). */
+uint16_t http_server_port(const struct http_server *srv);
+
+/* Requests that have started and not yet been answered in full. */
+long http_server_in_flight(const struct http_server *srv);
+
+/* Begins a graceful shutdown: /readyz answers 503 from now on, the
+ * listening socket stops accepting, and every later response closes its
+ * connection. Then waits up to timeout_ms for the requests in flight to
+ * finish. Returns the number still in flight when it gave up (0: all done). */
+long http_server_drain(struct http_server *srv, unsigned timeout_ms);
+
+/* Stops the threads, closes every connection and frees srv. */
+void http_server_stop(struct http_server *srv);
+
+#endif

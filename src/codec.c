@@ -1,0 +1,269 @@
+/* codec.c - JSON in and out, on cJSON.
+ * Parsing uses cJSON_ParseWithLengthOpts with an end pointer, never
+ * cJSON_GetErrorPtr (a global, unsafe with threads). The fixed-shape success
+ * answer is written directly; problems, whose strings need escaping, are
+ * built as cJSON trees. */
+#include "codec.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Stands in for a character outside ASCII, so that the board checker
+ * reports it at the right column instead of miscounting the row. */
+#define CODEC_NON_ASCII '\x7f'
+
+static enum codec_status fail(struct codec_error *err, enum codec_status st,
+                              const char *pointer, int row, const char *fmt,
+                              ...) __attribute__((format(printf, 5, 6)));
+
+static enum codec_status fail(struct codec_error *err, enum codec_status st,
+                              const char *pointer, int row, const char *fmt,
+                              ...)
+{
+    va_list ap;
+
+    snprintf(err->pointer, sizeof(err->pointer), "%s", pointer);
+    err->row = row;
+    va_start(ap, fmt);
+    vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Counts the characters (UTF-8 code points) of s and copies up to `max` of
+ * them into out, one byte each: ASCII as is, anything else as
+ * CODEC_NON_ASCII. */
+static size_t copy_chars(const char *s, char *out, size_t max)
+{
+    size_t n = 0;
+
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if ((*p & 0xC0) == 0x80)
+            continue; /* continuation byte of the previous character */
+        if (n < max)
+            out[n] = *p < 0x80 ? (char)*p : CODEC_NON_ASCII;
+        n++;
+    }
+    return n;
+}
+
+static enum codec_status decode_rows(const cJSON *board, struct codec_board *out,
+                                     struct codec_error *err)
+{
+    int nrows = cJSON_GetArraySize(board);
+    int r = 0;
+    const cJSON *row;
+
+    if (nrows != SUDOKU_SIZE)
+        return fail(err, CODEC_INVALID_BOARD, "/board", -1,
+                    "board has %d row%s; it must have 9", nrows,
+                    nrows == 1 ? "" : "s");
+    cJSON_ArrayForEach(row, board) {
+        char pointer[24];
+        size_t n;
+
+        snprintf(pointer, sizeof(pointer), "/board/%d", r);
+        if (!cJSON_IsString(row))
+            return fail(err, CODEC_INVALID_REQUEST, pointer, r,
+                        "row %d is not a string", r);
+        n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
+                       SUDOKU_SIZE);
+        if (n != SUDOKU_SIZE)
+            return fail(err, CODEC_INVALID_BOARD, pointer, r,
+                        "row %d has %zu characters; it must have 9", r, n);
+        r++;
+    }
+    out->shape = CODEC_SHAPE_ROWS;
+    return CODEC_OK;
+}
+
+static int only_space(const char *p, const char *end)
+{
+    for (; p < end; p++)
+        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+            return 0;
+    return 1;
+}
+
+enum codec_status codec_decode_board(const char *body, size_t len,
+                                     struct codec_board *out,
+                                     struct codec_error *err)
+{
+    const char *end = NULL;
+    cJSON *root;
+    const cJSON *board;
+    enum codec_status st;
+
+    err->offset = -1;
+    err->row = -1;
+    err->pointer[0] = '\0';
+    if (len == 0 || body == NULL) {
+        err->offset = 0;
+        return fail(err, CODEC_INVALID_JSON, "", -1,
+                    "the body is empty; send a JSON object with a \"board\"");
+    }
+    root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+    if (root != NULL && end != NULL && !only_space(end, body + len)) {
+        cJSON_Delete(root);
+        root = NULL;
+    }
+    if (root == NULL) {
+        err->offset = end ? (long)(end - body) : 0;
+        return fail(err, CODEC_INVALID_JSON, "", -1,
+                    "the body is not valid JSON: parsing stopped at byte %ld",
+                    err->offset);
+    }
+    if (!cJSON_IsObject(root)) {
+        st = fail(err, CODEC_INVALID_REQUEST, "", -1,
+                  "the body must be a JSON object with a \"board\" member");
+        goto out;
+    }
+    board = cJSON_GetObjectItemCaseSensitive(root, "board");
+    if (board == NULL) {
+        st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
+                  "the \"board\" member is missing");
+    } else if (cJSON_IsString(board)) {
+        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
+        if (n != SUDOKU_CELLS) {
+            st = fail(err, CODEC_INVALID_BOARD, "/board", -1,
+                      "board string has %zu characters; it must have 81 "
+                      "(or be an array of 9 rows of 9)", n);
+        } else {
+            out->shape = CODEC_SHAPE_LINE;
+            st = CODEC_OK;
+        }
+    } else if (cJSON_IsArray(board)) {
+        st = decode_rows(board, out, err);
+    } else {
+        st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
+                  "\"board\" must be an array of 9 strings or one string of "
+                  "81 characters");
+    }
+out:
+    cJSON_Delete(root);
+    return st;
+}
+
+char *codec_encode_solution(const struct sudoku_grid *solution,
+                            enum codec_shape shape,
+                            const struct sudoku_stats *stats,
+                            uint64_t solve_us, size_t *len)
+{
+    /* 81 digits, 9 pairs of quotes, commas, keys and three 20-digit numbers
+     * fit with room to spare. */
+    char *buf = malloc(320), *p = buf;
+    int n;
+
+    if (buf == NULL)
+        return NULL;
+    p += sprintf(p, "{\"solution\":%s", shape == CODEC_SHAPE_ROWS ? "[" : "");
+    for (int r = 0; r < SUDOKU_SIZE; r++) {
+        if (shape == CODEC_SHAPE_ROWS || r == 0)
+            *p++ = '"';
+        for (int c = 0; c < SUDOKU_SIZE; c++)
+            *p++ = (char)('0' + solution->cell[r * SUDOKU_SIZE + c]);
+        if (shape == CODEC_SHAPE_ROWS)
+            p += sprintf(p, r < SUDOKU_SIZE - 1 ? "\"," : "\"]");
+        else if (r == SUDOKU_SIZE - 1)
+            *p++ = '"';
+    }
+    n = sprintf(p, ",\"stats\":{\"guesses\":%llu,\"nodes\":%llu,\"solve_us\":%llu}}",
+                (unsigned long long)stats->guesses,
+                (unsigned long long)stats->nodes, (unsigned long long)solve_us);
+    *len = (size_t)(p - buf) + (size_t)n;
+    return buf;
+}
+
+void codec_problem_init(struct codec_problem *p, int status, const char *code,
+                        const char *title, const char *detail)
+{
+    memset(p, 0, sizeof(*p));
+    p->status = status;
+    p->code = code;
+    p->title = title;
+    p->detail = detail;
+    p->offset = -1;
+    p->row = -1;
+    p->column = -1;
+    p->limit = -1;
+}
+
+static const char *const unit_names[] = {"row", "column", "box"};
+
+static int add_conflicts(cJSON *obj, const struct codec_problem *p)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
+
+    if (list == NULL)
+        return -1;
+    for (size_t i = 0; i < p->nconflicts; i++) {
+        const struct sudoku_conflict *c = &p->conflicts[i];
+        cJSON *item = cJSON_CreateObject(), *cells;
+
+        if (item == NULL)
+            return -1;
+        cJSON_AddItemToArray(list, item);
+        if (!cJSON_AddStringToObject(item, "unit", unit_names[c->unit]) ||
+            !cJSON_AddNumberToObject(item, "index", c->index) ||
+            !cJSON_AddNumberToObject(item, "digit", c->digit) ||
+            !(cells = cJSON_AddArrayToObject(item, "cells")))
+            return -1;
+        for (int k = 0; k < c->ncells; k++) {
+            int rc[2] = {c->cells[k] / SUDOKU_SIZE, c->cells[k] % SUDOKU_SIZE};
+            cJSON *pair = cJSON_CreateIntArray(rc, 2);
+            if (pair == NULL)
+                return -1;
+            cJSON_AddItemToArray(cells, pair);
+        }
+    }
+    return 0;
+}
+
+char *codec_encode_problem(const struct codec_problem *p, size_t *len)
+{
+    char type[64];
+    cJSON *obj = cJSON_CreateObject();
+    char *out = NULL;
+    int ok;
+
+    if (obj == NULL)
+        return NULL;
+    snprintf(type, sizeof(type), "urn:sudokud:problem:%s", p->code);
+    ok = cJSON_AddStringToObject(obj, "type", type) &&
+         cJSON_AddStringToObject(obj, "title", p->title) &&
+         cJSON_AddNumberToObject(obj, "status", p->status) &&
+         cJSON_AddStringToObject(obj, "detail", p->detail) &&
+         cJSON_AddStringToObject(obj, "code", p->code);
+    if (ok && p->pointer != NULL)
+        ok = cJSON_AddStringToObject(obj, "pointer", p->pointer) != NULL;
+    if (ok && p->offset >= 0)
+        ok = cJSON_AddNumberToObject(obj, "offset", (double)p->offset) != NULL;
+    if (ok && p->row >= 0)
+        ok = cJSON_AddNumberToObject(obj, "row", p->row) != NULL;
+    if (ok && p->column >= 0)
+        ok = cJSON_AddNumberToObject(obj, "column", p->column) != NULL;
+    if (ok && p->limit >= 0)
+        ok = cJSON_AddNumberToObject(obj, "limit", (double)p->limit) != NULL;
+    if (ok && p->conflicts != NULL)
+        ok = add_conflicts(obj, p) == 0;
+    if (ok)
+        out = cJSON_PrintUnformatted(obj);
+    cJSON_Delete(obj);
+    if (out != NULL)
+        *len = strlen(out);
+    return out;
+}
+
+char *codec_encode_status(const char *status, size_t *len)
+{
+    size_t n = strlen(status) + sizeof("{\"status\":\"\"}");
+    char *buf = malloc(n);
+
+    if (buf == NULL)
+        return NULL;
+    *len = (size_t)snprintf(buf, n, "{\"status\":\"%s\"}", status);
+    return buf;
+}

@@ -1,0 +1,198 @@
+/* config.c - defaults, environment and flags into a struct config.
+ * One table lists every setting once: its flag, its variable, its bounds and
+ * its help line, so parsing, --help and the README cannot drift apart. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum opt_kind { OPT_UINT, OPT_SIZE, OPT_STRING };
+
+struct opt {
+    const char *flag;   /* without the leading "--" */
+    const char *env;
+    enum opt_kind kind;
+    size_t offset;      /* into struct config */
+    size_t width;       /* sizeof the field */
+    uint64_t min, max;  /* bounds for numbers; max length for strings */
+    const char *arg, *help;
+};
+
+#define FIELD(f) offsetof(struct config, f), sizeof(((struct config *)0)->f)
+
+static const struct opt opts[] = {
+    {"port", "PORT", OPT_UINT, FIELD(port), 0, 65535, "N",
+     "TCP port to listen on; 0 picks a free one (default 8080)"},
+    {"bind", "BIND", OPT_STRING, FIELD(bind), 1, CONFIG_BIND_MAX - 1, "ADDR",
+     "IPv4 or IPv6 address to listen on (default 0.0.0.0)"},
+    {"threads", "THREADS", OPT_UINT, FIELD(threads), 1, 256, "N",
+     "worker threads that parse and solve (default: online CPUs)"},
+    {"max-body", "MAX_BODY", OPT_SIZE, FIELD(max_body), 64, 64u << 20, "BYTES",
+     "largest request body accepted, K/M suffix allowed (default 16K)"},
+    {"max-nodes", "MAX_NODES", OPT_UINT, FIELD(max_nodes), 1000, UINT32_MAX,
+     "N", "search-node budget of one puzzle (default 200000)"},
+    {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
+     "close connections idle this long (default 10)"},
+    {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
+     "SECONDS", "on SIGTERM, wait this long for requests in flight (default 25)"},
+    {"max-connections", "MAX_CONNECTIONS", OPT_UINT, FIELD(max_connections), 1,
+     100000, "N", "connections served at once (default 1000)"},
+};
+
+#define NOPTS (sizeof(opts) / sizeof(opts[0]))
+
+void config_init(struct config *cfg)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->port = 8080;
+    strcpy(cfg->bind, "0.0.0.0");
+    cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
+    cfg->max_body = 16 * 1024;
+    cfg->max_nodes = 200000;
+    cfg->timeout = 10;
+    cfg->drain_timeout = 25;
+    cfg->max_connections = 1000;
+}
+
+/* Parses a decimal number (with a K or M suffix when kind is OPT_SIZE). */
+static int parse_number(const char *s, enum opt_kind kind, uint64_t *out)
+{
+    char *end;
+    unsigned long long v;
+
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (errno != 0)
+        return -1;
+    if (kind == OPT_SIZE && (*end == 'K' || *end == 'k')) {
+        if (v > UINT64_MAX >> 10)
+            return -1;
+        v <<= 10, end++;
+    } else if (kind == OPT_SIZE && (*end == 'M' || *end == 'm')) {
+        if (v > UINT64_MAX >> 20)
+            return -1;
+        v <<= 20, end++;
+    }
+    if (*end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static void store_uint(void *field, size_t width, uint64_t v)
+{
+    switch (width) {
+    case sizeof(uint16_t): *(uint16_t *)field = (uint16_t)v; break;
+    case sizeof(uint32_t): *(uint32_t *)field = (uint32_t)v; break;
+    default: *(uint64_t *)field = v; break;
+    }
+}
+
+static enum config_status apply(struct config *cfg, const struct opt *o,
+                                const char *value, const char *source,
+                                char *err, size_t errlen)
+{
+    void *field = (char *)cfg + o->offset;
+    uint64_t v;
+
+    if (o->kind == OPT_STRING) {
+        size_t n = strlen(value);
+        if (n < o->min || n > o->max) {
+            snprintf(err, errlen, "%s: '%s' must be %llu to %llu characters",
+                     source, value, (unsigned long long)o->min,
+                     (unsigned long long)o->max);
+            return CONFIG_ERROR;
+        }
+        memcpy(field, value, n + 1);
+        return CONFIG_OK;
+    }
+    if (parse_number(value, o->kind, &v) != 0 || v < o->min || v > o->max) {
+        snprintf(err, errlen, "%s: '%s' is not a number from %llu to %llu",
+                 source, value, (unsigned long long)o->min,
+                 (unsigned long long)o->max);
+        return CONFIG_ERROR;
+    }
+    store_uint(field, o->width, v);
+    return CONFIG_OK;
+}
+
+static const struct opt *find_flag(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (strlen(opts[i].flag) == len && strncmp(opts[i].flag, name, len) == 0)
+            return &opts[i];
+    return NULL;
+}
+
+enum config_status config_parse(struct config *cfg, int argc, char **argv,
+                                char *err, size_t errlen)
+{
+    char source[64];
+
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *v = getenv(opts[i].env);
+        if (v == NULL)
+            continue;
+        snprintf(source, sizeof(source), "environment %s", opts[i].env);
+        if (apply(cfg, &opts[i], v, source, err, errlen) != CONFIG_OK)
+            return CONFIG_ERROR;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *value, *eq;
+        const struct opt *o;
+
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
+            return CONFIG_HELP;
+        if (strcmp(arg, "--version") == 0)
+            return CONFIG_VERSION;
+        if (strncmp(arg, "--", 2) != 0) {
+            snprintf(err, errlen, "unexpected argument '%s' (see --help)", arg);
+            return CONFIG_ERROR;
+        }
+        arg += 2;
+        eq = strchr(arg, '=');
+        o = find_flag(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+        if (o == NULL) {
+            snprintf(err, errlen, "unknown option '%s' (see --help)", argv[i]);
+            return CONFIG_ERROR;
+        }
+        if (eq != NULL) {
+            value = eq + 1;
+        } else if (i + 1 < argc) {
+            value = argv[++i];
+        } else {
+            snprintf(err, errlen, "option --%s needs a value", o->flag);
+            return CONFIG_ERROR;
+        }
+        snprintf(source, sizeof(source), "--%s", o->flag);
+        if (apply(cfg, o, value, source, err, errlen) != CONFIG_OK)
+            return CONFIG_ERROR;
+    }
+    return CONFIG_OK;
+}
+
+void config_usage(FILE *out, const char *prog)
+{
+    fprintf(out,
+            "Usage: %s [OPTION...]\n"
+            "Sudoku-solving HTTP JSON service: POST /solve a board, get the "
+            "solution.\n\nOptions (each also read from the environment "
+            "variable shown; flags win):\n",
+            prog);
+    for (size_t i = 0; i < NOPTS; i++) {
+        char left[48];
+        snprintf(left, sizeof(left), "--%s %s", opts[i].flag, opts[i].arg);
+        fprintf(out, "  %-28s %-16s %s\n", left, opts[i].env, opts[i].help);
+    }
+    fprintf(out, "  %-28s %-16s %s\n  %-28s %-16s %s\n", "--help", "",
+            "print this help and exit", "--version", "",
+            "print the version and exit");
+    fprintf(out, "\nSIGTERM or SIGINT: stop accepting, finish the requests "
+                 "in flight, exit 0.\nA bad setting exits with status 2.\n");
+}

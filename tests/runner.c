@@ -1,0 +1,43 @@
+/* runner.c - the one test runner: runs every suite (or those named on the
+ * command line) and ends with the line "N passed, N failed". */
+#include <stdio.h>
+#include <string.h>
+
+#include "tests.h"
+
+struct suite {
+    const char *name;
+    int (*run)(unsigned *ntests);
+};
+
+static const struct suite suites[] = {
+    {"sudoku", test_sudoku}, {"codec", test_codec}, {"config", test_config},
+    {"api", test_api},       {"http", test_http},   {"main", test_main},
+};
+
+static int wanted(const char *name, int argc, char **argv)
+{
+    if (argc < 2)
+        return 1;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned total = 0, failed = 0;
+
+    for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+        unsigned n = 0;
+        if (!wanted(suites[i].name, argc, argv))
+            continue;
+        int f = suites[i].run(&n);
+        total += n;
+        failed += f > 0 ? (unsigned)f : 0;
+    }
+    fflush(stderr);
+    printf("%u passed, %u failed\n", total - failed, failed);
+    return failed == 0 ? 0 : 1;
+}

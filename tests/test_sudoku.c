@@ -1,0 +1,567 @@
+/* test_sudoku.c - cmocka tests of the solver library (src/sudoku.c).
+ * Puzzle samples are read from tests/data/, so the tests run with the
+ * repository root as working directory. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudoku.h"
+#include "tests.h"
+
+static const char example[] =
+    "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9"
+    ".4.9...5.";
+static const char example_solution[] =
+    "957214386824736591361859742495372618786491235132568974519687423273145869"
+    "648923157";
+
+static struct sudoku_grid grid_of(const char *text)
+{
+    struct sudoku_grid g;
+    assert_int_equal(sudoku_parse(text, strlen(text), &g, NULL), SUDOKU_OK);
+    return g;
+}
+
+/* Calls fn(line, lineno, ctx) for every puzzle line of tests/data/<name>;
+ * returns how many there were. */
+static unsigned each_puzzle(const char *name,
+                            void (*fn)(const char *, unsigned, void *),
+                            void *ctx)
+{
+    char path[256], line[512];
+    unsigned n = 0, lineno = 0;
+
+    snprintf(path, sizeof path, "tests/data/%s", name);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s (run from the repository root)", path);
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        if (line[0] == '#' || strlen(line) < SUDOKU_CELLS)
+            continue;
+        fn(line, lineno, ctx);
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* ---------------------------------------------------------------- parse */
+
+static void test_parse_format_round_trip(void **state)
+{
+    (void)state;
+    struct sudoku_grid g = grid_of(example);
+    char out[SUDOKU_CELLS + 1];
+
+    assert_int_equal(g.cell[0], 9);
+    assert_int_equal(g.cell[1], 0);
+    assert_int_equal(g.cell[80], 0);
+    assert_int_equal(g.cell[79], 5);
+    sudoku_format(&g, out);
+    assert_string_equal(out, example);
+}
+
+static void test_parse_bad_length(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    char text[100];
+
+    memset(&g, 0x55, sizeof g);
+    memcpy(text, example, 81);
+    text[81] = '1';
+    assert_int_equal(sudoku_parse(text, 80, &g, NULL), SUDOKU_BAD_LENGTH);
+    assert_int_equal(sudoku_parse(text, 82, &g, NULL), SUDOKU_BAD_LENGTH);
+    assert_int_equal(sudoku_parse(text, 0, &g, NULL), SUDOKU_BAD_LENGTH);
+    assert_int_equal(g.cell[0], 0x55); /* untouched on error */
+}
+
+static void test_parse_bad_char(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    char text[82];
+    size_t bad = 999;
+
+    memset(&g, 0x55, sizeof g);
+    memcpy(text, example, 82);
+    text[40] = 'x';
+    text[60] = ' ';
+    assert_int_equal(sudoku_parse(text, 81, &g, &bad), SUDOKU_BAD_CHAR);
+    assert_int_equal(bad, 40);
+    assert_int_equal(g.cell[0], 0x55);
+    text[40] = '.';
+    assert_int_equal(sudoku_parse(text, 81, &g, &bad), SUDOKU_BAD_CHAR);
+    assert_int_equal(bad, 60);
+    text[0] = ':'; /* '0' - 1 ... */
+    assert_int_equal(sudoku_parse(text, 81, &g, NULL), SUDOKU_BAD_CHAR);
+}
+
+static void test_parse_zero_is_blank(void **state)
+{
+    (void)state;
+    char text[82], out[82];
+    memcpy(text, example, 82);
+    for (int i = 0; i < 81; i++)
+        if (text[i] == '.')
+            text[i] = '0';
+    struct sudoku_grid g = grid_of(text);
+    assert_int_equal(g.cell[1], 0);
+    sudoku_format(&g, out);
+    assert_string_equal(out, example);
+}
+
+/* ------------------------------------------------------------ conflicts */
+
+static void test_conflicts_none(void **state)
+{
+    (void)state;
+    struct sudoku_grid g = grid_of(example);
+    struct sudoku_conflict c[4];
+    assert_int_equal(sudoku_conflicts(&g, c, 4), 0);
+    g = grid_of(example_solution);
+    assert_int_equal(sudoku_conflicts(&g, c, 4), 0);
+}
+
+static void test_conflicts_row(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    struct sudoku_conflict c[4];
+    memset(&g, 0, sizeof g);
+    g.cell[9 * 4 + 0] = 7; /* row 4, columns 0 and 8: boxes 3 and 5 */
+    g.cell[9 * 4 + 8] = 7;
+    assert_int_equal(sudoku_conflicts(&g, c, 4), 1);
+    assert_int_equal(c[0].unit, SUDOKU_ROW);
+    assert_int_equal(c[0].index, 4);
+    assert_int_equal(c[0].digit, 7);
+    assert_int_equal(c[0].ncells, 2);
+    assert_int_equal(c[0].cells[0], 36);
+    assert_int_equal(c[0].cells[1], 44);
+}
+
+static void test_conflicts_column(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    struct sudoku_conflict c[4];
+    memset(&g, 0, sizeof g);
+    g.cell[9 * 8 + 2] = 3; /* column 2, rows 0, 5 and 8 */
+    g.cell[9 * 5 + 2] = 3;
+    g.cell[2] = 3;
+    assert_int_equal(sudoku_conflicts(&g, c, 4), 1);
+    assert_int_equal(c[0].unit, SUDOKU_COLUMN);
+    assert_int_equal(c[0].index, 2);
+    assert_int_equal(c[0].digit, 3);
+    assert_int_equal(c[0].ncells, 3);
+    assert_int_equal(c[0].cells[0], 2);
+    assert_int_equal(c[0].cells[1], 47);
+    assert_int_equal(c[0].cells[2], 74);
+}
+
+static void test_conflicts_box(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    struct sudoku_conflict c[4];
+    memset(&g, 0, sizeof g);
+    g.cell[9 * 6 + 5] = 1; /* box 7: (6,5) and (8,3) */
+    g.cell[9 * 8 + 3] = 1;
+    assert_int_equal(sudoku_conflicts(&g, c, 4), 1);
+    assert_int_equal(c[0].unit, SUDOKU_BOX);
+    assert_int_equal(c[0].index, 7);
+    assert_int_equal(c[0].digit, 1);
+    assert_int_equal(c[0].ncells, 2);
+    assert_int_equal(c[0].cells[0], 59);
+    assert_int_equal(c[0].cells[1], 75);
+}
+
+static void test_conflicts_several_and_truncated(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    struct sudoku_conflict c[8];
+    memset(&g, 0, sizeof g);
+    g.cell[0] = 5; /* 5 at (0,0) and (0,1): row 0 and box 0 */
+    g.cell[1] = 5;
+    g.cell[9 * 3 + 7] = 2; /* 2 at (3,7) and (7,7): column 7 */
+    g.cell[9 * 7 + 7] = 2;
+    g.cell[9 * 3 + 0] = 9; /* 9 at (3,0) and (3,4): row 3 */
+    g.cell[9 * 3 + 4] = 9;
+
+    assert_int_equal(sudoku_conflicts(&g, c, 8), 4);
+    /* order: rows, columns, boxes; within a type by index then digit */
+    assert_int_equal(c[0].unit, SUDOKU_ROW);
+    assert_int_equal(c[0].index, 0);
+    assert_int_equal(c[0].digit, 5);
+    assert_int_equal(c[1].unit, SUDOKU_ROW);
+    assert_int_equal(c[1].index, 3);
+    assert_int_equal(c[1].digit, 9);
+    assert_int_equal(c[1].cells[0], 27);
+    assert_int_equal(c[1].cells[1], 31);
+    assert_int_equal(c[2].unit, SUDOKU_COLUMN);
+    assert_int_equal(c[2].index, 7);
+    assert_int_equal(c[2].digit, 2);
+    assert_int_equal(c[3].unit, SUDOKU_BOX);
+    assert_int_equal(c[3].index, 0);
+    assert_int_equal(c[3].cells[0], 0);
+    assert_int_equal(c[3].cells[1], 1);
+
+    /* max truncates what is stored, not the total */
+    memset(c, 0xAA, sizeof c);
+    assert_int_equal(sudoku_conflicts(&g, c, 2), 4);
+    assert_int_equal(c[1].digit, 9);
+    assert_int_equal(c[2].digit, 0xAA);
+    assert_int_equal(sudoku_conflicts(&g, NULL, 0), 4);
+}
+
+static void test_conflicts_all_same_digit(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    struct sudoku_conflict c[1];
+    memset(&g, 4, sizeof g); /* every unit holds 4 nine times */
+    assert_int_equal(sudoku_conflicts(&g, c, 1), 27);
+    assert_int_equal(c[0].ncells, 9);
+    assert_int_equal(c[0].cells[8], 8);
+}
+
+/* -------------------------------------------------------------- solving */
+
+static void test_solve_example(void **state)
+{
+    (void)state;
+    struct sudoku_grid g = grid_of(example), s;
+    struct sudoku_stats st;
+    char out[82];
+    int solved = 0;
+
+    assert_int_equal(sudoku_solve(&g, 0, &s, &solved, &st), SUDOKU_OK);
+    assert_int_equal(solved, 1);
+    sudoku_format(&s, out);
+    assert_string_equal(out, example_solution);
+    assert_true(st.nodes >= 1);
+    assert_true(sudoku_is_solution_of(&g, &s));
+}
+
+static void check_known(const char *line, unsigned lineno, void *ctx)
+{
+    unsigned *nmulti = ctx;
+    struct sudoku_grid g, s;
+    unsigned count = 0;
+    char out[82];
+
+    assert_int_equal(sudoku_parse(line, 81, &g, NULL), SUDOKU_OK);
+    assert_int_equal(line[81], ':');
+    char *end;
+    unsigned long want = strtoul(line + 82, &end, 10);
+    assert_int_equal(*end, ':');
+
+    /* exact count (the file's largest is 847) */
+    assert_int_equal(sudoku_count(&g, 10000, 0, &s, &count, NULL), SUDOKU_OK);
+    if (count != want)
+        fail_msg("line %u: %u solutions, want %lu", lineno, count, want);
+    if (count > 0)
+        assert_true(sudoku_is_solution_of(&g, &s));
+    if (want > 1)
+        (*nmulti)++;
+
+    /* the uniqueness check */
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, want > 2 ? 2 : want);
+
+    if (end[1] >= '1' && end[1] <= '9') {
+        int solved = 0;
+        assert_int_equal(sudoku_solve(&g, 0, &s, &solved, NULL), SUDOKU_OK);
+        assert_int_equal(solved, 1);
+        sudoku_format(&s, out);
+        if (memcmp(out, end + 1, 81) != 0)
+            fail_msg("line %u: solution %s", lineno, out);
+    }
+}
+
+static void test_known_counts(void **state)
+{
+    (void)state;
+    unsigned nmulti = 0;
+    assert_int_equal(each_puzzle("test_puzzles_with_solutions", check_known,
+                                 &nmulti), 43);
+    assert_true(nmulti > 0);
+}
+
+struct sample {
+    unsigned want; /* count to 2 */
+    uint64_t guesses;
+};
+
+static void check_sample(const char *line, unsigned lineno, void *ctx)
+{
+    struct sample *sm = ctx;
+    struct sudoku_grid g, s;
+    struct sudoku_stats st;
+    unsigned count = 0;
+
+    assert_int_equal(sudoku_parse(line, 81, &g, NULL), SUDOKU_OK);
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
+    if (count != sm->want)
+        fail_msg("line %u: %u solutions, want %u", lineno, count, sm->want);
+    if (!sudoku_is_solution_of(&g, &s))
+        fail_msg("line %u: wrong solution", lineno);
+    sm->guesses += st.guesses;
+}
+
+static void run_sample(const char *name, unsigned want)
+{
+    struct sample sm = {want, 0};
+    assert_int_equal(each_puzzle(name, check_sample, &sm), 150);
+}
+
+static void test_sample_17_clue(void **state)
+{
+    (void)state;
+    run_sample("puzzles2_17_clue", 1);
+}
+
+static void test_sample_magictour(void **state)
+{
+    (void)state;
+    run_sample("puzzles3_magictour_top1465", 1);
+}
+
+static void test_sample_forum_hardest(void **state)
+{
+    (void)state;
+    run_sample("puzzles5_forum_hardest_1905_11+", 1);
+}
+
+static void test_sample_serg(void **state)
+{
+    (void)state;
+    run_sample("puzzles7_serg_benchmark", 2);
+}
+
+static void test_empty_board(void **state)
+{
+    (void)state;
+    struct sudoku_grid g, s;
+    unsigned count = 0;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, 2);
+    assert_true(sudoku_is_solution_of(&g, &s));
+    assert_int_equal(sudoku_count(&g, 50, 0, NULL, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, 50);
+    assert_int_equal(sudoku_count(&g, 1, 0, NULL, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, 1);
+}
+
+static void test_full_board(void **state)
+{
+    (void)state;
+    struct sudoku_grid g = grid_of(example_solution), s;
+    struct sudoku_stats st;
+    unsigned count = 0;
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
+    assert_int_equal(count, 1);
+    assert_memory_equal(&g, &s, sizeof g);
+    assert_int_equal(st.nodes, 1);
+    assert_int_equal(st.guesses, 0);
+}
+
+static void test_broken_rules_have_no_solution(void **state)
+{
+    (void)state;
+    struct sudoku_grid g = grid_of(example), s;
+    struct sudoku_stats st;
+    unsigned count = 9;
+    int solved = 1;
+
+    g.cell[2] = 9; /* a second 9 in row 0 (and box 0) */
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(sudoku_solve(&g, 0, &s, &solved, NULL), SUDOKU_OK);
+    assert_int_equal(solved, 0);
+
+    memset(&g, 4, sizeof g); /* every cell a 4 */
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, 0);
+
+    g = grid_of(example);
+    g.cell[1] = 10; /* not a digit: only reachable without sudoku_parse */
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, 0);
+
+    /* no rule broken by the givens, but cell 0 has no candidate left */
+    g = grid_of("..1234567"
+                "8........"
+                "9........"
+                "........."
+                "........."
+                "........."
+                "........."
+                "........."
+                ".........");
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(st.guesses, 0);
+}
+
+static void test_budget(void **state)
+{
+    (void)state;
+    /* a forum-hardest puzzle that needs guessing */
+    struct sudoku_grid g = grid_of("98.7..6..75..4......3..8.7.5....7.3...94....."
+                                   "....2.1..3.......1.9...5.8...52....6"),
+                       s;
+    struct sudoku_stats st;
+    unsigned count = 0;
+
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
+    assert_int_equal(count, 1);
+    assert_true(st.nodes > 10);
+    uint64_t need = st.nodes;
+    assert_int_equal(sudoku_count(&g, 2, need, &s, &count, &st), SUDOKU_OK);
+    assert_int_equal(sudoku_count(&g, 2, need - 1, &s, &count, &st),
+                     SUDOKU_BUDGET);
+    assert_true(st.nodes <= need - 1);
+    assert_int_equal(sudoku_count(&g, 2, 5, &s, &count, &st), SUDOKU_BUDGET);
+    assert_int_equal(st.nodes, 5);
+
+    int solved = 1;
+    assert_int_equal(sudoku_solve(&g, 2, &s, &solved, NULL), SUDOKU_BUDGET);
+
+    /* an empty board counted far: the budget stops it, count is partial */
+    memset(&g, 0, sizeof g);
+    assert_int_equal(sudoku_count(&g, 1000000, 10000, NULL, &count, &st),
+                     SUDOKU_BUDGET);
+    assert_int_equal(st.nodes, 10000);
+    assert_true(count > 0 && count < 1000000);
+}
+
+static void test_is_solution_of(void **state)
+{
+    (void)state;
+    struct sudoku_grid p = grid_of(example), s = grid_of(example_solution);
+    struct sudoku_grid t;
+
+    assert_true(sudoku_is_solution_of(&p, &s));
+    assert_false(sudoku_is_solution_of(&s, &p)); /* incomplete */
+
+    t = s; /* swap two digits in row 8: breaks columns, keeps the row */
+    uint8_t x = t.cell[72];
+    t.cell[72] = t.cell[73];
+    t.cell[73] = x;
+    assert_false(sudoku_is_solution_of(&p, &t));
+
+    /* a valid grid that ignores a given: relabel 1 <-> 2 everywhere */
+    t = s;
+    for (int i = 0; i < 81; i++)
+        t.cell[i] = t.cell[i] == 1 ? 2 : t.cell[i] == 2 ? 1 : t.cell[i];
+    assert_int_equal(sudoku_conflicts(&t, NULL, 0), 0);
+    assert_false(sudoku_is_solution_of(&p, &t));
+    struct sudoku_grid empty;
+    memset(&empty, 0, sizeof empty);
+    assert_true(sudoku_is_solution_of(&empty, &t));
+
+    t = s;
+    t.cell[40] = 10;
+    assert_false(sudoku_is_solution_of(&empty, &t));
+    t.cell[40] = 0;
+    assert_false(sudoku_is_solution_of(&empty, &t));
+}
+
+/* Threads solving the same sample at once must each get what one thread
+ * gets: the solver keeps no shared state. */
+struct job {
+    struct sudoku_grid puzzles[40];
+    struct sudoku_grid solutions[40];
+    unsigned n;
+    int ok;
+};
+
+static void collect(const char *line, unsigned lineno, void *ctx)
+{
+    struct job *j = ctx;
+    (void)lineno;
+    if (j->n < 40)
+        sudoku_parse(line, 81, &j->puzzles[j->n++], NULL);
+}
+
+static void *solve_all(void *arg)
+{
+    struct job *j = arg;
+    j->ok = 1;
+    for (int round = 0; round < 5; round++) {
+        for (unsigned i = 0; i < j->n; i++) {
+            struct sudoku_grid s;
+            unsigned count = 0;
+            sudoku_count(&j->puzzles[i], 2, 0, &s, &count, NULL);
+            if (count != 1 || memcmp(&s, &j->solutions[i], sizeof s) != 0)
+                j->ok = 0;
+        }
+    }
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    static struct job jobs[4];
+    pthread_t th[4];
+
+    jobs[0].n = 0;
+    each_puzzle("puzzles5_forum_hardest_1905_11+", collect, &jobs[0]);
+    assert_int_equal(jobs[0].n, 40);
+    for (unsigned i = 0; i < jobs[0].n; i++) {
+        int solved = 0;
+        sudoku_solve(&jobs[0].puzzles[i], 0, &jobs[0].solutions[i], &solved,
+                     NULL);
+        assert_int_equal(solved, 1);
+    }
+    for (int t = 1; t < 4; t++)
+        jobs[t] = jobs[0];
+    for (int t = 0; t < 4; t++)
+        assert_int_equal(pthread_create(&th[t], NULL, solve_all, &jobs[t]), 0);
+    for (int t = 0; t < 4; t++) {
+        pthread_join(th[t], NULL);
+        assert_true(jobs[t].ok);
+    }
+}
+
+int test_sudoku(unsigned *ntests)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_format_round_trip),
+        cmocka_unit_test(test_parse_bad_length),
+        cmocka_unit_test(test_parse_bad_char),
+        cmocka_unit_test(test_parse_zero_is_blank),
+        cmocka_unit_test(test_conflicts_none),
+        cmocka_unit_test(test_conflicts_row),
+        cmocka_unit_test(test_conflicts_column),
+        cmocka_unit_test(test_conflicts_box),
+        cmocka_unit_test(test_conflicts_several_and_truncated),
+        cmocka_unit_test(test_conflicts_all_same_digit),
+        cmocka_unit_test(test_solve_example),
+        cmocka_unit_test(test_known_counts),
+        cmocka_unit_test(test_sample_17_clue),
+        cmocka_unit_test(test_sample_magictour),
+        cmocka_unit_test(test_sample_forum_hardest),
+        cmocka_unit_test(test_sample_serg),
+        cmocka_unit_test(test_empty_board),
+        cmocka_unit_test(test_full_board),
+        cmocka_unit_test(test_broken_rules_have_no_solution),
+        cmocka_unit_test(test_budget),
+        cmocka_unit_test(test_is_solution_of),
+        cmocka_unit_test(test_threads),
+    };
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("sudoku", tests, NULL, NULL);
+}
