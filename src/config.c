@@ -3,12 +3,13 @@
  * its help line, so parsing, --help and the README cannot drift apart. */
 #include "config.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum opt_kind { OPT_UINT, OPT_SIZE, OPT_STRING };
+enum opt_kind { OPT_UINT, OPT_SIZE, OPT_STRING, OPT_ADDRESS };
 
 struct opt {
     const char *flag;   /* without the leading "--" */
@@ -25,7 +26,7 @@ struct opt {
 static const struct opt opts[] = {
     {"port", "PORT", OPT_UINT, FIELD(port), 0, 65535, "N",
      "TCP port to listen on; 0 picks a free one (default 8080)"},
-    {"bind", "BIND", OPT_STRING, FIELD(bind), 1, CONFIG_BIND_MAX - 1, "ADDR",
+    {"bind", "BIND", OPT_ADDRESS, FIELD(bind), 1, CONFIG_BIND_MAX - 1, "ADDR",
      "IPv4 or IPv6 address to listen on (default 0.0.0.0)"},
     {"threads", "THREADS", OPT_UINT, FIELD(threads), 1, 256, "N",
      "worker threads that parse and solve (default: online CPUs)"},
@@ -101,8 +102,15 @@ static enum config_status apply(struct config *cfg, const struct opt *o,
     void *field = (char *)cfg + o->offset;
     uint64_t v;
 
-    if (o->kind == OPT_STRING) {
+    if (o->kind == OPT_STRING || o->kind == OPT_ADDRESS) {
         size_t n = strlen(value);
+        unsigned char probe[sizeof(struct in6_addr)];
+        if (o->kind == OPT_ADDRESS && inet_pton(AF_INET, value, probe) != 1 &&
+            inet_pton(AF_INET6, value, probe) != 1) {
+            snprintf(err, errlen, "%s: '%s' is not an IPv4 or IPv6 address",
+                     source, value);
+            return CONFIG_ERROR;
+        }
         if (n < o->min || n > o->max) {
             snprintf(err, errlen, "%s: '%s' must be %llu to %llu characters",
                      source, value, (unsigned long long)o->min,

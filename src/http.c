@@ -10,6 +10,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,8 +265,17 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
     long left;
 
     atomic_store(&srv->draining, 1);
-    if (srv->quiesced_fd == MHD_INVALID_SOCKET)
+    if (srv->quiesced_fd == MHD_INVALID_SOCKET) {
         srv->quiesced_fd = MHD_quiesce_daemon(srv->daemon);
+        /* Quiescing only stops accept(); the kernel would still complete
+         * handshakes into the backlog, and those clients would hang until the
+         * stop resets them. Shutting the listening socket down makes Linux
+         * refuse new connections at once, so a gateway retries elsewhere.
+         * The descriptor itself stays open until after MHD_stop_daemon, as
+         * libmicrohttpd requires. */
+        if (srv->quiesced_fd != MHD_INVALID_SOCKET)
+            shutdown(srv->quiesced_fd, SHUT_RDWR);
+    }
     for (unsigned waited = 0;; waited += 5) {
         left = atomic_load(&srv->in_flight);
         if (left == 0 || waited >= timeout_ms)

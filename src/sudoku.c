@@ -80,6 +80,27 @@ static unsigned unit_cell(enum sudoku_unit unit, unsigned index, unsigned i)
     }
 }
 
+/* The quick test: 1 when some digit repeats in a unit, else 0. */
+static int has_repeat(const struct sudoku_grid *g)
+{
+    uint16_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
+
+    for (unsigned r = 0; r < 9; r++) {
+        for (unsigned c = 0; c < 9; c++) {
+            unsigned v = g->cell[r * 9 + c], b = r / 3 * 3 + c / 3;
+            if (v == 0 || v > 9)
+                continue;
+            uint16_t bit = (uint16_t)(1u << v);
+            if ((rows[r] | cols[c] | boxes[b]) & bit)
+                return 1;
+            rows[r] |= bit;
+            cols[c] |= bit;
+            boxes[b] |= bit;
+        }
+    }
+    return 0;
+}
+
 size_t sudoku_conflicts(const struct sudoku_grid *g,
                         struct sudoku_conflict *out, size_t max)
 {
@@ -87,6 +108,8 @@ size_t sudoku_conflicts(const struct sudoku_grid *g,
                                               SUDOKU_BOX};
     size_t total = 0;
 
+    if (!has_repeat(g))
+        return 0;
     for (unsigned u = 0; u < 3; u++) {
         for (unsigned index = 0; index < 9; index++) {
             for (unsigned digit = 1; digit <= 9; digit++) {

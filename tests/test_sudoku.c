@@ -263,7 +263,7 @@ static void check_known(const char *line, unsigned lineno, void *ctx)
     assert_int_equal(line[81], ':');
     char *end;
     unsigned long want = strtoul(line + 82, &end, 10);
-    assert_int_equal(*end, ':');
+    assert_true(*end == ':' || *end == '\n' || *end == '\0');
 
     /* exact count (the file's largest is 847) */
     assert_int_equal(sudoku_count(&g, 10000, 0, &s, &count, NULL), SUDOKU_OK);
@@ -278,7 +278,7 @@ static void check_known(const char *line, unsigned lineno, void *ctx)
     assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, NULL), SUDOKU_OK);
     assert_int_equal(count, want > 2 ? 2 : want);
 
-    if (end[1] >= '1' && end[1] <= '9') {
+    if (*end == ':' && end[1] >= '1' && end[1] <= '9') {
         int solved = 0;
         assert_int_equal(sudoku_solve(&g, 0, &s, &solved, NULL), SUDOKU_OK);
         assert_int_equal(solved, 1);

@@ -1,0 +1,352 @@
+/* cli.c - `sudoku`, the command-line front end of the solver library.
+ * Each input is read whole, its puzzles are solved by N threads into a
+ * result array (so the output keeps input order), then printed in order. */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sudoku.h"
+
+#define CLI_CHUNK 64 /* puzzles a thread takes at a time */
+
+static const char usage[] =
+    "usage: sudoku [OPTIONS] solve [FILE...]\n"
+    "       sudoku [OPTIONS] count [FILE...]\n"
+    "\n"
+    "Reads puzzles, one per line, from each FILE (standard input when there\n"
+    "is none, or for '-'): 81 characters row by row, '.' or '0' for a blank,\n"
+    "'1'-'9' for a given. Anything after the 81st character (such as\n"
+    "':count:solution') is ignored; empty lines and lines starting with '#'\n"
+    "are skipped.\n"
+    "\n"
+    "  solve   print the solution of each puzzle, one line of 81 digits.\n"
+    "          A puzzle that is malformed, breaks the rules, has no solution\n"
+    "          or more than one gets no output line but a message on stderr\n"
+    "          (FILE:LINE: reason); the other puzzles are still solved and\n"
+    "          the exit status is 1.\n"
+    "  count   print the number of solutions of each puzzle: 0, 1 or 2+.\n"
+    "          A malformed line gets a message on stderr and exit status 1.\n"
+    "\n"
+    "options:\n"
+    "  -t, --threads N     solve with N threads (default 1); the output stays\n"
+    "                      in input order\n"
+    "  -n, --max-nodes N   give up on a puzzle after N search nodes and report\n"
+    "                      it on stderr (default 0: no bound)\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "exit status: 0 all puzzles answered, 1 some puzzle reported on stderr,\n"
+    "2 bad usage or an unreadable file.\n";
+
+enum cli_mode { CLI_SOLVE, CLI_COUNT };
+
+struct cli_options {
+    enum cli_mode mode;
+    unsigned threads;
+    uint64_t max_nodes;
+};
+
+/* The outcome of one puzzle line. */
+enum cli_verdict {
+    CLI_SOLVED,     /* unique solution (solve) or counted (count) */
+    CLI_MALFORMED,
+    CLI_CONFLICT,
+    CLI_NONE,
+    CLI_MULTIPLE,
+    CLI_BUDGET,
+};
+
+struct cli_item {
+    const char *text; /* the line, not NUL-terminated */
+    size_t len;
+    unsigned lineno;
+    enum cli_verdict verdict;
+    unsigned count;
+    size_t bad_index; /* CLI_MALFORMED with a bad character */
+    struct sudoku_conflict conflict;
+    struct sudoku_grid solution;
+};
+
+struct cli_batch {
+    const struct cli_options *opt;
+    struct cli_item *items;
+    size_t n;
+    atomic_size_t next;
+};
+
+static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
+{
+    struct sudoku_grid g;
+    size_t len = it->len < SUDOKU_CELLS ? it->len : SUDOKU_CELLS;
+
+    if (sudoku_parse(it->text, len, &g, &it->bad_index) != SUDOKU_OK) {
+        it->verdict = CLI_MALFORMED;
+        return;
+    }
+    if (sudoku_conflicts(&g, &it->conflict, 1) > 0) {
+        it->verdict = opt->mode == CLI_COUNT ? CLI_SOLVED : CLI_CONFLICT;
+        it->count = 0;
+        return;
+    }
+    if (sudoku_count(&g, 2, opt->max_nodes, &it->solution, &it->count,
+                     NULL) != SUDOKU_OK) {
+        it->verdict = CLI_BUDGET;
+        return;
+    }
+    if (opt->mode == CLI_COUNT || it->count == 1)
+        it->verdict = CLI_SOLVED;
+    else
+        it->verdict = it->count == 0 ? CLI_NONE : CLI_MULTIPLE;
+}
+
+static void *cli_worker(void *arg)
+{
+    struct cli_batch *b = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&b->next, CLI_CHUNK);
+        if (i >= b->n)
+            return NULL;
+        size_t end = b->n - i < CLI_CHUNK ? b->n : i + CLI_CHUNK;
+        for (; i < end; i++)
+            cli_run_item(b->opt, &b->items[i]);
+    }
+}
+
+/* Solves every item with up to opt->threads threads, this one included;
+ * when a thread cannot be started the others do its share. */
+static void cli_run_batch(const struct cli_options *opt,
+                          struct cli_item *items, size_t n)
+{
+    struct cli_batch b = {opt, items, n, 0};
+    pthread_t tids[64];
+    unsigned started = 0;
+    unsigned want = opt->threads;
+
+    if (want > 64)
+        want = 64;
+    if ((size_t)want > n / CLI_CHUNK + 1)
+        want = (unsigned)(n / CLI_CHUNK + 1);
+    for (; started + 1 < want; started++)
+        if (pthread_create(&tids[started], NULL, cli_worker, &b) != 0)
+            break;
+    cli_worker(&b);
+    for (unsigned t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+}
+
+static const char *const unit_names[] = {"row", "column", "box"};
+
+/* Prints one item; returns 1 when it was reported as a failure. */
+static int cli_print_item(const struct cli_options *opt, const char *name,
+                          const struct cli_item *it)
+{
+    char out[SUDOKU_CELLS + 1];
+
+    switch (it->verdict) {
+    case CLI_SOLVED:
+        if (opt->mode == CLI_COUNT) {
+            printf("%s\n", it->count == 0 ? "0" : it->count == 1 ? "1" : "2+");
+        } else {
+            sudoku_format(&it->solution, out);
+            printf("%s\n", out);
+        }
+        return 0;
+    case CLI_MALFORMED:
+        if (it->len < SUDOKU_CELLS)
+            fprintf(stderr, "%s:%u: malformed: %zu characters, need 81\n",
+                    name, it->lineno, it->len);
+        else
+            fprintf(stderr,
+                    "%s:%u: malformed: bad character '%c' at column %zu\n",
+                    name, it->lineno, it->text[it->bad_index],
+                    it->bad_index + 1);
+        return 1;
+    case CLI_CONFLICT:
+        fprintf(stderr, "%s:%u: breaks the rules: %u appears %u times in %s %u\n",
+                name, it->lineno, it->conflict.digit, it->conflict.ncells,
+                unit_names[it->conflict.unit], it->conflict.index + 1u);
+        return 1;
+    case CLI_NONE:
+        fprintf(stderr, "%s:%u: no solution\n", name, it->lineno);
+        return 1;
+    case CLI_MULTIPLE:
+        fprintf(stderr, "%s:%u: more than one solution\n", name, it->lineno);
+        return 1;
+    case CLI_BUDGET:
+        fprintf(stderr, "%s:%u: gave up after %llu search nodes\n", name,
+                it->lineno, (unsigned long long)opt->max_nodes);
+        return 1;
+    }
+    return 1;
+}
+
+/* Reads all of f into a NUL-terminated heap buffer; NULL on failure. */
+static char *cli_slurp(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger) {
+            free(buf);
+            return NULL;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    if (!buf || ferror(f)) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Splits buf into puzzle items (skipping comments and empty lines).
+ * Returns the array (caller frees) and its size in *n; NULL when out of
+ * memory. */
+static struct cli_item *cli_split(const char *buf, size_t len, size_t *n)
+{
+    size_t cap = 1024, count = 0;
+    unsigned lineno = 0;
+    struct cli_item *items = malloc(cap * sizeof *items);
+
+    for (size_t pos = 0; items && pos < len;) {
+        const char *line = buf + pos;
+        const char *nl = memchr(line, '\n', len - pos);
+        size_t l = nl ? (size_t)(nl - line) : len - pos;
+        pos += l + 1;
+        lineno++;
+        while (l > 0 && (line[l - 1] == '\r' || line[l - 1] == ' ' ||
+                         line[l - 1] == '\t'))
+            l--;
+        if (l == 0 || line[0] == '#')
+            continue;
+        if (count == cap) {
+            struct cli_item *bigger = realloc(items, 2 * cap * sizeof *items);
+            if (!bigger) {
+                free(items);
+                return NULL;
+            }
+            items = bigger;
+            cap *= 2;
+        }
+        items[count++] = (struct cli_item){.text = line, .len = l,
+                                           .lineno = lineno};
+    }
+    *n = count;
+    return items;
+}
+
+/* Runs one input. Returns 0 when every puzzle was answered, 1 when some
+ * was reported, 2 when the input could not be read. */
+static int cli_run_file(const struct cli_options *opt, const char *path)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    const char *name = is_stdin ? "<stdin>" : path;
+    FILE *f = is_stdin ? stdin : fopen(path, "r");
+    size_t len = 0, n = 0;
+    int rc = 0;
+
+    if (!f) {
+        fprintf(stderr, "sudoku: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    char *buf = cli_slurp(f, &len);
+    if (!is_stdin)
+        fclose(f);
+    if (!buf) {
+        fprintf(stderr, "sudoku: %s: cannot read\n", name);
+        return 2;
+    }
+    struct cli_item *items = cli_split(buf, len, &n);
+    if (!items) {
+        fprintf(stderr, "sudoku: %s: out of memory\n", name);
+        free(buf);
+        return 2;
+    }
+    cli_run_batch(opt, items, n);
+    for (size_t i = 0; i < n; i++)
+        rc |= cli_print_item(opt, name, &items[i]);
+    free(items);
+    free(buf);
+    return rc;
+}
+
+static int cli_number(const char *s, unsigned long long max,
+                      unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct cli_options opt = {CLI_SOLVE, 1, 0};
+    int first_file = 0, have_mode = 0, rc = 0;
+
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        unsigned long long v;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) {
+            if (i + 1 >= argc || cli_number(argv[++i], 1024, &v) || !v)
+                goto bad_usage;
+            opt.threads = (unsigned)v;
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--max-nodes")) {
+            if (i + 1 >= argc || cli_number(argv[++i], ULLONG_MAX, &v))
+                goto bad_usage;
+            opt.max_nodes = v;
+        } else if (!have_mode && !strcmp(a, "solve")) {
+            opt.mode = CLI_SOLVE, have_mode = 1;
+        } else if (!have_mode && !strcmp(a, "count")) {
+            opt.mode = CLI_COUNT, have_mode = 1;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            goto bad_usage;
+        } else if (have_mode) {
+            if (!first_file)
+                first_file = i;
+        } else {
+            goto bad_usage;
+        }
+    }
+    if (!have_mode)
+        goto bad_usage;
+    /* Options may follow the files too: run every argument after the mode
+     * word that is not an option or an option's value. */
+    for (int i = first_file ? first_file : argc; i < argc; i++) {
+        if (!strcmp(argv[i], "-t") || !strcmp(argv[i], "--threads") ||
+            !strcmp(argv[i], "-n") || !strcmp(argv[i], "--max-nodes")) {
+            i++;
+            continue;
+        }
+        int r = cli_run_file(&opt, argv[i]);
+        if (r > rc)
+            rc = r;
+        fflush(stdout);
+    }
+    if (!first_file)
+        rc = cli_run_file(&opt, "-");
+    return rc;
+
+bad_usage:
+    fputs(usage, stderr);
+    return 2;
+}

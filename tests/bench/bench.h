@@ -1,0 +1,22 @@
+/* bench.h - what the benchmark's files share (tests/bench/).
+ * textbook.c holds the reference search the speed-ups are measured against. */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include <stdint.h>
+
+#include "sudoku.h"
+
+/* The write-up's fewest-candidates bitmask search, no propagation: finds the
+ * first solution of `puzzle` into *solution. Returns 1 when solved, 0 when
+ * there is none, -1 when the CLOCK_THREAD_CPUTIME_ID time `deadline_ns`
+ * passed first. *nodes receives the placements tried. */
+int textbook_solve(const struct sudoku_grid *puzzle,
+                   struct sudoku_grid *solution, uint64_t deadline_ns,
+                   uint64_t *nodes);
+
+/* This thread's CPU time and the monotonic clock, in nanoseconds. */
+uint64_t bench_cpu_ns(void);
+uint64_t bench_wall_ns(void);
+
+#endif

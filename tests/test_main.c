@@ -1,0 +1,294 @@
+/* test_main.c - black-box tests of the built daemon ($SUDOKUD_BIN, default
+ * build/sudokud): start it on port 0, solve over a raw socket, and stop it
+ * with SIGTERM while a request is in flight; bad settings exit 2. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+#define EXAMPLE                                                               \
+    "{\"board\": [\"9.7.....6\", \"824.3....\", \"..1..9..2\", \".9...2.18\", " \
+    "\"...4....5\", \"1325.8...\", \"...687...\", \"......8.9\", \".4.9...5.\"]}"
+#define EXAMPLE_SOLUTION                                                     \
+    "[\"957214386\",\"824736591\",\"361859742\",\"495372618\",\"786491235\","  \
+    "\"132568974\",\"519687423\",\"273145869\",\"648923157\"]"
+
+struct daemon {
+    pid_t pid;
+    int out;        /* read end of its stdout */
+    int err;        /* read end of its stderr */
+    unsigned port;
+    char log[8192]; /* stdout read so far */
+    size_t loglen;
+};
+
+static const char *binary(void)
+{
+    const char *b = getenv("SUDOKUD_BIN");
+    return b ? b : "build/sudokud";
+}
+
+/* Starts the daemon with extra arguments (NULL-terminated). */
+static void spawn(struct daemon *d, const char *const *args)
+{
+    const char *argv[16] = {binary()};
+    int out[2], err[2], n = 1;
+
+    for (; args && *args && n < 15; args++)
+        argv[n++] = *args;
+    argv[n] = NULL;
+    memset(d, 0, sizeof(*d));
+    assert_int_equal(pipe(out), 0);
+    assert_int_equal(pipe(err), 0);
+    d->pid = fork();
+    assert_true(d->pid >= 0);
+    if (d->pid == 0) {
+        dup2(out[1], 1);
+        dup2(err[1], 2);
+        close(out[0]), close(err[0]);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    close(out[1]), close(err[1]);
+    d->out = out[0];
+    d->err = err[0];
+}
+
+/* Reads the daemon's stdout until `word` shows up or timeout_ms passes. */
+static int wait_log(struct daemon *d, const char *word, int timeout_ms)
+{
+    struct pollfd p = {.fd = d->out, .events = POLLIN};
+
+    while (strstr(d->log, word) == NULL) {
+        ssize_t n;
+        if (poll(&p, 1, timeout_ms) != 1)
+            return 0;
+        n = read(d->out, d->log + d->loglen, sizeof(d->log) - 1 - d->loglen);
+        if (n <= 0)
+            return 0;
+        d->loglen += (size_t)n;
+        d->log[d->loglen] = '\0';
+    }
+    return 1;
+}
+
+static void spawn_listening(struct daemon *d)
+{
+    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+                                       "--threads", "2", NULL};
+    const char *p;
+
+    spawn(d, args);
+    assert_true(wait_log(d, "\"msg\":\"listening\"", 5000));
+    p = strstr(d->log, "\"port\":");
+    assert_non_null(p);
+    d->port = (unsigned)atoi(p + 7);
+    assert_true(d->port > 0);
+}
+
+/* Waits up to timeout_ms for the daemon to exit; returns its wait status
+ * or -1 if it is still running. */
+static int wait_exit(struct daemon *d, int timeout_ms)
+{
+    int status;
+
+    for (int t = 0; t < timeout_ms; t += 10) {
+        if (waitpid(d->pid, &status, WNOHANG) == d->pid)
+            return status;
+        usleep(10000);
+    }
+    return -1;
+}
+
+static int tcp_connect(unsigned port)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void send_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t k = send(fd, s, n, MSG_NOSIGNAL);
+        assert_true(k > 0);
+        s += k, n -= (size_t)k;
+    }
+}
+
+/* Reads until the peer closes or a full response (by Content-Length) is in. */
+static size_t read_response(int fd, char *buf, size_t cap)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    size_t len = 0;
+
+    while (len < cap - 1 && poll(&p, 1, 5000) == 1) {
+        ssize_t n = recv(fd, buf + len, cap - 1 - len, 0);
+        const char *head, *cl;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        buf[len] = '\0';
+        head = strstr(buf, "\r\n\r\n");
+        cl = strstr(buf, "Content-Length: ");
+        if (head && cl && len >= (size_t)(head + 4 - buf) + (size_t)atol(cl + 16))
+            break;
+    }
+    buf[len] = '\0';
+    return len;
+}
+
+/* ------------------------------------------------------------------------
+ * Tests
+ * ------------------------------------------------------------------------ */
+
+static void test_solve_and_sigint(void **state)
+{
+    struct daemon d;
+    char req[1024], resp[4096];
+    int fd, status;
+
+    (void)state;
+    spawn_listening(&d);
+    fd = tcp_connect(d.port);
+    assert_true(fd >= 0);
+    snprintf(req, sizeof(req),
+             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\n\r\n%s", strlen(EXAMPLE), EXAMPLE);
+    send_all(fd, req, strlen(req));
+    read_response(fd, resp, sizeof(resp));
+    assert_memory_equal(resp, "HTTP/1.1 200", 12);
+    assert_non_null(strstr(resp, EXAMPLE_SOLUTION));
+    close(fd);
+    kill(d.pid, SIGINT);
+    status = wait_exit(&d, 5000);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(wait_log(&d, "\"msg\":\"stopped\"", 1000));
+    close(d.out), close(d.err);
+}
+
+/* SIGTERM arrives while a request is half sent: the daemon stops taking new
+ * connections, answers that request in full, then exits 0. */
+static void test_sigterm_with_request_in_flight(void **state)
+{
+    struct daemon d;
+    char head[256], resp[4096];
+    size_t half = strlen(EXAMPLE) / 2;
+    int fd, status;
+
+    (void)state;
+    spawn_listening(&d);
+    fd = tcp_connect(d.port);
+    assert_true(fd >= 0);
+    snprintf(head, sizeof(head),
+             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\n\r\n", strlen(EXAMPLE));
+    send_all(fd, head, strlen(head));
+    send_all(fd, EXAMPLE, half);
+    usleep(200 * 1000); /* the server has the headers: the request is in flight */
+    kill(d.pid, SIGTERM);
+    assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
+    assert_non_null(strstr(d.log, "\"in_flight\":1"));
+    assert_int_equal(wait_exit(&d, 300), -1); /* still waiting for us */
+    assert_int_equal(tcp_connect(d.port), -1); /* but not accepting */
+    send_all(fd, EXAMPLE + half, strlen(EXAMPLE) - half);
+    read_response(fd, resp, sizeof(resp));
+    assert_memory_equal(resp, "HTTP/1.1 200", 12);
+    assert_non_null(strstr(resp, EXAMPLE_SOLUTION));
+    assert_non_null(strstr(resp, "Connection: close"));
+    close(fd);
+    status = wait_exit(&d, 5000);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(wait_log(&d, "\"abandoned\":0", 1000));
+    close(d.out), close(d.err);
+}
+
+static void expect_exit(const char *const *args, int code, const char *in_err)
+{
+    struct daemon d;
+    char err[1024] = "";
+    ssize_t n;
+    int status;
+
+    spawn(&d, args);
+    status = wait_exit(&d, 5000);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), code);
+    n = read(d.err, err, sizeof(err) - 1);
+    err[n > 0 ? n : 0] = '\0';
+    if (in_err != NULL)
+        assert_non_null(strstr(err, in_err));
+    close(d.out), close(d.err);
+}
+
+static void test_bad_settings_exit_2(void **state)
+{
+    static const char *const port[] = {"--port", "70000", NULL};
+    static const char *const threads[] = {"--threads", "many", NULL};
+    static const char *const unknown[] = {"--colour", "red", NULL};
+    static const char *const bind[] = {"--bind", "localhost:80", "--port", "0", NULL};
+
+    (void)state;
+    expect_exit(port, 2, "--port: '70000'");
+    expect_exit(threads, 2, "--threads: 'many'");
+    expect_exit(unknown, 2, "unknown option '--colour'");
+    expect_exit(bind, 2, "not an IPv4 or IPv6 address");
+}
+
+static void test_help(void **state)
+{
+    static const char *const help[] = {"--help", NULL};
+    struct daemon d;
+    char out[4096];
+    ssize_t n;
+    int status;
+
+    (void)state;
+    spawn(&d, help);
+    status = wait_exit(&d, 5000);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    n = read(d.out, out, sizeof(out) - 1);
+    assert_true(n > 0);
+    out[n] = '\0';
+    assert_non_null(strstr(out, "--max-body"));
+    assert_non_null(strstr(out, "MAX_BODY"));
+    close(d.out), close(d.err);
+}
+
+int test_main(unsigned *ntests)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve_and_sigint),
+        cmocka_unit_test(test_sigterm_with_request_in_flight),
+        cmocka_unit_test(test_bad_settings_exit_2),
+        cmocka_unit_test(test_help),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("main", tests, NULL, NULL);
+}
