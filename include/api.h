@@ -7,10 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct metrics;
+
+/* The route templates, also the `route` label of the metrics; a path that
+ * matches none is route API_NROUTES ("other"). */
+#define API_NROUTES 5
+extern const char *const api_route_labels[API_NROUTES];
+
 /* What the handlers need from the configuration. */
 struct api_context {
-    uint64_t max_nodes;  /* node budget of one search */
-    size_t max_body;     /* request-body limit, for the 413 message */
+    uint64_t max_nodes;        /* node budget of one search */
+    size_t max_body;           /* request-body limit, for the 413 message */
+    const char *cors_origins;  /* "*", "https://a,https://b", or NULL: no CORS */
+    struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
 };
 
 struct api_request {
@@ -21,11 +30,16 @@ struct api_request {
     size_t body_len;
     int body_too_large;  /* the body passed max_body and was not kept */
     int draining;        /* the server is shutting down (readyz says 503) */
+    const char *origin;      /* Origin header, or NULL */
+    const char *cors_method; /* Access-Control-Request-Method, or NULL */
+    const char *request_id;  /* put into problem bodies; may be NULL */
+    int overloaded;          /* over the connection cap: answer 503 */
 };
 
 /* A response. `body` is a heap string owned by the response when
  * body_owned is set (free it with api_response_free, or take it over),
- * static otherwise. `allow` is the Allow header value for 405 and OPTIONS. */
+ * static otherwise. `allow` is the Allow header value for 405 and OPTIONS.
+ * The cors_ members are the CORS headers to send, NULL for none. */
 struct api_response {
     int status;
     const char *content_type;
@@ -33,6 +47,14 @@ struct api_response {
     size_t body_len;
     int body_owned;
     const char *allow;
+    size_t route;               /* index into api_route_labels */
+    const char *request_id;     /* req->request_id, echoed in problems */
+    const char *cors_origin;    /* Access-Control-Allow-Origin */
+    const char *cors_methods;   /* preflight: Access-Control-Allow-Methods */
+    const char *cors_headers;   /* preflight: Access-Control-Allow-Headers */
+    int cors_max_age;           /* preflight: Access-Control-Max-Age, s */
+    int vary_origin;            /* send Vary: Origin */
+    int retry_after;            /* seconds for a Retry-After header, 0: none */
 };
 
 /* Routes and answers one request. Never fails: every error, including

@@ -64,6 +64,7 @@ struct codec_problem {
     long offset;          /* byte offset in the body */
     int row, column;      /* 0-based board position */
     long long limit;      /* the limit that was hit (bytes, nodes) */
+    const char *request_id; /* the X-Request-Id of the request */
     const struct sudoku_conflict *conflicts;
     size_t nconflicts;
 };

@@ -7,7 +7,20 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifndef SUDOKUD_VERSION
+#define SUDOKUD_VERSION "0.1.0"
+#endif
+
 #define CONFIG_BIND_MAX 64
+#define CONFIG_CORS_MAX 1024
+
+/* Log levels, in the order of log.h's enum log_level. */
+enum config_log_level {
+    CONFIG_LOG_DEBUG = 0,
+    CONFIG_LOG_INFO,
+    CONFIG_LOG_WARN,
+    CONFIG_LOG_ERROR
+};
 
 struct config {
     uint16_t port;                /* 0 picks a free port */
@@ -18,6 +31,11 @@ struct config {
     unsigned timeout;             /* idle connection timeout, seconds */
     unsigned drain_timeout;       /* longest wait for requests on SIGTERM, s */
     unsigned max_connections;     /* connections served at once */
+    unsigned max_per_ip;          /* connections per client address, 0: off */
+    unsigned log_level;           /* enum config_log_level */
+    unsigned access_log;          /* 1: one line per request */
+    char cors_origins[CONFIG_CORS_MAX]; /* "*" or "https://a,https://b" */
+    const char *version;          /* of the program, for logs and metrics */
 };
 
 enum config_status {
@@ -31,7 +49,8 @@ enum config_status {
 void config_init(struct config *cfg);
 
 /* Applies the environment (PORT, BIND, THREADS, MAX_BODY, MAX_NODES,
- * TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS), then the flags of argv, to *cfg.
+ * TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, LOG_LEVEL, ACCESS_LOG,
+ * CORS_ORIGINS), then the flags of argv, to *cfg.
  * On CONFIG_ERROR a one-line message naming the setting and the bad value is
  * written to err (errlen bytes) and *cfg may be partly changed. */
 enum config_status config_parse(struct config *cfg, int argc, char **argv,

@@ -31,10 +31,14 @@ uint16_t http_server_port(const struct http_server *srv);
 /* Requests that have started and not yet been answered in full. */
 long http_server_in_flight(const struct http_server *srv);
 
+/* Connections open now, busy or idle. */
+long http_server_connections(const struct http_server *srv);
+
 /* Begins a graceful shutdown: /readyz answers 503 from now on, the
- * listening socket stops accepting, and every later response closes its
- * connection. Then waits up to timeout_ms for the requests in flight to
- * finish. Returns the number still in flight when it gave up (0: all done). */
+ * listening socket refuses new connections, and every later response closes
+ * its connection. Then waits up to timeout_ms for every connection to close
+ * (idle ones close at the idle timeout). Returns the number of requests
+ * still in flight when it stopped waiting (0: none was cut). */
 long http_server_drain(struct http_server *srv, unsigned timeout_ms);
 
 /* Stops the threads, closes every connection and frees srv. */

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "codec.h"
+#include "metrics.h"
 #include "sudoku.h"
 
 #define JSON_TYPE "application/json"
@@ -30,12 +31,17 @@ static void respond_body(struct api_response *resp, int status,
     resp->body_owned = body != NULL;
 }
 
-/* Sends p as problem+json; an empty 500 if that cannot be allocated. */
+/* Sends p as problem+json, with the request's id; an empty 500 if that
+ * cannot be allocated. */
 static void respond_problem(struct api_response *resp,
                             const struct codec_problem *p)
 {
+    struct codec_problem with_id = *p;
     size_t len = 0;
-    char *body = codec_encode_problem(p, &len);
+    char *body;
+
+    with_id.request_id = resp->request_id;
+    body = codec_encode_problem(&with_id, &len);
 
     if (body == NULL)
         respond_body(resp, 500, PROBLEM_TYPE, NULL, 0);
@@ -173,21 +179,77 @@ static uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* Checks and searches one board; rejected boards are METRICS_INVALID. */
+static enum metrics_result check_and_search(const struct api_context *ctx,
+                                            const struct codec_board *board,
+                                            struct api_response *resp,
+                                            struct sudoku_stats *stats,
+                                            uint64_t *took)
+{
+    struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
+    struct sudoku_grid puzzle, solution;
+    struct codec_problem p;
+    size_t bad, nconf, len = 0;
+    unsigned count = 0;
+    uint64_t t0;
+    char detail[160], *body;
+
+    if (sudoku_parse(board->text, SUDOKU_CELLS, &puzzle, &bad) != SUDOKU_OK) {
+        respond_bad_char(resp, board, bad);
+        return METRICS_INVALID;
+    }
+    nconf = sudoku_conflicts(&puzzle, conflicts,
+                             sizeof(conflicts) / sizeof(conflicts[0]));
+    if (nconf > 0) {
+        respond_conflicts(resp, conflicts, nconf);
+        return METRICS_INVALID;
+    }
+    t0 = now_us();
+    if (sudoku_count(&puzzle, 2, ctx->max_nodes, &solution, &count, stats) ==
+        SUDOKU_BUDGET) {
+        *took = now_us() - t0;
+        snprintf(detail, sizeof(detail),
+                 "the search gave up after %llu nodes without settling the "
+                 "puzzle", (unsigned long long)ctx->max_nodes);
+        codec_problem_init(&p, 422, "search_limit", "Search limit reached",
+                           detail);
+        p.limit = (long long)ctx->max_nodes;
+        respond_problem(resp, &p);
+        return METRICS_SEARCH_LIMIT;
+    }
+    *took = now_us() - t0;
+    if (count == 0) {
+        respond_simple(resp, 422, "no_solution", "No solution",
+                       "the board obeys the rules but cannot be completed");
+        return METRICS_NO_SOLUTION;
+    }
+    if (count > 1) {
+        respond_simple(resp, 422, "multiple_solutions", "Multiple solutions",
+                       "the board has more than one solution; a valid puzzle "
+                       "has exactly one, so add givens");
+        return METRICS_MULTIPLE_SOLUTIONS;
+    }
+    body = codec_encode_solution(&solution, board->shape, stats, *took, &len);
+    if (body == NULL)
+        respond_simple(resp, 500, "internal_error", "Internal error",
+                       "the server ran out of memory; try again");
+    else
+        respond_body(resp, 200, JSON_TYPE, body, len);
+    return METRICS_SOLVED;
+}
+
 static void handle_solve(const struct api_context *ctx,
                          const struct api_request *req,
                          struct api_response *resp)
 {
-    struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
+    enum metrics_result result = METRICS_INVALID;
+    struct sudoku_stats stats = {0, 0};
     struct codec_board board;
     struct codec_error err;
     struct codec_problem p;
-    struct sudoku_grid puzzle, solution;
-    struct sudoku_stats stats;
     enum codec_status st;
-    size_t bad, nconf, len = 0;
-    unsigned count = 0;
-    uint64_t t0, took;
-    char detail[160], *body;
+    uint64_t took = 0;
+    char detail[160];
 
     if (req->body_too_large) {
         snprintf(detail, sizeof(detail),
@@ -196,56 +258,18 @@ static void handle_solve(const struct api_context *ctx,
         codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
         p.limit = (long long)ctx->max_body;
         respond_problem(resp, &p);
-        return;
-    }
-    if (!is_json(req->content_type)) {
+    } else if (!is_json(req->content_type)) {
         respond_simple(resp, 415, "unsupported_media_type",
                        "Unsupported media type",
                        "send the body with Content-Type: application/json");
-        return;
-    }
-    st = codec_decode_board(req->body, req->body_len, &board, &err);
-    if (st != CODEC_OK) {
+    } else if ((st = codec_decode_board(req->body, req->body_len, &board,
+                                        &err)) != CODEC_OK) {
         respond_decode_error(resp, st, &err);
-        return;
-    }
-    if (sudoku_parse(board.text, SUDOKU_CELLS, &puzzle, &bad) != SUDOKU_OK) {
-        respond_bad_char(resp, &board, bad);
-        return;
-    }
-    nconf = sudoku_conflicts(&puzzle, conflicts,
-                             sizeof(conflicts) / sizeof(conflicts[0]));
-    if (nconf > 0) {
-        respond_conflicts(resp, conflicts, nconf);
-        return;
-    }
-    t0 = now_us();
-    if (sudoku_count(&puzzle, 2, ctx->max_nodes, &solution, &count, &stats) ==
-        SUDOKU_BUDGET) {
-        snprintf(detail, sizeof(detail),
-                 "the search gave up after %llu nodes without settling the "
-                 "puzzle", (unsigned long long)ctx->max_nodes);
-        codec_problem_init(&p, 422, "search_limit", "Search limit reached",
-                           detail);
-        p.limit = (long long)ctx->max_nodes;
-        respond_problem(resp, &p);
-        return;
-    }
-    took = now_us() - t0;
-    if (count == 0) {
-        respond_simple(resp, 422, "no_solution", "No solution",
-                       "the board obeys the rules but cannot be completed");
-    } else if (count > 1) {
-        respond_simple(resp, 422, "multiple_solutions", "Multiple solutions",
-                       "the board has more than one solution; a valid puzzle "
-                       "has exactly one, so add givens");
-    } else if ((body = codec_encode_solution(&solution, board.shape, &stats,
-                                             took, &len)) == NULL) {
-        respond_simple(resp, 500, "internal_error", "Internal error",
-                       "the server ran out of memory; try again");
     } else {
-        respond_body(resp, 200, JSON_TYPE, body, len);
+        result = check_and_search(ctx, &board, resp, &stats, &took);
     }
+    if (ctx->metrics != NULL)
+        metrics_puzzle(ctx->metrics, result, took, stats.guesses);
 }
 
 /* ------------------------------------------------------------------------
@@ -284,51 +308,132 @@ static void handle_openapi(const struct api_context *ctx,
     resp->body_owned = 0;
 }
 
+static void handle_metrics(const struct api_context *ctx,
+                           const struct api_request *req,
+                           struct api_response *resp)
+{
+    size_t len = 0;
+    char *body = ctx->metrics ? metrics_render(ctx->metrics, &len) : NULL;
+
+    (void)req;
+    if (body == NULL)
+        respond_simple(resp, 500, "internal_error", "Internal error",
+                       "the metrics could not be rendered");
+    else
+        respond_body(resp, 200, "text/plain; version=0.0.4; charset=utf-8",
+                     body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * CORS
+ * ------------------------------------------------------------------------ */
+
+/* Is `origin` one of the comma-separated `list`? */
+static int origin_listed(const char *list, const char *origin)
+{
+    size_t n = strlen(origin);
+
+    while (*list) {
+        size_t k = strcspn(list, ",");
+        if (k == n && strncmp(list, origin, n) == 0)
+            return 1;
+        list += k;
+        if (*list == ',')
+            list++;
+    }
+    return 0;
+}
+
+/* Adds the CORS members: Allow-Origin for an allowed Origin, Vary when the
+ * answer depends on the Origin, and the preflight members for an OPTIONS
+ * request that carries Access-Control-Request-Method. */
+static void apply_cors(const struct api_context *ctx,
+                       const struct api_request *req, const char *allow,
+                       struct api_response *resp)
+{
+    int any;
+
+    if (ctx->cors_origins == NULL)
+        return;
+    any = strcmp(ctx->cors_origins, "*") == 0;
+    resp->vary_origin = !any;
+    if (req->origin == NULL || !(any || origin_listed(ctx->cors_origins,
+                                                      req->origin)))
+        return;
+    resp->cors_origin = any ? "*" : req->origin;
+    if (allow != NULL && strcmp(req->method, "OPTIONS") == 0 &&
+        req->cors_method != NULL) {
+        resp->cors_methods = allow;
+        resp->cors_headers = "Content-Type, X-Request-Id";
+        resp->cors_max_age = 600;
+    }
+}
+
 /* ------------------------------------------------------------------------
  * Routing
  * ------------------------------------------------------------------------ */
 
+/* The routes, in the order of api_route_labels (their paths). */
 struct route {
-    const char *path;
     const char *method;  /* GET routes answer HEAD too */
     const char *allow;   /* the Allow header of this path */
     void (*handle)(const struct api_context *, const struct api_request *,
                    struct api_response *);
 };
 
-static const struct route routes[] = {
-    {"/solve", "POST", "POST, OPTIONS", handle_solve},
-    {"/livez", "GET", "GET, HEAD, OPTIONS", handle_livez},
-    {"/readyz", "GET", "GET, HEAD, OPTIONS", handle_readyz},
-    {"/openapi.yaml", "GET", "GET, HEAD, OPTIONS", handle_openapi},
+const char *const api_route_labels[API_NROUTES] = {
+    "/solve", "/livez", "/readyz", "/openapi.yaml", "/metrics"};
+
+static const struct route routes[API_NROUTES] = {
+    {"POST", "POST, OPTIONS", handle_solve},
+    {"GET", "GET, HEAD, OPTIONS", handle_livez},
+    {"GET", "GET, HEAD, OPTIONS", handle_readyz},
+    {"GET", "GET, HEAD, OPTIONS", handle_openapi},
+    {"GET", "GET, HEAD, OPTIONS", handle_metrics},
 };
+
+static void route(const struct api_context *ctx, const struct api_request *req,
+                  size_t i, struct api_response *resp)
+{
+    const struct route *r = &routes[i];
+    char detail[96];
+
+    resp->allow = r->allow;
+    if (strcmp(req->method, r->method) == 0 ||
+        (strcmp(r->method, "GET") == 0 && strcmp(req->method, "HEAD") == 0)) {
+        r->handle(ctx, req, resp);
+    } else if (strcmp(req->method, "OPTIONS") == 0) {
+        respond_body(resp, 204, NULL, NULL, 0);
+    } else {
+        snprintf(detail, sizeof(detail), "%s accepts only %s",
+                 api_route_labels[i], r->allow);
+        respond_simple(resp, 405, "method_not_allowed", "Method not allowed",
+                       detail);
+    }
+}
 
 void api_handle(const struct api_context *ctx, const struct api_request *req,
                 struct api_response *resp)
 {
-    memset(resp, 0, sizeof(*resp));
-    for (size_t i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
-        const struct route *r = &routes[i];
-        char detail[96];
+    size_t i = 0;
 
-        if (strcmp(req->path, r->path) != 0)
-            continue;
-        resp->allow = r->allow;
-        if (strcmp(req->method, r->method) == 0 ||
-            (strcmp(r->method, "GET") == 0 && strcmp(req->method, "HEAD") == 0)) {
-            r->handle(ctx, req, resp);
-        } else if (strcmp(req->method, "OPTIONS") == 0) {
-            respond_body(resp, 204, NULL, NULL, 0);
-        } else {
-            snprintf(detail, sizeof(detail), "%s accepts only %s", r->path,
-                     r->allow);
-            respond_simple(resp, 405, "method_not_allowed",
-                           "Method not allowed", detail);
-        }
-        return;
-    }
-    respond_simple(resp, 404, "not_found", "Not found",
-                   "no such endpoint; see GET /openapi.yaml for the API");
+    memset(resp, 0, sizeof(*resp));
+    resp->request_id = req->request_id;
+    while (i < API_NROUTES && strcmp(req->path, api_route_labels[i]) != 0)
+        i++;
+    resp->route = i;
+    if (req->overloaded) {
+        resp->retry_after = 1;
+        respond_simple(resp, 503, "overloaded", "Too many connections",
+                       "the server has all the connections it can serve; "
+                       "retry in a moment");
+    } else if (i == API_NROUTES ||
+        (routes[i].handle == handle_metrics && ctx->metrics == NULL))
+        respond_simple(resp, 404, "not_found", "Not found",
+                       "no such endpoint; see GET /openapi.yaml for the API");
+    else
+        route(ctx, req, i, resp);
+    apply_cors(ctx, req, i < API_NROUTES ? routes[i].allow : NULL, resp);
 }
 
 void api_response_free(struct api_response *resp)

@@ -249,6 +249,8 @@ char *codec_encode_problem(const struct codec_problem *p, size_t *len)
         ok = cJSON_AddNumberToObject(obj, "limit", (double)p->limit) != NULL;
     if (ok && p->conflicts != NULL)
         ok = add_conflicts(obj, p) == 0;
+    if (ok && p->request_id != NULL)
+        ok = cJSON_AddStringToObject(obj, "request_id", p->request_id) != NULL;
     if (ok)
         out = cJSON_PrintUnformatted(obj);
     cJSON_Delete(obj);

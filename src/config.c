@@ -9,7 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-enum opt_kind { OPT_UINT, OPT_SIZE, OPT_STRING, OPT_ADDRESS };
+enum opt_kind {
+    OPT_UINT,
+    OPT_SIZE,     /* a number with an optional K or M suffix */
+    OPT_ADDRESS,  /* an IPv4 or IPv6 address */
+    OPT_ORIGINS,  /* "*" or a comma-separated list of http(s) origins */
+    OPT_WORD,     /* one of the words in `words`, stored as its index */
+};
 
 struct opt {
     const char *flag;   /* without the leading "--" */
@@ -19,27 +25,40 @@ struct opt {
     size_t width;       /* sizeof the field */
     uint64_t min, max;  /* bounds for numbers; max length for strings */
     const char *arg, *help;
+    const char *const *words; /* OPT_WORD only, NULL-terminated */
 };
+
+static const char *const log_levels[] = {"debug", "info", "warn", "error", NULL};
+static const char *const on_off[] = {"off", "on", NULL};
 
 #define FIELD(f) offsetof(struct config, f), sizeof(((struct config *)0)->f)
 
 static const struct opt opts[] = {
     {"port", "PORT", OPT_UINT, FIELD(port), 0, 65535, "N",
-     "TCP port to listen on; 0 picks a free one (default 8080)"},
+     "TCP port to listen on; 0 picks a free one (default 8080)", NULL},
     {"bind", "BIND", OPT_ADDRESS, FIELD(bind), 1, CONFIG_BIND_MAX - 1, "ADDR",
-     "IPv4 or IPv6 address to listen on (default 0.0.0.0)"},
+     "IPv4 or IPv6 address to listen on (default 0.0.0.0)", NULL},
     {"threads", "THREADS", OPT_UINT, FIELD(threads), 1, 256, "N",
-     "worker threads that parse and solve (default: online CPUs)"},
+     "worker threads that parse and solve (default: online CPUs)", NULL},
     {"max-body", "MAX_BODY", OPT_SIZE, FIELD(max_body), 64, 64u << 20, "BYTES",
-     "largest request body accepted, K/M suffix allowed (default 16K)"},
+     "largest request body accepted, K/M suffix allowed (default 16K)", NULL},
     {"max-nodes", "MAX_NODES", OPT_UINT, FIELD(max_nodes), 1000, UINT32_MAX,
-     "N", "search-node budget of one puzzle (default 200000)"},
+     "N", "search-node budget of one puzzle (default 200000)", NULL},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
-     "close connections idle this long (default 10)"},
+     "close connections idle this long (default 10)", NULL},
     {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
-     "SECONDS", "on SIGTERM, wait this long for requests in flight (default 25)"},
+     "SECONDS", "on SIGTERM, wait this long for requests in flight (default 25)", NULL},
     {"max-connections", "MAX_CONNECTIONS", OPT_UINT, FIELD(max_connections), 1,
-     100000, "N", "connections served at once (default 1000)"},
+     100000, "N", "connections served at once; more get 503 (default 1000)", NULL},
+    {"max-per-ip", "MAX_PER_IP", OPT_UINT, FIELD(max_per_ip), 0, 100000, "N",
+     "connections per client address, 0 for no cap (default 0)", NULL},
+    {"log-level", "LOG_LEVEL", OPT_WORD, FIELD(log_level), 0, 0, "LEVEL",
+     "debug, info, warn or error (default info)", log_levels},
+    {"access-log", "ACCESS_LOG", OPT_WORD, FIELD(access_log), 0, 0, "on|off",
+     "one JSON line per request on stdout (default on)", on_off},
+    {"cors-origins", "CORS_ORIGINS", OPT_ORIGINS, FIELD(cors_origins), 1,
+     CONFIG_CORS_MAX - 1, "LIST",
+     "origins allowed by CORS: * or a comma-separated list (default *)", NULL},
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
@@ -57,6 +76,37 @@ void config_init(struct config *cfg)
     cfg->timeout = 10;
     cfg->drain_timeout = 25;
     cfg->max_connections = 1000;
+    cfg->max_per_ip = 0;
+    cfg->log_level = CONFIG_LOG_INFO;
+    cfg->access_log = 1;
+    strcpy(cfg->cors_origins, "*");
+    cfg->version = SUDOKUD_VERSION;
+}
+
+/* "*", or origins like "https://example.org" or "http://localhost:3000",
+ * separated by commas, without paths or spaces. */
+static int origins_ok(const char *s)
+{
+    if (strcmp(s, "*") == 0)
+        return 1;
+    while (*s) {
+        size_t n = strcspn(s, ","), scheme;
+        if (strncmp(s, "https://", 8) == 0)
+            scheme = 8;
+        else if (strncmp(s, "http://", 7) == 0)
+            scheme = 7;
+        else
+            return 0;
+        if (n <= scheme)
+            return 0;
+        for (size_t i = scheme; i < n; i++)
+            if (s[i] <= ' ' || s[i] > '~' || s[i] == '/' || s[i] == '*')
+                return 0;
+        s += n;
+        if (*s == ',' && *++s == '\0')
+            return 0;
+    }
+    return 1;
 }
 
 /* Parses a decimal number (with a K or M suffix when kind is OPT_SIZE). */
@@ -102,13 +152,29 @@ static enum config_status apply(struct config *cfg, const struct opt *o,
     void *field = (char *)cfg + o->offset;
     uint64_t v;
 
-    if (o->kind == OPT_STRING || o->kind == OPT_ADDRESS) {
+    if (o->kind == OPT_WORD) {
+        for (uint64_t w = 0; o->words[w] != NULL; w++)
+            if (strcmp(value, o->words[w]) == 0) {
+                store_uint(field, o->width, w);
+                return CONFIG_OK;
+            }
+        snprintf(err, errlen, "%s: '%s' is not one of %s", source, value,
+                 o->arg);
+        return CONFIG_ERROR;
+    }
+    if (o->kind == OPT_ADDRESS || o->kind == OPT_ORIGINS) {
         size_t n = strlen(value);
         unsigned char probe[sizeof(struct in6_addr)];
         if (o->kind == OPT_ADDRESS && inet_pton(AF_INET, value, probe) != 1 &&
             inet_pton(AF_INET6, value, probe) != 1) {
             snprintf(err, errlen, "%s: '%s' is not an IPv4 or IPv6 address",
                      source, value);
+            return CONFIG_ERROR;
+        }
+        if (o->kind == OPT_ORIGINS && !origins_ok(value)) {
+            snprintf(err, errlen, "%s: '%s' is not * or a comma-separated "
+                     "list of origins such as https://example.org", source,
+                     value);
             return CONFIG_ERROR;
         }
         if (n < o->min || n > o->max) {

@@ -1,5 +1,5 @@
-/* http.c - libmicrohttpd glue: per-request state, a bounded body buffer, and
- * one call into api_handle per request.
+/* http.c - libmicrohttpd glue: per-request state, a bounded body buffer, one
+ * call into api_handle per request, then headers, metrics and the access log.
  * libmicrohttpd calls the access handler several times per request: first
  * with the headers only (we allocate the state), then with body chunks (we
  * copy up to max_body and drop the rest), then with no data (we answer).
@@ -17,15 +17,27 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/random.h>
+
 #include "api.h"
+#include "log.h"
+#include "metrics.h"
+
+#define REQUEST_ID_MAX 128
 
 struct http_server {
     struct MHD_Daemon *daemon;
     struct api_context api;
+    struct metrics *metrics;
+    struct log_sink log;
+    int access_log;
     size_t max_body;
+    unsigned max_connections;
     atomic_int draining;
-    atomic_long in_flight;
-    MHD_socket quiesced_fd;  /* listening socket, closed after the stop */
+    atomic_long connections;   /* open connections */
+    atomic_ulong next_id;      /* for generated request ids */
+    uint32_t boot_id;          /* random, so ids differ between runs */
+    MHD_socket quiesced_fd;    /* listening socket, closed after the stop */
 };
 
 /* One request between its first and its completed callback. */
@@ -33,15 +45,50 @@ struct request {
     char *body;
     size_t len, cap;
     int too_large;
+    int status;          /* 0 until answered */
+    size_t bytes;        /* body bytes of the answer */
+    size_t route;
+    uint64_t start_us;
+    char method[16];
+    char path[256];      /* for the log; longer paths are cut */
+    char id[REQUEST_ID_MAX + 1];
 };
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
 
 /* ------------------------------------------------------------------------
  * Requests
  * ------------------------------------------------------------------------ */
 
+static void add_cors_headers(struct MHD_Response *resp,
+                             const struct api_response *r)
+{
+    if (r->vary_origin)
+        MHD_add_response_header(resp, "Vary", "Origin");
+    if (r->cors_origin == NULL)
+        return;
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors_origin);
+    if (r->cors_methods == NULL) {
+        MHD_add_response_header(resp, "Access-Control-Expose-Headers",
+                                "X-Request-Id");
+        return;
+    }
+    char age[16];
+    snprintf(age, sizeof(age), "%d", r->cors_max_age);
+    MHD_add_response_header(resp, "Access-Control-Allow-Methods", r->cors_methods);
+    MHD_add_response_header(resp, "Access-Control-Allow-Headers", r->cors_headers);
+    MHD_add_response_header(resp, "Access-Control-Max-Age", age);
+}
+
 static enum MHD_Result queue(struct http_server *srv,
                              struct MHD_Connection *conn,
-                             const struct api_response *r)
+                             const struct api_response *r, const char *id)
 {
     struct MHD_Response *resp;
     enum MHD_Result ret;
@@ -62,31 +109,52 @@ static enum MHD_Result queue(struct http_server *srv,
                                 r->content_type);
     if (r->allow != NULL && (r->status == 405 || r->status == 204))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, r->allow);
-    if (atomic_load_explicit(&srv->draining, memory_order_relaxed))
+    add_cors_headers(resp, r);
+    if (r->retry_after > 0) {
+        char secs[16];
+        snprintf(secs, sizeof(secs), "%d", r->retry_after);
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+    }
+    MHD_add_response_header(resp, "X-Request-Id", id);
+    if (r->retry_after > 0 ||
+        atomic_load_explicit(&srv->draining, memory_order_relaxed))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     ret = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     return ret;
 }
 
+static const char *header(struct MHD_Connection *conn, const char *name)
+{
+    return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
+}
+
 static enum MHD_Result answer(struct http_server *srv,
                               struct MHD_Connection *conn, const char *url,
-                              const char *method, const struct request *rq)
+                              const char *method, struct request *rq)
 {
     struct api_request req = {
         .method = method,
         .path = url,
-        .content_type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                    MHD_HTTP_HEADER_CONTENT_TYPE),
+        .content_type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE),
         .body = rq->body,
         .body_len = rq->len,
         .body_too_large = rq->too_large,
         .draining = atomic_load_explicit(&srv->draining, memory_order_relaxed),
+        .origin = header(conn, "Origin"),
+        .cors_method = header(conn, "Access-Control-Request-Method"),
+        .request_id = rq->id,
+        .overloaded = atomic_load_explicit(&srv->connections,
+                                           memory_order_relaxed) >
+                      (long)srv->max_connections,
     };
     struct api_response resp;
 
     api_handle(&srv->api, &req, &resp);
-    return queue(srv, conn, &resp);
+    rq->status = resp.status;
+    rq->bytes = resp.body_len;
+    rq->route = resp.route;
+    return queue(srv, conn, &resp, rq->id);
 }
 
 /* Declared Content-Length larger than the limit? */
@@ -138,6 +206,31 @@ static void append(struct request *rq, const char *data, size_t size,
     rq->len += size;
 }
 
+/* Keeps the client's X-Request-Id when it is 1-128 visible ASCII
+ * characters; otherwise makes one. */
+static void start_request(struct http_server *srv, struct MHD_Connection *conn,
+                          const char *method, const char *url,
+                          struct request *rq)
+{
+    const char *id = header(conn, "X-Request-Id");
+    size_t n = id ? strlen(id) : 0;
+    int sane = n > 0 && n <= REQUEST_ID_MAX;
+
+    for (size_t i = 0; sane && i < n; i++)
+        sane = id[i] > ' ' && id[i] < 0x7f;
+    if (sane)
+        memcpy(rq->id, id, n + 1);
+    else
+        snprintf(rq->id, sizeof(rq->id), "%08x%08lx", srv->boot_id,
+                 atomic_fetch_add_explicit(&srv->next_id, 1,
+                                           memory_order_relaxed));
+    snprintf(rq->method, sizeof(rq->method), "%s", method);
+    snprintf(rq->path, sizeof(rq->path), "%s", url);
+    rq->route = API_NROUTES;
+    rq->start_us = now_us();
+    metrics_request_begin(srv->metrics);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *url, const char *method,
                                   const char *version, const char *upload_data,
@@ -152,7 +245,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (rq == NULL)
             return MHD_NO;
         *con_cls = rq;
-        atomic_fetch_add_explicit(&srv->in_flight, 1, memory_order_relaxed);
+        start_request(srv, conn, method, url, rq);
         if (declared_too_large(conn, srv->max_body)) {
             /* Answer before reading: libmicrohttpd then skips the body
              * (or never sends "100 Continue") and closes the connection. */
@@ -169,19 +262,68 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     return answer(srv, conn, url, method, rq);
 }
 
+static void log_access(struct http_server *srv, struct MHD_Connection *conn,
+                       const struct request *rq, uint64_t took,
+                       enum MHD_RequestTerminationCode toe)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    char addr[INET6_ADDRSTRLEN] = "";
+    struct log_line l;
+
+    if (ci != NULL && ci->client_addr != NULL) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
+                      addr, sizeof(addr));
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+                      addr, sizeof(addr));
+    }
+    log_begin(&l, &srv->log, LOG_INFO, "request");
+    log_str(&l, "request_id", rq->id);
+    log_str(&l, "method", rq->method);
+    log_str(&l, "path", rq->path);
+    log_num(&l, "status", rq->status);
+    log_num(&l, "bytes", (long long)rq->bytes);
+    log_num(&l, "duration_us", (long long)took);
+    log_str(&l, "remote", addr);
+    log_str(&l, "user_agent", header(conn, MHD_HTTP_HEADER_USER_AGENT));
+    if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        log_str(&l, "aborted", toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED
+                                   ? "timeout" : "connection closed");
+    log_end(&l, &srv->log);
+}
+
 static void on_completed(void *cls, struct MHD_Connection *conn,
                          void **con_cls, enum MHD_RequestTerminationCode toe)
 {
     struct http_server *srv = cls;
     struct request *rq = *con_cls;
+    uint64_t took;
 
-    (void)conn, (void)toe;
     if (rq == NULL)
         return;
+    took = now_us() - rq->start_us;
+    metrics_request_end(srv->metrics, rq->method, rq->route, rq->status, took);
+    if (srv->access_log)
+        log_access(srv, conn, rq, took, toe);
     free(rq->body);
     free(rq);
     *con_cls = NULL;
-    atomic_fetch_sub_explicit(&srv->in_flight, 1, memory_order_relaxed);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct http_server *srv = cls;
+
+    (void)conn, (void)socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED)
+        atomic_fetch_add_explicit(&srv->connections, 1, memory_order_relaxed);
+    else
+        atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
 }
 
 /* ------------------------------------------------------------------------
@@ -220,25 +362,47 @@ enum http_status http_server_start(const struct config *cfg,
         snprintf(err, errlen, "out of memory");
         return HTTP_NO_MEMORY;
     }
+    srv->metrics = metrics_create(api_route_labels, API_NROUTES, cfg->version);
+    if (srv->metrics == NULL) {
+        free(srv);
+        snprintf(err, errlen, "out of memory");
+        return HTTP_NO_MEMORY;
+    }
     srv->api.max_nodes = cfg->max_nodes;
     srv->api.max_body = cfg->max_body;
+    srv->api.cors_origins = cfg->cors_origins;
+    srv->api.metrics = srv->metrics;
+    srv->log.fd = 1;
+    srv->log.level = (enum log_level)cfg->log_level;
+    srv->access_log = cfg->access_log;
     srv->max_body = cfg->max_body;
+    srv->max_connections = cfg->max_connections;
     srv->quiesced_fd = MHD_INVALID_SOCKET;
+    if (getrandom(&srv->boot_id, sizeof(srv->boot_id), GRND_NONBLOCK) !=
+        (ssize_t)sizeof(srv->boot_id))
+        srv->boot_id = (uint32_t)time(NULL) ^ (uint32_t)getpid();
     atomic_init(&srv->draining, 0);
-    atomic_init(&srv->in_flight, 0);
+    atomic_init(&srv->connections, 0);
+    atomic_init(&srv->next_id, 0);
     /* A pool of one is ignored by libmicrohttpd: one internal thread then. */
     srv->daemon = MHD_start_daemon(
         flags, cfg->port, NULL, NULL, on_request, srv,
         MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(cfg->threads > 1 ? cfg->threads : 0),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        /* Past max_connections we still accept a few more, to answer them
+         * 503 at once: at libmicrohttpd's own limit clients wait silently
+         * in the kernel's backlog instead. */
+        MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections + 16 + cfg->max_connections / 8,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_per_ip,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
         MHD_OPTION_END);
     if (srv->daemon == NULL) {
         snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "
                  "address of this machine?)", cfg->bind, (unsigned)cfg->port);
+        metrics_destroy(srv->metrics);
         free(srv);
         return HTTP_START_FAILED;
     }
@@ -256,7 +420,12 @@ uint16_t http_server_port(const struct http_server *srv)
 
 long http_server_in_flight(const struct http_server *srv)
 {
-    return atomic_load(&srv->in_flight);
+    return metrics_in_flight(srv->metrics);
+}
+
+long http_server_connections(const struct http_server *srv)
+{
+    return atomic_load(&srv->connections);
 }
 
 long http_server_drain(struct http_server *srv, unsigned timeout_ms)
@@ -276,9 +445,12 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
         if (srv->quiesced_fd != MHD_INVALID_SOCKET)
             shutdown(srv->quiesced_fd, SHUT_RDWR);
     }
+    /* Every answer now closes its connection, so connections go away as
+     * their last request is answered; idle ones go at the idle timeout. Not
+     * waiting for them would reset a request that is on its way. */
     for (unsigned waited = 0;; waited += 5) {
-        left = atomic_load(&srv->in_flight);
-        if (left == 0 || waited >= timeout_ms)
+        left = http_server_in_flight(srv);
+        if (http_server_connections(srv) == 0 || waited >= timeout_ms)
             return left;
         nanosleep(&tick, NULL);
     }
@@ -291,5 +463,6 @@ void http_server_stop(struct http_server *srv)
     MHD_stop_daemon(srv->daemon);
     if (srv->quiesced_fd != MHD_INVALID_SOCKET)
         close(srv->quiesced_fd);
+    metrics_destroy(srv->metrics);
     free(srv);
 }

@@ -1,40 +1,21 @@
 /* main.c - the sudokud daemon: configuration, start, wait for SIGTERM or
  * SIGINT, drain, stop. The signals are blocked in every thread and taken
  * with sigwait here, so no handler runs inside a worker. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/time.h>
-#include <time.h>
 
 #include "config.h"
 #include "http.h"
-
-#ifndef SUDOKUD_VERSION
-#define SUDOKUD_VERSION "0.1.0"
-#endif
-
-/* One JSON line on stdout: {"time":..., "level":..., "msg":..., extra}. */
-static void log_line(const char *level, const char *msg, const char *extra)
-{
-    struct timeval tv;
-    struct tm tm;
-    char stamp[32];
-
-    gettimeofday(&tv, NULL);
-    gmtime_r(&tv.tv_sec, &tm);
-    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
-    printf("{\"time\":\"%s.%03ldZ\",\"level\":\"%s\",\"msg\":\"%s\"%s%s}\n",
-           stamp, (long)(tv.tv_usec / 1000), level, msg, extra ? "," : "",
-           extra ? extra : "");
-    fflush(stdout);
-}
+#include "log.h"
 
 int main(int argc, char **argv)
 {
     struct config cfg;
     struct http_server *srv;
-    char err[256], extra[256];
+    struct log_sink sink = {1, LOG_INFO};
+    struct log_line l;
+    char err[256];
     sigset_t stop;
     int sig = 0;
     long left;
@@ -45,7 +26,7 @@ int main(int argc, char **argv)
         config_usage(stdout, argv[0]);
         return 0;
     case CONFIG_VERSION:
-        printf("sudokud %s\n", SUDOKUD_VERSION);
+        printf("sudokud %s\n", cfg.version);
         return 0;
     case CONFIG_ERROR:
         fprintf(stderr, "sudokud: %s\n", err);
@@ -53,6 +34,7 @@ int main(int argc, char **argv)
     case CONFIG_OK:
         break;
     }
+    sink.level = (enum log_level)cfg.log_level;
 
     signal(SIGPIPE, SIG_IGN);
     sigemptyset(&stop);
@@ -61,24 +43,34 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &stop, NULL); /* inherited by every thread */
 
     if (http_server_start(&cfg, &srv, err, sizeof(err)) != HTTP_OK) {
+        log_begin(&l, &sink, LOG_ERROR, "cannot start");
+        log_str(&l, "error", err);
+        log_end(&l, &sink);
         fprintf(stderr, "sudokud: %s\n", err);
         return 1;
     }
-    snprintf(extra, sizeof(extra),
-             "\"version\":\"%s\",\"bind\":\"%s\",\"port\":%u,\"threads\":%u,"
-             "\"max_body\":%zu,\"max_nodes\":%llu,\"timeout_s\":%u",
-             SUDOKUD_VERSION, cfg.bind, (unsigned)http_server_port(srv),
-             cfg.threads, cfg.max_body, (unsigned long long)cfg.max_nodes,
-             cfg.timeout);
-    log_line("info", "listening", extra);
+    log_begin(&l, &sink, LOG_INFO, "listening");
+    log_str(&l, "version", cfg.version);
+    log_str(&l, "bind", cfg.bind);
+    log_num(&l, "port", http_server_port(srv));
+    log_num(&l, "threads", cfg.threads);
+    log_num(&l, "max_body", (long long)cfg.max_body);
+    log_num(&l, "max_nodes", (long long)cfg.max_nodes);
+    log_num(&l, "timeout_s", cfg.timeout);
+    log_num(&l, "max_connections", cfg.max_connections);
+    log_str(&l, "cors_origins", cfg.cors_origins);
+    log_end(&l, &sink);
 
     sigwait(&stop, &sig);
-    snprintf(extra, sizeof(extra), "\"signal\":\"%s\",\"in_flight\":%ld",
-             sig == SIGTERM ? "SIGTERM" : "SIGINT", http_server_in_flight(srv));
-    log_line("info", "draining", extra);
+    log_begin(&l, &sink, LOG_INFO, "draining");
+    log_str(&l, "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    log_num(&l, "in_flight", http_server_in_flight(srv));
+    log_num(&l, "connections", http_server_connections(srv));
+    log_end(&l, &sink);
     left = http_server_drain(srv, cfg.drain_timeout * 1000u);
     http_server_stop(srv);
-    snprintf(extra, sizeof(extra), "\"abandoned\":%ld", left);
-    log_line(left ? "warn" : "info", "stopped", extra);
+    log_begin(&l, &sink, left ? LOG_WARN : LOG_INFO, "stopped");
+    log_num(&l, "abandoned", left);
+    log_end(&l, &sink);
     return 0;
 }

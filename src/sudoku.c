@@ -192,6 +192,12 @@ static const uint32_t band_perms[6] = {PERM(0, 1, 2), PERM(0, 2, 1),
                                        PERM(1, 0, 2), PERM(1, 2, 0),
                                        PERM(2, 0, 1), PERM(2, 1, 0)};
 
+/* The six ways a digit can fill a stack: bit 3 * band + column in stack. */
+#define SPERM(a, b, c) ((1u << (a)) | (1u << (3 + (b))) | (1u << (6 + (c))))
+static const uint32_t stack_perms[6] = {SPERM(0, 1, 2), SPERM(0, 2, 1),
+                                        SPERM(1, 0, 2), SPERM(1, 2, 0),
+                                        SPERM(2, 0, 1), SPERM(2, 1, 0)};
+
 static inline unsigned ctz32(uint32_t x)
 {
     return (unsigned)__builtin_ctz(x);
@@ -323,43 +329,86 @@ static int band_locked(struct bb *s, unsigned d)
             changed = 1;
         }
     }
+    /* The same in the stacks (three columns): cell (band k, column 3j+t)
+     * of the 3x3 pattern of stack j is bit 3k+t. */
+    uint32_t colocc[3];
+    for (unsigned k = 0; k < 3; k++) {
+        uint32_t w = s->cand[d][k];
+        colocc[k] = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+    }
+    for (unsigned j = 0; j < 3; j++) {
+        uint32_t occ = ((colocc[0] >> (3 * j)) & 7u) |
+                       (((colocc[1] >> (3 * j)) & 7u) << 3) |
+                       (((colocc[2] >> (3 * j)) & 7u) << 6);
+        uint32_t fit = 0;
+        for (unsigned p = 0; p < 6; p++)
+            if ((occ & stack_perms[p]) == stack_perms[p])
+                fit |= stack_perms[p];
+        if (!fit)
+            return -1;
+        if (occ == fit)
+            continue;
+        changed = 1;
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t gone = (occ & ~fit) >> (3 * k) & 7u;
+            for (; gone; gone &= gone - 1)
+                s->cand[d][k] &= ~(COL_BITS << (3 * j + ctz32(gone)));
+        }
+    }
     return changed;
 }
 
-/* Runs the rules to a fixpoint. `dirty` holds the digits whose sets changed
- * since they were last examined. Returns 0 on a dead end, else 1. */
+/* Runs the rules to a fixpoint, cheapest first: naked singles until none,
+ * then hidden singles, then locked candidates, each time only for the
+ * digits whose sets changed since that rule last looked at them (`dirty` at
+ * the start). Returns 0 on a dead end, else 1. */
 static int bb_propagate(struct bb *s, unsigned dirty)
 {
+    unsigned hidden_todo = dirty, locked_todo = dirty;
+
     for (;;) {
-        int n = naked_singles(s, &dirty);
+        unsigned changed = 0;
+        int n = naked_singles(s, &changed);
         if (n < 0)
             return 0;
+        hidden_todo |= changed;
+        locked_todo |= changed;
         if (n > 0)
             continue;
-        if (!dirty)
+        if (hidden_todo) {
+            unsigned todo = hidden_todo;
+            int placed = 0;
+            hidden_todo = 0;
+            changed = 0;
+            while (todo) {
+                unsigned d = ctz32(todo);
+                todo &= todo - 1;
+                n = hidden_singles(s, d, &changed);
+                if (n < 0)
+                    return 0;
+                placed += n;
+            }
+            hidden_todo |= changed;
+            locked_todo |= changed;
+            if (placed)
+                continue;
+        }
+        if (!locked_todo)
             return 1;
-        unsigned todo = dirty;
-        dirty = 0;
-        int progress = 0;
+        unsigned todo = locked_todo;
+        locked_todo = 0;
         while (todo) {
             unsigned d = ctz32(todo);
             todo &= todo - 1;
-            n = hidden_singles(s, d, &dirty);
-            if (n < 0)
-                return 0;
-            if (n > 0) {
-                progress = 1;
-                continue;
-            }
             n = band_locked(s, d);
             if (n < 0)
                 return 0;
             if (n > 0) {
-                dirty |= 1u << d;
-                progress = 1;
+                hidden_todo |= 1u << d;
+                locked_todo |= 1u << d;
             }
         }
-        if (!progress && !dirty)
+        if (!hidden_todo)
             return 1;
     }
 }

@@ -19,4 +19,9 @@ int textbook_solve(const struct sudoku_grid *puzzle,
 uint64_t bench_cpu_ns(void);
 uint64_t bench_wall_ns(void);
 
+/* Times the solver on adversarial boards that run into a node budget,
+ * prints nodes per second and recommends a budget; `max_seen` is the
+ * largest node count a real puzzle needed. */
+void bench_budget(uint64_t max_seen);
+
 #endif

@@ -1,0 +1,48 @@
+/* log.h - structured logs: one JSON object per line, written with a single
+ * write(2) so that lines from different threads never interleave. A line is
+ * built on the caller's stack with log_begin / log_str / log_num / log_end;
+ * strings are JSON-escaped, so user input is safe to log. */
+#ifndef LOG_H
+#define LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum log_level { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
+
+/* Where and what to log; a plain value, shared read-only by all threads. */
+struct log_sink {
+    int fd;                  /* usually 1 (stdout) */
+    enum log_level level;    /* lines below this level are dropped */
+};
+
+/* A line being built. Too long a line is cut at a field boundary and gets
+ * "truncated":true instead of breaking the JSON. */
+struct log_line {
+    char buf[2048];
+    size_t len;
+    int full;
+    int enabled;
+};
+
+/* Parses "debug", "info", "warn" or "error". Returns 0, or -1 if unknown. */
+int log_level_parse(const char *name, enum log_level *out);
+
+/* Starts a line with "time", "level" and "msg". */
+void log_begin(struct log_line *l, const struct log_sink *sink,
+               enum log_level level, const char *msg);
+
+/* Adds "key":"value" (escaped); a NULL value is written as null. */
+void log_str(struct log_line *l, const char *key, const char *value);
+
+/* Adds "key":value. */
+void log_num(struct log_line *l, const char *key, long long value);
+
+/* Closes the line and writes it. */
+void log_end(struct log_line *l, const struct log_sink *sink);
+
+/* Writes a JSON-escaped copy of s (at most cap-1 bytes, always
+ * NUL-terminated, never cutting an escape) to out. Returns its length. */
+size_t log_escape(const char *s, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,46 @@
+/* metrics.h - Prometheus metrics of the service. Every update is a relaxed
+ * atomic add on a counter of its own (no lock on the hot path); a scrape
+ * reads them all and renders the text exposition format 0.0.4. Labels come
+ * only from fixed tables (methods, route templates, status codes, results),
+ * never from user input. */
+#ifndef METRICS_H
+#define METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct metrics;
+
+/* Outcome of one puzzle sent to /solve. */
+enum metrics_result {
+    METRICS_SOLVED = 0,
+    METRICS_NO_SOLUTION,
+    METRICS_MULTIPLE_SOLUTIONS,
+    METRICS_INVALID,       /* rejected before the search: shape, characters, rules */
+    METRICS_SEARCH_LIMIT,  /* the node budget ran out */
+    METRICS_NRESULTS
+};
+
+/* Creates the metrics of a server whose routes are labelled by `routes`
+ * (nroutes route templates; requests outside them are counted as "other").
+ * The strings must outlive the metrics. Returns NULL when out of memory. */
+struct metrics *metrics_create(const char *const *routes, size_t nroutes,
+                               const char *version);
+void metrics_destroy(struct metrics *m);
+
+/* A request started / ended. `route` is an index into the route table, or
+ * nroutes for any other path. */
+void metrics_request_begin(struct metrics *m);
+void metrics_request_end(struct metrics *m, const char *method, size_t route,
+                         int status, uint64_t duration_us);
+long metrics_in_flight(const struct metrics *m);
+
+/* A puzzle was judged; duration and guesses count only for searched ones. */
+void metrics_puzzle(struct metrics *m, enum metrics_result result,
+                    uint64_t solve_us, uint64_t guesses);
+
+/* Renders every metric. Returns a heap string (length in *len) or NULL when
+ * out of memory. */
+char *metrics_render(const struct metrics *m, size_t *len);
+
+#endif

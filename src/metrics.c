@@ -1,0 +1,276 @@
+/* metrics.c - lock-free counters and fixed-bucket histograms, rendered in
+ * the Prometheus text format. Histogram buckets are stored per bucket and
+ * summed into cumulative "le" counts when scraped, so an update touches one
+ * bucket, the count and the sum. */
+#include "metrics.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+
+static const char *const methods[] = {"GET", "HEAD", "POST", "OPTIONS", "other"};
+#define NMETHODS (sizeof(methods) / sizeof(methods[0]))
+
+static const int codes[] = {200, 204, 400, 404, 405, 413, 415, 422, 500, 503};
+#define NCODES (sizeof(codes) / sizeof(codes[0]) + 1) /* + "other" */
+
+static const char *const results[METRICS_NRESULTS] = {
+    "solved", "no_solution", "multiple_solutions", "invalid", "search_limit"};
+
+/* Upper bounds in microseconds (durations) or guesses. */
+static const uint64_t http_bounds[] = {100, 250, 500, 1000, 2500, 5000, 10000,
+                                       25000, 50000, 100000, 250000, 500000,
+                                       1000000, 2500000, 5000000, 10000000};
+static const uint64_t solve_bounds[] = {5, 10, 25, 50, 100, 250, 500, 1000,
+                                        2500, 5000, 10000, 25000, 50000,
+                                        100000, 250000, 1000000};
+static const uint64_t guess_bounds[] = {0, 1, 2, 5, 10, 20, 50, 100, 200, 500,
+                                        1000, 5000, 20000};
+#define MAX_BUCKETS 17
+
+struct histogram {
+    atomic_ulong bucket[MAX_BUCKETS]; /* the last one is +Inf */
+    atomic_ulong count;
+    atomic_ulong sum;
+};
+
+struct metrics {
+    const char *const *routes;
+    size_t nroutes;
+    const char *version;
+    double start_time;
+    atomic_long in_flight;
+    atomic_ulong *requests;      /* [NMETHODS][nroutes + 1][NCODES] */
+    struct histogram *durations; /* [nroutes + 1] */
+    struct histogram solve, guesses;
+    atomic_ulong puzzles[METRICS_NRESULTS];
+};
+
+struct metrics *metrics_create(const char *const *routes, size_t nroutes,
+                               const char *version)
+{
+    struct metrics *m = calloc(1, sizeof(*m));
+    struct timeval tv;
+
+    if (m == NULL)
+        return NULL;
+    m->routes = routes;
+    m->nroutes = nroutes;
+    m->version = version;
+    gettimeofday(&tv, NULL);
+    m->start_time = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+    /* calloc'ed zero bytes are valid initial values of lock-free atomics. */
+    m->requests = calloc(NMETHODS * (nroutes + 1) * NCODES, sizeof(atomic_ulong));
+    m->durations = calloc(nroutes + 1, sizeof(struct histogram));
+    if (m->requests == NULL || m->durations == NULL) {
+        metrics_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+void metrics_destroy(struct metrics *m)
+{
+    if (m == NULL)
+        return;
+    free(m->requests);
+    free(m->durations);
+    free(m);
+}
+
+static void observe(struct histogram *h, const uint64_t *bounds, size_t n,
+                    uint64_t value)
+{
+    size_t i = 0;
+
+    while (i < n && value > bounds[i])
+        i++;
+    atomic_fetch_add_explicit(&h->bucket[i], 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->count, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&h->sum, value, memory_order_relaxed);
+}
+
+void metrics_request_begin(struct metrics *m)
+{
+    atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
+}
+
+void metrics_request_end(struct metrics *m, const char *method, size_t route,
+                         int status, uint64_t duration_us)
+{
+    size_t mi = NMETHODS - 1, ci = NCODES - 1;
+
+    for (size_t i = 0; i + 1 < NMETHODS; i++)
+        if (method != NULL && strcmp(method, methods[i]) == 0)
+            mi = i;
+    for (size_t i = 0; i + 1 < NCODES; i++)
+        if (codes[i] == status)
+            ci = i;
+    if (route > m->nroutes)
+        route = m->nroutes;
+    atomic_fetch_add_explicit(
+        &m->requests[(mi * (m->nroutes + 1) + route) * NCODES + ci], 1,
+        memory_order_relaxed);
+    observe(&m->durations[route], http_bounds,
+            sizeof(http_bounds) / sizeof(http_bounds[0]), duration_us);
+    atomic_fetch_sub_explicit(&m->in_flight, 1, memory_order_relaxed);
+}
+
+long metrics_in_flight(const struct metrics *m)
+{
+    return atomic_load_explicit(&m->in_flight, memory_order_relaxed);
+}
+
+void metrics_puzzle(struct metrics *m, enum metrics_result result,
+                    uint64_t solve_us, uint64_t guesses)
+{
+    atomic_fetch_add_explicit(&m->puzzles[result], 1, memory_order_relaxed);
+    if (result == METRICS_INVALID)
+        return;
+    observe(&m->solve, solve_bounds,
+            sizeof(solve_bounds) / sizeof(solve_bounds[0]), solve_us);
+    observe(&m->guesses, guess_bounds,
+            sizeof(guess_bounds) / sizeof(guess_bounds[0]), guesses);
+}
+
+/* ------------------------------------------------------------------------
+ * Rendering
+ * ------------------------------------------------------------------------ */
+
+struct out {
+    char *buf;
+    size_t len, cap;
+    int failed;
+};
+
+static void emit(struct out *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void emit(struct out *o, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (o->failed)
+        return;
+    for (;;) {
+        va_start(ap, fmt);
+        n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            o->failed = 1;
+            return;
+        }
+        if ((size_t)n < o->cap - o->len) {
+            o->len += (size_t)n;
+            return;
+        }
+        char *p = realloc(o->buf, o->cap * 2 + (size_t)n);
+        if (p == NULL) {
+            o->failed = 1;
+            return;
+        }
+        o->buf = p;
+        o->cap = o->cap * 2 + (size_t)n;
+    }
+}
+
+/* One histogram series; `labels` is "" or `key="value",`; `scale` turns
+ * stored units into the metric's unit (1e-6 for microseconds to seconds). */
+static void emit_histogram(struct out *o, const char *name, const char *labels,
+                           const struct histogram *h, const uint64_t *bounds,
+                           size_t n, double scale)
+{
+    unsigned long cum = 0;
+
+    for (size_t i = 0; i <= n; i++) {
+        cum += atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
+        if (i < n)
+            emit(o, "%s_bucket{%sle=\"%g\"} %lu\n", name, labels,
+                 (double)bounds[i] * scale, cum);
+        else
+            emit(o, "%s_bucket{%sle=\"+Inf\"} %lu\n", name, labels, cum);
+    }
+    emit(o, "%s_sum%s%.*s%s %.6f\n", name, *labels ? "{" : "",
+         *labels ? (int)strlen(labels) - 1 : 0, labels, *labels ? "}" : "",
+         (double)atomic_load_explicit(&h->sum, memory_order_relaxed) * scale);
+    emit(o, "%s_count%s%.*s%s %lu\n", name, *labels ? "{" : "",
+         *labels ? (int)strlen(labels) - 1 : 0, labels, *labels ? "}" : "",
+         atomic_load_explicit(&h->count, memory_order_relaxed));
+}
+
+static const char *route_label(const struct metrics *m, size_t r)
+{
+    return r < m->nroutes ? m->routes[r] : "other";
+}
+
+char *metrics_render(const struct metrics *m, size_t *len)
+{
+    struct out o = {malloc(8192), 0, 8192, 0};
+    size_t nr = m->nroutes + 1;
+
+    if (o.buf == NULL)
+        return NULL;
+    emit(&o, "# HELP http_requests_total HTTP requests answered.\n"
+             "# TYPE http_requests_total counter\n");
+    for (size_t mi = 0; mi < NMETHODS; mi++)
+        for (size_t r = 0; r < nr; r++)
+            for (size_t ci = 0; ci < NCODES; ci++) {
+                unsigned long v = atomic_load_explicit(
+                    &m->requests[(mi * nr + r) * NCODES + ci],
+                    memory_order_relaxed);
+                char code[8];
+                if (v == 0)
+                    continue;
+                if (ci + 1 < NCODES)
+                    snprintf(code, sizeof(code), "%d", codes[ci]);
+                else
+                    snprintf(code, sizeof(code), "other");
+                emit(&o, "http_requests_total{method=\"%s\",route=\"%s\","
+                         "code=\"%s\"} %lu\n",
+                     methods[mi], route_label(m, r), code, v);
+            }
+    emit(&o, "# HELP http_request_duration_seconds Time from the request's "
+             "headers to its answer being queued.\n"
+             "# TYPE http_request_duration_seconds histogram\n");
+    for (size_t r = 0; r < nr; r++) {
+        char labels[96];
+        snprintf(labels, sizeof(labels), "route=\"%s\",", route_label(m, r));
+        emit_histogram(&o, "http_request_duration_seconds", labels,
+                       &m->durations[r], http_bounds,
+                       sizeof(http_bounds) / sizeof(http_bounds[0]), 1e-6);
+    }
+    emit(&o, "# HELP http_requests_in_flight Requests started and not yet "
+             "answered.\n# TYPE http_requests_in_flight gauge\n"
+             "http_requests_in_flight %ld\n", metrics_in_flight(m));
+    emit(&o, "# HELP sudoku_solve_duration_seconds Search time of one "
+             "puzzle (uniqueness check included).\n"
+             "# TYPE sudoku_solve_duration_seconds histogram\n");
+    emit_histogram(&o, "sudoku_solve_duration_seconds", "", &m->solve,
+                   solve_bounds, sizeof(solve_bounds) / sizeof(solve_bounds[0]),
+                   1e-6);
+    emit(&o, "# HELP sudoku_guesses Branch points guessed at per searched "
+             "puzzle.\n# TYPE sudoku_guesses histogram\n");
+    emit_histogram(&o, "sudoku_guesses", "", &m->guesses, guess_bounds,
+                   sizeof(guess_bounds) / sizeof(guess_bounds[0]), 1);
+    emit(&o, "# HELP sudoku_puzzles_total Puzzles judged, by outcome.\n"
+             "# TYPE sudoku_puzzles_total counter\n");
+    for (size_t i = 0; i < METRICS_NRESULTS; i++)
+        emit(&o, "sudoku_puzzles_total{result=\"%s\"} %lu\n", results[i],
+             atomic_load_explicit(&m->puzzles[i], memory_order_relaxed));
+    emit(&o, "# HELP process_start_time_seconds Start time of the process "
+             "since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n"
+             "process_start_time_seconds %.3f\n", m->start_time);
+    emit(&o, "# HELP sudokud_build_info The running version.\n"
+             "# TYPE sudokud_build_info gauge\n"
+             "sudokud_build_info{version=\"%s\"} 1\n", m->version);
+    if (o.failed) {
+        free(o.buf);
+        return NULL;
+    }
+    *len = o.len;
+    return o.buf;
+}
