@@ -27,6 +27,7 @@ enum codec_status {
 struct codec_error {
     long offset;       /* byte offset where JSON parsing stopped */
     int row;           /* 0-based row of the board */
+    int column;        /* 0-based column, for a bad character */
     char pointer[32];  /* RFC 6901 JSON pointer of the bad member */
     char detail[160];  /* one sentence for a person */
 };

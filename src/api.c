@@ -104,11 +104,13 @@ static void respond_decode_error(struct api_response *resp,
     case CODEC_INVALID_REQUEST:
         codec_problem_init(&p, 400, "invalid_request", "Malformed request",
                            err->detail);
+        p.row = err->row;
         break;
     case CODEC_INVALID_BOARD:
         codec_problem_init(&p, 422, "invalid_board", "Malformed board",
                            err->detail);
         p.row = err->row;
+        p.column = err->column;
         break;
     default:
         respond_simple(resp, 500, "internal_error", "Internal error",
@@ -131,8 +133,7 @@ static void respond_bad_char(struct api_response *resp,
     if (ch >= 0x20 && ch < 0x7f)
         snprintf(shown, sizeof(shown), "'%c'", ch);
     else
-        snprintf(shown, sizeof(shown), "%s",
-                 ch == 0x7f ? "a non-ASCII character" : "a control character");
+        snprintf(shown, sizeof(shown), "a control character");
     snprintf(detail, sizeof(detail),
              "row %d, column %d: %s is not allowed; use '.' or '0' for a "
              "blank and 1-9 for a digit", row, col, shown);
@@ -164,7 +165,9 @@ static void respond_conflicts(struct api_response *resp,
                         c[0].cells[k] % SUDOKU_SIZE);
     if (len < (int)sizeof(detail))
         snprintf(detail + len, sizeof(detail) - (size_t)len,
-                 n > 1 ? "), and %zu more conflicts are listed" : ")", n - 1);
+                 n > 2 ? "), and %zu more conflicts are listed"
+                       : n == 2 ? "), and %zu more conflict is listed" : ")",
+                 n - 1);
     codec_problem_init(&p, 422, "conflict", "Board breaks the rules", detail);
     p.conflicts = c;
     p.nconflicts = n;
@@ -291,7 +294,8 @@ static void handle_readyz(const struct api_context *ctx,
     (void)ctx;
     if (req->draining)
         respond_simple(resp, 503, "draining", "Shutting down",
-                       "the server is shutting down and takes no new work");
+                       "the server is shutting down: it accepts no new connections and "
+                       "closes each open one after its next answer");
     else
         respond_status(resp, 200, "ready");
 }

@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Stands in for a character outside ASCII, so that the board checker
- * reports it at the right column instead of miscounting the row. */
-#define CODEC_NON_ASCII '\x7f'
-
 static enum codec_status fail(struct codec_error *err, enum codec_status st,
                               const char *pointer, int row, const char *fmt,
                               ...) __attribute__((format(printf, 5, 6)));
@@ -27,6 +23,8 @@ static enum codec_status fail(struct codec_error *err, enum codec_status st,
 
     snprintf(err->pointer, sizeof(err->pointer), "%s", pointer);
     err->row = row;
+    if (row < 0)
+        err->column = -1;
     va_start(ap, fmt);
     vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
     va_end(ap);
@@ -34,20 +32,34 @@ static enum codec_status fail(struct codec_error *err, enum codec_status st,
 }
 
 /* Counts the characters (UTF-8 code points) of s and copies up to `max` of
- * them into out, one byte each: ASCII as is, anything else as
- * CODEC_NON_ASCII. */
-static size_t copy_chars(const char *s, char *out, size_t max)
+ * them into out. A character outside ASCII cannot be a cell, but it counts
+ * as one character so that the row length is reported as a person sees it;
+ * the index of the first one goes to *non_ascii (-1 when there is none). */
+static size_t copy_chars(const char *s, char *out, size_t max, long *non_ascii)
 {
     size_t n = 0;
 
+    *non_ascii = -1;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if ((*p & 0xC0) == 0x80)
             continue; /* continuation byte of the previous character */
+        if (*p >= 0x80 && *non_ascii < 0)
+            *non_ascii = (long)n;
         if (n < max)
-            out[n] = *p < 0x80 ? (char)*p : CODEC_NON_ASCII;
+            out[n] = (char)*p;
         n++;
     }
     return n;
+}
+
+static enum codec_status non_ascii_at(struct codec_error *err,
+                                      const char *pointer, long index)
+{
+    err->column = (int)(index % SUDOKU_SIZE);
+    return fail(err, CODEC_INVALID_BOARD, pointer, (int)(index / SUDOKU_SIZE),
+                "row %ld, column %ld: a non-ASCII character is not allowed; "
+                "use '.' or '0' for a blank and 1-9 for a digit",
+                index / SUDOKU_SIZE, index % SUDOKU_SIZE);
 }
 
 static enum codec_status decode_rows(const cJSON *board, struct codec_board *out,
@@ -55,6 +67,7 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
 {
     int nrows = cJSON_GetArraySize(board);
     int r = 0;
+    long bad;
     const cJSON *row;
 
     if (nrows != SUDOKU_SIZE)
@@ -70,10 +83,13 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
             return fail(err, CODEC_INVALID_REQUEST, pointer, r,
                         "row %d is not a string", r);
         n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
-                       SUDOKU_SIZE);
+                       SUDOKU_SIZE, &bad);
         if (n != SUDOKU_SIZE)
             return fail(err, CODEC_INVALID_BOARD, pointer, r,
-                        "row %d has %zu characters; it must have 9", r, n);
+                        "row %d has %zu character%s; it must have 9", r, n,
+                        n == 1 ? "" : "s");
+        if (bad >= 0)
+            return non_ascii_at(err, pointer, r * SUDOKU_SIZE + bad);
         r++;
     }
     out->shape = CODEC_SHAPE_ROWS;
@@ -99,6 +115,7 @@ enum codec_status codec_decode_board(const char *body, size_t len,
 
     err->offset = -1;
     err->row = -1;
+    err->column = -1;
     err->pointer[0] = '\0';
     if (len == 0 || body == NULL) {
         err->offset = 0;
@@ -126,11 +143,15 @@ enum codec_status codec_decode_board(const char *body, size_t len,
         st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
                   "the \"board\" member is missing");
     } else if (cJSON_IsString(board)) {
-        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
+        long bad;
+        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS,
+                              &bad);
         if (n != SUDOKU_CELLS) {
             st = fail(err, CODEC_INVALID_BOARD, "/board", -1,
-                      "board string has %zu characters; it must have 81 "
-                      "(or be an array of 9 rows of 9)", n);
+                      "board string has %zu character%s; it must have 81 "
+                      "(or be an array of 9 rows of 9)", n, n == 1 ? "" : "s");
+        } else if (bad >= 0) {
+            st = non_ascii_at(err, "/board", bad);
         } else {
             out->shape = CODEC_SHAPE_LINE;
             st = CODEC_OK;

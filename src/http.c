@@ -24,6 +24,7 @@
 #include "metrics.h"
 
 #define REQUEST_ID_MAX 128
+#define DRAIN_MAX (1u << 20) /* bytes of an oversized body read and dropped */
 
 struct http_server {
     struct MHD_Daemon *daemon;
@@ -31,6 +32,7 @@ struct http_server {
     struct metrics *metrics;
     struct log_sink log;
     int access_log;
+    char cors_origins[CONFIG_CORS_MAX]; /* the api context points here */
     size_t max_body;
     unsigned max_connections;
     atomic_int draining;
@@ -45,6 +47,7 @@ struct request {
     char *body;
     size_t len, cap;
     int too_large;
+    size_t dropped;      /* bytes past the limit, read and thrown away */
     int status;          /* 0 until answered */
     size_t bytes;        /* body bytes of the answer */
     size_t route;
@@ -255,10 +258,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         return MHD_YES;
     }
     if (*upload_data_size != 0) {
+        if (rq->status != 0) { /* answered early: drop the rest */
+            *upload_data_size = 0;
+            return MHD_YES;
+        }
         append(rq, upload_data, *upload_data_size, srv->max_body);
+        if (rq->too_large)
+            rq->dropped += *upload_data_size;
         *upload_data_size = 0;
+        /* A body without Content-Length passed the limit. Reading it to the
+         * end lets the client see the 413 (answering while it still sends
+         * makes the close reset the connection under its feet), but past
+         * DRAIN_MAX we answer at once and let that happen. */
+        if (rq->dropped > DRAIN_MAX)
+            return answer(srv, conn, url, method, rq);
         return MHD_YES;
     }
+    if (rq->status != 0)
+        return MHD_YES;
     return answer(srv, conn, url, method, rq);
 }
 
@@ -370,7 +387,9 @@ enum http_status http_server_start(const struct config *cfg,
     }
     srv->api.max_nodes = cfg->max_nodes;
     srv->api.max_body = cfg->max_body;
-    srv->api.cors_origins = cfg->cors_origins;
+    snprintf(srv->cors_origins, sizeof(srv->cors_origins), "%s",
+             cfg->cors_origins);
+    srv->api.cors_origins = srv->cors_origins;
     srv->api.metrics = srv->metrics;
     srv->log.fd = 1;
     srv->log.level = (enum log_level)cfg->log_level;

@@ -90,6 +90,7 @@ static void assert_json_error(const char *json, long offset)
         fail_msg("body '%s': offset %ld, expected %ld", json, e.offset,
                  offset);
     assert_int_equal(e.row, -1);
+    assert_int_equal(e.column, -1);
     assert_string_equal(e.pointer, "");
     assert_true(strlen(e.detail) > 0);
 }
@@ -103,6 +104,7 @@ static void assert_request_error(const char *json, const char *pointer,
     assert_int_equal(decode(json, &b, &e), CODEC_INVALID_REQUEST);
     assert_string_equal(e.pointer, pointer);
     assert_int_equal(e.row, row);
+    assert_int_equal(e.column, -1);
     assert_int_equal(e.offset, -1);
     assert_true(strlen(e.detail) > 0);
 }
@@ -116,6 +118,7 @@ static void assert_board_error(const char *json, const char *pointer, int row,
     assert_int_equal(decode(json, &b, &e), CODEC_INVALID_BOARD);
     assert_string_equal(e.pointer, pointer);
     assert_int_equal(e.row, row);
+    assert_int_equal(e.column, -1);
     assert_int_equal(e.offset, -1);
     if (strstr(e.detail, detail_part) == NULL)
         fail_msg("detail '%s' lacks '%s'", e.detail, detail_part);
@@ -289,49 +292,89 @@ static void decode_respects_len(void **state)
     assert_int_equal(decode_n(body, n - 1, &b, &e), CODEC_INVALID_JSON);
 }
 
-/* "é" is one character: a row of eight ASCII characters and "é" has the
- * right length, and the odd character lands in its own column. */
-static void decode_non_ascii_counts_as_one(void **state)
+/* A body with character `ch` (raw UTF-8 or a JSON escape) at row r, column
+ * c of the example, in rows or line shape. */
+static void body_with(char *buf, size_t size, int shape_rows, int r, int c,
+                      const char *ch)
 {
-    char body[512], text[SUDOKU_CELLS + 1];
-    const char *rows[SUDOKU_SIZE];
+    char line[SUDOKU_CELLS + 1];
+    size_t n;
+
+    join_rows(example_rows, line);
+    n = (size_t)snprintf(buf, size, "{\"board\":%s", shape_rows ? "[" : "\"");
+    for (int k = 0; k < SUDOKU_CELLS; k++) {
+        if (shape_rows && k % SUDOKU_SIZE == 0)
+            n += (size_t)snprintf(buf + n, size - n, "%s\"", k ? "," : "");
+        if (k == r * SUDOKU_SIZE + c)
+            n += (size_t)snprintf(buf + n, size - n, "%s", ch);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "%c", line[k]);
+        if (shape_rows && k % SUDOKU_SIZE == SUDOKU_SIZE - 1)
+            n += (size_t)snprintf(buf + n, size - n, "\"");
+    }
+    n += (size_t)snprintf(buf + n, size - n, shape_rows ? "]}" : "\"}");
+    assert_true(n < size);
+}
+
+static void assert_non_ascii_at(int shape_rows, int r, int c, const char *ch)
+{
+    char body[512], pointer[16];
     struct codec_board b;
     struct codec_error e;
+    enum codec_status st;
+
+    body_with(body, sizeof(body), shape_rows, r, c, ch);
+    st = decode(body, &b, &e);
+    if (st != CODEC_INVALID_BOARD)
+        fail_msg("%s: status %d", body, st);
+    if (shape_rows)
+        snprintf(pointer, sizeof(pointer), "/board/%d", r);
+    else
+        snprintf(pointer, sizeof(pointer), "/board");
+    assert_string_equal(e.pointer, pointer);
+    if (e.row != r || e.column != c)
+        fail_msg("%s: reported row %d column %d, expected %d %d (%s)", body,
+                 e.row, e.column, r, c, e.detail);
+    assert_int_equal(e.offset, -1);
+}
+
+/* A character outside ASCII cannot be a cell. It is reported where a person
+ * sees it: "é" counts as one character, whatever its UTF-8 length or
+ * whether it came escaped. */
+static void decode_non_ascii_location(void **state)
+{
+    (void)state;
+    assert_non_ascii_at(1, 3, 2, "\xc3\xa9");         /* U+00E9 */
+    assert_non_ascii_at(1, 0, 0, "\xc3\xa9");
+    assert_non_ascii_at(1, 5, 8, "\xf0\x9f\x98\x80"); /* U+1F600 */
+    assert_non_ascii_at(1, 7, 4, "\xe2\x82\xac");     /* U+20AC */
+    assert_non_ascii_at(1, 8, 8, "\\u00e9");          /* escaped */
+    assert_non_ascii_at(0, 8, 8, "\xc3\xa9");
+    assert_non_ascii_at(0, 0, 0, "\xc3\xa9");
+    assert_non_ascii_at(0, 4, 6, "\xf0\x9f\x98\x80");
+    assert_non_ascii_at(0, 2, 3, "\\u20ac");
+}
+
+/* Length is counted in characters: eight ASCII and two "é" are ten. */
+static void decode_non_ascii_counts_as_one(void **state)
+{
+    char text[SUDOKU_CELLS + 1], body[512];
+    const char *rows[SUDOKU_SIZE];
 
     (void)state;
     for (int r = 0; r < SUDOKU_SIZE; r++)
         rows[r] = example_rows[r];
-    rows[3] = ".9\xc3\xa9..2.18";    /* U+00E9 in column 2 */
-    rows[5] = "1325.8..\xf0\x9f\x98\x80"; /* U+1F600 in column 8 */
-    rows[7] = "\\u00e9.....8.9";     /* escaped U+00E9 in column 0 */
-    rows_body(body, sizeof(body), rows, SUDOKU_SIZE);
-    assert_int_equal(decode(body, &b, &e), CODEC_OK);
-    join_rows(example_rows, text);
-    for (int i = 0; i < SUDOKU_CELLS; i++) {
-        int odd = i == 3 * 9 + 2 || i == 5 * 9 + 8 || i == 7 * 9 + 0;
-        if (odd) {
-            /* Not a digit or blank, so the board check will refuse it. */
-            assert_false((b.text[i] >= '0' && b.text[i] <= '9') ||
-                         b.text[i] == '.');
-        } else {
-            assert_int_equal(b.text[i], text[i]);
-        }
-    }
-
-    /* 80 ASCII characters and one "é" make a line of 81. */
-    join_rows(example_rows, text);
-    snprintf(body, sizeof(body), "{\"board\":\"%.80s\xc3\xa9\"}", text);
-    assert_int_equal(decode(body, &b, &e), CODEC_OK);
-    assert_int_equal(b.shape, CODEC_SHAPE_LINE);
-    assert_memory_equal(b.text, text, 80);
-    assert_true(b.text[80] != '.' && (b.text[80] < '0' || b.text[80] > '9'));
-
-    /* Eight ASCII characters and two "é" make ten. */
     rows[3] = ".9\xc3\xa9..2.18\xc3\xa9";
-    rows[5] = example_rows[5];
-    rows[7] = example_rows[7];
     rows_body(body, sizeof(body), rows, SUDOKU_SIZE);
     assert_board_error(body, "/board/3", 3, "10 characters");
+    rows[3] = ".9\xc3\xa9..2.1";
+    rows_body(body, sizeof(body), rows, SUDOKU_SIZE);
+    assert_board_error(body, "/board/3", 3, "8 characters");
+
+    /* 79 ASCII characters and one "é" make a line of 80. */
+    join_rows(example_rows, text);
+    snprintf(body, sizeof(body), "{\"board\":\"%.79s\xc3\xa9\"}", text);
+    assert_board_error(body, "/board", -1, "80 characters");
 }
 
 /* ------------------------------------------------------------------------
@@ -861,6 +904,7 @@ int test_codec(unsigned *ntests)
         cmocka_unit_test(decode_whitespace_around),
         cmocka_unit_test(decode_padded_body_at_limit),
         cmocka_unit_test(decode_respects_len),
+        cmocka_unit_test(decode_non_ascii_location),
         cmocka_unit_test(decode_non_ascii_counts_as_one),
         cmocka_unit_test(decode_empty_body),
         cmocka_unit_test(decode_not_json),

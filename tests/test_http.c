@@ -37,7 +37,7 @@ struct server {
 
 struct reply {
     long status;
-    char body[8192];
+    char body[65536];
     size_t len;
     char headers[4096];
     size_t hlen;
@@ -47,19 +47,24 @@ struct reply {
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static int start(void **state, unsigned threads, unsigned timeout)
+/* The settings of a test server: loopback, port 0, no access log (the
+ * black-box tests in test_main.c read the access log of the binary). */
+static void server_config(struct config *cfg, unsigned threads, unsigned timeout)
+{
+    config_init(cfg);
+    cfg->port = 0;
+    strcpy(cfg->bind, "127.0.0.1");
+    cfg->threads = threads;
+    cfg->timeout = timeout;
+    cfg->access_log = 0;
+}
+
+static int start_with(void **state, const struct config *cfg)
 {
     struct server *s = calloc(1, sizeof(*s));
-    struct config cfg;
     char err[256];
 
-    config_init(&cfg);
-    cfg.port = 0;
-    strcpy(cfg.bind, "127.0.0.1");
-    cfg.threads = threads;
-    cfg.timeout = timeout;
-    cfg.access_log = 0; /* test_main reads the access log of the binary */
-    if (s == NULL || http_server_start(&cfg, &s->srv, err, sizeof(err)) != HTTP_OK) {
+    if (s == NULL || http_server_start(cfg, &s->srv, err, sizeof(err)) != HTTP_OK) {
         fprintf(stderr, "server did not start: %s\n", err);
         free(s);
         return -1;
@@ -67,6 +72,14 @@ static int start(void **state, unsigned threads, unsigned timeout)
     s->port = http_server_port(s->srv);
     *state = s;
     return 0;
+}
+
+static int start(void **state, unsigned threads, unsigned timeout)
+{
+    struct config cfg;
+
+    server_config(&cfg, threads, timeout);
+    return start_with(state, &cfg);
 }
 
 static int setup(void **state) { return start(state, 4, 10); }
@@ -481,6 +494,341 @@ static void test_drain(void **state)
     teardown((void **)&s);
 }
 
+/* ------------------------------------------------------------------------
+ * Production behaviour: request ids, metrics, CORS, connection caps
+ * ------------------------------------------------------------------------ */
+
+/* The value of header `name` in the reply, copied into out ("" if absent). */
+static const char *header_value(const struct reply *r, const char *name,
+                                char *out, size_t cap)
+{
+    const char *p = r->headers;
+    size_t n = strlen(name);
+
+    out[0] = '\0';
+    while ((p = strchr(p, '\n')) != NULL) {
+        p++;
+        if (strncasecmp(p, name, n) == 0 && p[n] == ':') {
+            size_t k = strcspn(p + n + 2, "\r\n");
+            snprintf(out, cap, "%.*s", (int)k, p + n + 2);
+            break;
+        }
+    }
+    return out;
+}
+
+/* Like request() with extra header lines. */
+static CURLcode request_h(CURL *curl, uint16_t port, const char *method,
+                          const char *path, const char *const *extra,
+                          const char *body, struct reply *r)
+{
+    char url[128];
+    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    CURLcode rc;
+
+    memset(r, 0, sizeof(*r));
+    for (; extra && *extra; extra++)
+        hdrs = curl_slist_append(hdrs, *extra);
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u%s", (unsigned)port, path);
+    curl_easy_reset(curl);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, r);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    if (body != NULL)
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+    rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_slist_free_all(hdrs);
+    return rc;
+}
+
+static void test_request_id(void **state)
+{
+    struct server *s = *state;
+    CURL *curl = curl_easy_init();
+    static const char *const given[] = {"X-Request-Id: trace-42.abc", NULL};
+    static const char *const spaced[] = {"X-Request-Id: has space", NULL};
+    char long_id[200], long_hdr[240], v1[160], v2[160];
+    const char *longer[] = {long_hdr, NULL};
+    struct reply r;
+
+    request_h(curl, s->port, "POST", "/solve", given, "{}", &r);
+    assert_int_equal(r.status, 400);
+    assert_string_equal(header_value(&r, "X-Request-Id", v1, sizeof(v1)), "trace-42.abc");
+    assert_non_null(strstr(r.body, "\"request_id\":\"trace-42.abc\""));
+
+    /* Not sane (a space; too long): a fresh 16-hex-digit id instead. */
+    request_h(curl, s->port, "GET", "/livez", spaced, NULL, &r);
+    header_value(&r, "X-Request-Id", v1, sizeof(v1));
+    assert_int_equal(strlen(v1), 16);
+    assert_int_equal(strspn(v1, "0123456789abcdef"), 16);
+    memset(long_id, 'a', 129);
+    long_id[129] = '\0';
+    snprintf(long_hdr, sizeof(long_hdr), "X-Request-Id: %s", long_id);
+    request_h(curl, s->port, "GET", "/nope", longer, NULL, &r);
+    header_value(&r, "X-Request-Id", v2, sizeof(v2));
+    assert_int_equal(strlen(v2), 16);
+    assert_string_not_equal(v1, v2); /* every request gets its own */
+    assert_non_null(strstr(r.body, v2));
+    curl_easy_cleanup(curl);
+}
+
+/* The value of one sample line "name{labels} value" in a scrape, or -1. */
+static double sample(const char *text, const char *series)
+{
+    const char *p = text;
+    size_t n = strlen(series);
+
+    while ((p = strstr(p, series)) != NULL) {
+        if ((p == text || p[-1] == '\n') && p[n] == ' ')
+            return atof(p + n + 1);
+        p += n;
+    }
+    return -1;
+}
+
+static void test_metrics(void **state)
+{
+    struct server *s;
+    CURL *curl = curl_easy_init();
+    struct reply r;
+    char type[128], conflict[128];
+
+    (void)state;
+    assert_int_equal(start((void **)&s, 2, 10), 0);
+    for (int i = 0; i < 3; i++)
+        solve_example(s->port, curl);
+    snprintf(conflict, sizeof(conflict), "{\"board\":\"11%079d\"}", 0);
+    request(curl, s->port, "POST", "/solve", "application/json", conflict,
+            strlen(conflict), &r);
+    assert_int_equal(r.status, 422);
+    request(curl, s->port, "GET", "/user-secret-path", NULL, NULL, 0, &r);
+    request(curl, s->port, "GET", "/metrics", NULL, NULL, 0, &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(header_value(&r, "Content-Type", type, sizeof(type)),
+                        "text/plain; version=0.0.4; charset=utf-8");
+    assert_true(sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"200\"}") == 3);
+    assert_true(sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"422\"}") == 1);
+    assert_true(sample(r.body, "http_requests_total{method=\"GET\",route=\"other\",code=\"404\"}") == 1);
+    assert_null(strstr(r.body, "user-secret-path")); /* no user input in labels */
+    assert_true(sample(r.body, "sudoku_puzzles_total{result=\"solved\"}") == 3);
+    assert_true(sample(r.body, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
+    assert_true(sample(r.body, "sudoku_solve_duration_seconds_count") == 3);
+    assert_true(sample(r.body, "sudoku_guesses_bucket{le=\"+Inf\"}") == 3);
+    assert_true(sample(r.body, "http_request_duration_seconds_count{route=\"/solve\"}") == 4);
+    assert_true(sample(r.body, "http_requests_in_flight") == 1); /* this scrape */
+    assert_true(sample(r.body, "process_start_time_seconds") > 1.7e9);
+    assert_true(sample(r.body, "sudokud_build_info{version=\"" SUDOKUD_VERSION "\"}") == 1);
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+static void test_cors_any_origin(void **state)
+{
+    struct server *s = *state;
+    CURL *curl = curl_easy_init();
+    static const char *const origin[] = {"Origin: https://app.example", NULL};
+    static const char *const preflight[] = {
+        "Origin: https://app.example", "Access-Control-Request-Method: POST",
+        "Access-Control-Request-Headers: content-type", NULL};
+    struct reply r;
+    char v[160];
+
+    request_h(curl, s->port, "POST", "/solve", origin, EXAMPLE, &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
+    assert_string_equal(header_value(&r, "Access-Control-Expose-Headers", v, sizeof(v)), "X-Request-Id");
+    assert_false(has_header(&r, "Vary: Origin"));
+    request_h(curl, s->port, "OPTIONS", "/solve", preflight, NULL, &r);
+    assert_int_equal(r.status, 204);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "POST, OPTIONS");
+    assert_non_null(strstr(header_value(&r, "Access-Control-Allow-Headers", v, sizeof(v)), "Content-Type"));
+    assert_non_null(strstr(v, "X-Request-Id"));
+    assert_string_equal(header_value(&r, "Access-Control-Max-Age", v, sizeof(v)), "600");
+    /* Errors carry CORS too, so a page can read the problem. */
+    request_h(curl, s->port, "GET", "/nope", origin, NULL, &r);
+    assert_int_equal(r.status, 404);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
+    curl_easy_cleanup(curl);
+}
+
+static void test_cors_origin_list(void **state)
+{
+    struct server *s;
+    struct config cfg;
+    CURL *curl = curl_easy_init();
+    static const char *const good[] = {
+        "Origin: http://localhost:3000", "Access-Control-Request-Method: POST", NULL};
+    static const char *const bad[] = {
+        "Origin: https://evil.example", "Access-Control-Request-Method: POST", NULL};
+    static const char *const good_post[] = {"Origin: https://app.example", NULL};
+    struct reply r;
+    char v[160];
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    strcpy(cfg.cors_origins, "https://app.example,http://localhost:3000");
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    request_h(curl, s->port, "OPTIONS", "/livez", good, NULL, &r);
+    assert_int_equal(r.status, 204);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "http://localhost:3000");
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "GET, HEAD, OPTIONS");
+    assert_true(has_header(&r, "Vary: Origin"));
+    request_h(curl, s->port, "POST", "/solve", good_post, EXAMPLE, &r);
+    assert_int_equal(r.status, 200);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "https://app.example");
+    assert_true(has_header(&r, "Vary: Origin"));
+    request_h(curl, s->port, "OPTIONS", "/solve", bad, NULL, &r);
+    assert_int_equal(r.status, 204);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "");
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "");
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+/* Connects n sockets and waits until the server has taken them. */
+static void open_idle(int *fd, int n, uint16_t port)
+{
+    for (int i = 0; i < n; i++) {
+        fd[i] = tcp_connect(port);
+        assert_true(fd[i] >= 0);
+    }
+    usleep(200 * 1000);
+}
+
+/* Several hundred silent connections: a normal client is still served at
+ * once, and the silent ones are closed at the idle timeout (1 s). */
+static void test_idle_connections_do_not_block(void **state)
+{
+    enum { N = 300 };
+    struct server *s;
+    CURL *curl = curl_easy_init();
+    int fd[N], closed = 0;
+    double took = 0;
+
+    (void)state;
+    assert_int_equal(start((void **)&s, 2, 1), 0);
+    open_idle(fd, N, s->port);
+    solve_example(s->port, curl);
+    curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &took);
+    assert_true(took < 0.5); /* generous bound; typically well under 10 ms */
+    for (int i = 0; i < N; i++) {
+        struct pollfd p = {.fd = fd[i], .events = POLLIN};
+        char c;
+        if (poll(&p, 1, 5000) == 1 && recv(fd[i], &c, 1, 0) == 0)
+            closed++;
+        close(fd[i]);
+    }
+    assert_int_equal(closed, N);
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+/* Over --max-connections: 503 overloaded with Retry-After at once, and
+ * served again when the load goes away. */
+static void test_saturation(void **state)
+{
+    enum { CAP = 8 };
+    struct server *s;
+    struct config cfg;
+    CURL *curl = curl_easy_init();
+    int fd[CAP];
+    struct reply r;
+    char v[32];
+    double took = 0;
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    cfg.max_connections = CAP;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    open_idle(fd, CAP, s->port);
+    assert_int_equal(request(curl, s->port, "POST", "/solve", "application/json",
+                             EXAMPLE, strlen(EXAMPLE), &r), CURLE_OK);
+    curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &took);
+    assert_int_equal(r.status, 503);
+    assert_true(took < 0.5);
+    assert_non_null(strstr(r.body, "\"code\":\"overloaded\""));
+    assert_string_equal(header_value(&r, "Retry-After", v, sizeof(v)), "1");
+    assert_true(has_header(&r, "Connection: close"));
+    for (int i = 0; i < CAP; i++)
+        close(fd[i]);
+    usleep(200 * 1000);
+    solve_example(s->port, curl);
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+/* Far past the cap, clients are still refused quickly, never left hanging. */
+static void test_far_over_capacity(void **state)
+{
+    enum { CAP = 4, N = 64 };
+    struct server *s;
+    struct config cfg;
+    int fd[N], answered = 0, refused = 0;
+    char req[512], buf[2048];
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    cfg.max_connections = CAP;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    open_idle(fd, CAP, s->port);
+    snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
+    for (int i = CAP; i < N; i++) {
+        struct pollfd p;
+        ssize_t n;
+        fd[i] = tcp_connect(s->port);
+        if (fd[i] < 0) {
+            refused++;
+            continue;
+        }
+        send(fd[i], req, strlen(req), MSG_NOSIGNAL);
+        p = (struct pollfd){.fd = fd[i], .events = POLLIN};
+        if (poll(&p, 1, 2000) != 1)
+            continue; /* hanging: counted by neither */
+        n = recv(fd[i], buf, sizeof(buf) - 1, 0);
+        if (n > 0 && strncmp(buf, "HTTP/1.1 503", 12) == 0)
+            answered++;
+        else
+            refused++; /* closed or reset */
+    }
+    assert_int_equal(answered + refused, N - CAP);
+    assert_true(answered > 0);
+    for (int i = 0; i < N; i++)
+        if (fd[i] >= 0)
+            close(fd[i]);
+    teardown((void **)&s);
+}
+
+static void test_per_ip_cap(void **state)
+{
+    struct server *s;
+    struct config cfg;
+    int fd[3], extra;
+    struct pollfd p;
+    char c;
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    cfg.max_per_ip = 3;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    open_idle(fd, 3, s->port);
+    extra = tcp_connect(s->port);
+    assert_true(extra >= 0);
+    p = (struct pollfd){.fd = extra, .events = POLLIN};
+    assert_int_equal(poll(&p, 1, 2000), 1); /* closed by the server at once */
+    assert_true(recv(extra, &c, 1, 0) <= 0);
+    close(extra);
+    for (int i = 0; i < 3; i++)
+        close(fd[i]);
+    teardown((void **)&s);
+}
+
 int test_http(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -493,6 +841,14 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_128_and_256_connections),
         cmocka_unit_test(test_idle_timeout),
         cmocka_unit_test(test_drain),
+        cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_cors_any_origin),
+        cmocka_unit_test(test_cors_origin_list),
+        cmocka_unit_test(test_idle_connections_do_not_block),
+        cmocka_unit_test(test_saturation),
+        cmocka_unit_test(test_far_over_capacity),
+        cmocka_unit_test(test_per_ip_cap),
     };
     int failed;
 
