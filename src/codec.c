@@ -96,12 +96,67 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
     return CODEC_OK;
 }
 
-static int only_space(const char *p, const char *end)
+/* Offset of the first byte that breaks UTF-8 (RFC 3629: no overlong forms,
+ * no surrogates, nothing above U+10FFFF), or -1 when all of s is valid. */
+static long utf8_error(const unsigned char *s, size_t len)
 {
-    for (; p < end; p++)
-        if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-            return 0;
-    return 1;
+    size_t i = 0;
+
+    while (i < len) {
+        unsigned char c = s[i];
+        size_t n;
+        unsigned lo = 0x80, hi = 0xBF; /* bounds of the second byte */
+
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF)
+            n = 1;
+        else if (c >= 0xE0 && c <= 0xEF)
+            n = 2, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+        else if (c >= 0xF0 && c <= 0xF4)
+            n = 3, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+        else
+            return (long)i;
+        if (i + n >= len) /* cut short by the end of the body */
+            return (long)i;
+        for (size_t k = 1; k <= n; k++) {
+            unsigned char b = s[i + k];
+            if (k == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80)
+                return (long)(i + k);
+        }
+        i += n + 1;
+    }
+    return -1;
+}
+
+/* cJSON turns the escape \u0000 into a NUL that ends its C string, which
+ * would silently shorten a row. Returns a copy of the body with each such
+ * escape changed to \u0001 (same length, a control character the board
+ * check reports at its real position), or NULL when there is none or no
+ * memory (*nomem tells which). */
+static char *without_nul_escapes(const char *body, size_t len, int *nomem)
+{
+    char *copy = NULL;
+
+    *nomem = 0;
+    for (size_t i = 0; i + 5 < len; i++) {
+        if (body[i] != '\\')
+            continue;
+        if (body[i + 1] == 'u' && memcmp(body + i + 2, "0000", 4) == 0) {
+            if (copy == NULL) {
+                if ((copy = malloc(len)) == NULL) {
+                    *nomem = 1;
+                    return NULL;
+                }
+                memcpy(copy, body, len);
+            }
+            copy[i + 5] = '1';
+        }
+        i++; /* skip the escaped character */
+    }
+    return copy;
 }
 
 enum codec_status codec_decode_board(const char *body, size_t len,
@@ -112,6 +167,9 @@ enum codec_status codec_decode_board(const char *body, size_t len,
     cJSON *root;
     const cJSON *board;
     enum codec_status st;
+    char *fixed;
+    long bad;
+    int nomem;
 
     err->offset = -1;
     err->row = -1;
@@ -122,10 +180,26 @@ enum codec_status codec_decode_board(const char *body, size_t len,
         return fail(err, CODEC_INVALID_JSON, "", -1,
                     "the body is empty; send a JSON object with a \"board\"");
     }
-    root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
-    if (root != NULL && end != NULL && !only_space(end, body + len)) {
-        cJSON_Delete(root);
-        root = NULL;
+    if ((bad = utf8_error((const unsigned char *)body, len)) >= 0) {
+        err->offset = bad;
+        return fail(err, CODEC_INVALID_JSON, "", -1,
+                    "the body is not valid UTF-8: byte %ld is out of place",
+                    bad);
+    }
+    fixed = without_nul_escapes(body, len, &nomem);
+    if (nomem)
+        return CODEC_NO_MEMORY;
+    root = cJSON_ParseWithLengthOpts(fixed ? fixed : body, len, &end, 0);
+    if (fixed != NULL && end != NULL)
+        end = body + (end - fixed);
+    free(fixed);
+    if (root != NULL && end != NULL) {
+        while (end < body + len && strchr(" \t\r\n", *end) != NULL)
+            end++;
+        if (end < body + len) { /* something after the value */
+            cJSON_Delete(root);
+            root = NULL;
+        }
     }
     if (root == NULL) {
         err->offset = end ? (long)(end - body) : 0;
@@ -143,15 +217,15 @@ enum codec_status codec_decode_board(const char *body, size_t len,
         st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
                   "the \"board\" member is missing");
     } else if (cJSON_IsString(board)) {
-        long bad;
+        long non_ascii;
         size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS,
-                              &bad);
+                              &non_ascii);
         if (n != SUDOKU_CELLS) {
             st = fail(err, CODEC_INVALID_BOARD, "/board", -1,
                       "board string has %zu character%s; it must have 81 "
                       "(or be an array of 9 rows of 9)", n, n == 1 ? "" : "s");
-        } else if (bad >= 0) {
-            st = non_ascii_at(err, "/board", bad);
+        } else if (non_ascii >= 0) {
+            st = non_ascii_at(err, "/board", non_ascii);
         } else {
             out->shape = CODEC_SHAPE_LINE;
             st = CODEC_OK;

@@ -209,6 +209,13 @@ enum config_status config_parse(struct config *cfg, int argc, char **argv,
 {
     char source[64];
 
+    /* --help and --version answer even when a setting is bad. */
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return CONFIG_HELP;
+        if (strcmp(argv[i], "--version") == 0)
+            return CONFIG_VERSION;
+    }
     for (size_t i = 0; i < NOPTS; i++) {
         const char *v = getenv(opts[i].env);
         if (v == NULL)
@@ -221,10 +228,6 @@ enum config_status config_parse(struct config *cfg, int argc, char **argv,
         const char *arg = argv[i], *value, *eq;
         const struct opt *o;
 
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-            return CONFIG_HELP;
-        if (strcmp(arg, "--version") == 0)
-            return CONFIG_VERSION;
         if (strncmp(arg, "--", 2) != 0) {
             snprintf(err, errlen, "unexpected argument '%s' (see --help)", arg);
             return CONFIG_ERROR;

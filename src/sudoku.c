@@ -166,7 +166,7 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
 #define TRIAD_LOW 0x1249249u /* bits 0, 3, ..., 24 */
 
 struct bb {
-    uint32_t cand[9][3]; /* cand[d][b]: cells of band b where digit d+1 may
+    uint32_t cand[3][9]; /* cand[b][d]: cells of band b where digit d+1 may
                             stand, its placed cell included */
     uint32_t unsolved[3];
     uint32_t pad;        /* keeps the size a multiple of 8: 120 bytes */
@@ -213,14 +213,14 @@ static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
     unsigned changed = 1u << d;
 
     for (unsigned e = 0; e < 9; e++) {
-        changed |= ((s->cand[e][k] >> bit) & 1u) << e;
-        s->cand[e][k] &= ~b;
+        changed |= ((s->cand[k][e] >> bit) & 1u) << e;
+        s->cand[k][e] &= ~b;
     }
-    s->cand[d][0] &= ~col;
-    s->cand[d][1] &= ~col;
-    s->cand[d][2] &= ~col;
-    s->cand[d][k] &= ~own_peers[bit];
-    s->cand[d][k] |= b;
+    s->cand[0][d] &= ~col;
+    s->cand[1][d] &= ~col;
+    s->cand[2][d] &= ~col;
+    s->cand[k][d] &= ~own_peers[bit];
+    s->cand[k][d] |= b;
     s->unsolved[k] &= ~b;
     return changed;
 }
@@ -238,7 +238,7 @@ static int naked_singles(struct bb *s, unsigned *dirty)
     for (unsigned k = 0; k < 3; k++) {
         uint32_t one = 0, two = 0;
         for (unsigned d = 0; d < 9; d++) {
-            uint32_t x = s->cand[d][k];
+            uint32_t x = s->cand[k][d];
             two |= one & x;
             one |= x;
         }
@@ -251,7 +251,7 @@ static int naked_singles(struct bb *s, unsigned *dirty)
             unsigned d = 0;
             /* An earlier placement of this loop may have taken the last
              * candidate: a dead end. */
-            while (d < 9 && !((s->cand[d][k] >> bit) & 1u))
+            while (d < 9 && !((s->cand[k][d] >> bit) & 1u))
                 d++;
             if (d == 9)
                 return -1;
@@ -270,7 +270,7 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     uint32_t one = 0, two = 0;
 
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[d][k];
+        uint32_t w = s->cand[k][d];
         for (unsigned r = 0; r < 3; r++) {
             uint32_t x = (w >> (9 * r)) & ROW_BITS;
             if (!x)
@@ -294,13 +294,13 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
 
     int placed = 0;
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t m = (hs[k] | (s->cand[d][k] & cols)) & s->unsolved[k];
+        uint32_t m = (hs[k] | (s->cand[k][d] & cols)) & s->unsolved[k];
         while (m) {
             unsigned bit = ctz32(m);
             m &= m - 1;
             /* An earlier placement may have cleared this cell for d, or
              * filled it: the next pass then finds the dead end, if any. */
-            if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
+            if ((s->cand[k][d] & s->unsolved[k]) >> bit & 1u) {
                 *dirty |= bb_place(s, d, k, bit);
                 placed++;
             }
@@ -316,7 +316,7 @@ static int band_locked(struct bb *s, unsigned d)
     int changed = 0;
 
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[d][k];
+        uint32_t w = s->cand[k][d];
         uint32_t occ = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
         uint32_t fit = 0;
         for (unsigned p = 0; p < 6; p++)
@@ -325,7 +325,7 @@ static int band_locked(struct bb *s, unsigned d)
         if (!fit)
             return -1;
         if (occ != fit) {
-            s->cand[d][k] = w & (fit * 7u);
+            s->cand[k][d] = w & (fit * 7u);
             changed = 1;
         }
     }
@@ -333,7 +333,7 @@ static int band_locked(struct bb *s, unsigned d)
      * of the 3x3 pattern of stack j is bit 3k+t. */
     uint32_t colocc[3];
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[d][k];
+        uint32_t w = s->cand[k][d];
         colocc[k] = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
     }
     for (unsigned j = 0; j < 3; j++) {
@@ -352,7 +352,7 @@ static int band_locked(struct bb *s, unsigned d)
         for (unsigned k = 0; k < 3; k++) {
             uint32_t gone = (occ & ~fit) >> (3 * k) & 7u;
             for (; gone; gone &= gone - 1)
-                s->cand[d][k] &= ~(COL_BITS << (3 * j + ctz32(gone)));
+                s->cand[k][d] &= ~(COL_BITS << (3 * j + ctz32(gone)));
         }
     }
     return changed;
@@ -431,7 +431,7 @@ static void bb_extract(const struct bb *s, struct sudoku_grid *g)
 {
     for (unsigned d = 0; d < 9; d++)
         for (unsigned k = 0; k < 3; k++)
-            for (uint32_t w = s->cand[d][k]; w; w &= w - 1)
+            for (uint32_t w = s->cand[k][d]; w; w &= w - 1)
                 g->cell[27 * k + ctz32(w)] = (uint8_t)(d + 1);
 }
 
@@ -445,7 +445,7 @@ static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
     for (unsigned k = 0; k < 3; k++) {
         one[k] = two[k] = three[k] = 0;
         for (unsigned d = 0; d < 9; d++) {
-            uint32_t x = s->cand[d][k];
+            uint32_t x = s->cand[k][d];
             three[k] |= two[k] & x;
             two[k] |= one[k] & x;
             one[k] |= x;
@@ -463,14 +463,14 @@ static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
         for (uint32_t m = s->unsolved[k]; m; m &= m - 1) {
             unsigned b = ctz32(m), n = 0;
             for (unsigned d = 0; d < 9; d++)
-                n += (s->cand[d][k] >> b) & 1u;
+                n += (s->cand[k][d] >> b) & 1u;
             if (n < best)
                 best = n, bk = k, bb = b;
         }
     }
     unsigned digits = 0;
     for (unsigned d = 0; d < 9; d++)
-        digits |= ((s->cand[d][bk] >> bb) & 1u) << d;
+        digits |= ((s->cand[bk][d] >> bb) & 1u) << d;
     *band = bk;
     *bit = bb;
     return digits;
@@ -530,7 +530,7 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
 
     for (unsigned d = 0; d < 9; d++)
         for (unsigned k = 0; k < 3; k++)
-            s.cand[d][k] = BAND_ALL;
+            s.cand[k][d] = BAND_ALL;
     s.unsolved[0] = s.unsolved[1] = s.unsolved[2] = BAND_ALL;
     s.pad = 0;
     for (unsigned i = 0; i < SUDOKU_CELLS && alive; i++) {
@@ -540,7 +540,7 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
         unsigned k = i / 27, bit = i % 27;
         /* A digit outside 1-9, or one a peer already holds (a broken rule),
          * leaves the puzzle without solutions. */
-        if (v > 9 || !((s.cand[v - 1][k] >> bit) & 1u))
+        if (v > 9 || !((s.cand[k][v - 1] >> bit) & 1u))
             alive = 0;
         else
             bb_place(&s, v - 1, k, bit);

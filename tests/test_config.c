@@ -448,11 +448,13 @@ static void help_and_version(void **state)
     assert_int_equal(parse(&cfg, err, ARGS("--help", "--bogus")), CONFIG_HELP);
     assert_int_equal(parse(&cfg, err, ARGS("--version", "--help")),
                      CONFIG_VERSION);
-    /* Arguments are read in order: an error before --help wins. */
-    assert_int_equal(parse(&cfg, err, ARGS("--bogus", "--help")),
-                     CONFIG_ERROR);
-    /* "--help" as the value of a flag is a value. */
-    assert_int_equal(parse(&cfg, err, ARGS("--port", "--help")), CONFIG_ERROR);
+    /* --help anywhere wins over bad settings, so help is always at hand. */
+    assert_int_equal(parse(&cfg, err, ARGS("--bogus", "--help")), CONFIG_HELP);
+    assert_int_equal(parse(&cfg, err, ARGS("--port", "--help")), CONFIG_HELP);
+    setenv("PORT", "abc", 1);
+    assert_int_equal(parse(&cfg, err, ARGS("--help")), CONFIG_HELP);
+    assert_int_equal(parse(&cfg, err, ARGS("--port", "80")), CONFIG_ERROR);
+    unsetenv("PORT");
 }
 
 static void usage_lists_everything(void **state)

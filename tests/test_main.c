@@ -8,10 +8,13 @@
 #include <cmocka.h>
 
 #include <arpa/inet.h>
+#include <curl/curl.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,18 +91,29 @@ static int wait_log(struct daemon *d, const char *word, int timeout_ms)
     return 1;
 }
 
-static void spawn_listening(struct daemon *d)
+/* Starts the daemon on a free port and reads which one. With the access
+ * log on, the test must keep reading d->log (wait_log) while it sends many
+ * requests: a full pipe blocks the daemon's writes, as any stdout would. */
+static void spawn_listening_with(struct daemon *d, int access_log)
 {
     static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
                                        "--threads", "2", NULL};
+    static const char *const quiet[] = {"--port", "0", "--bind", "127.0.0.1",
+                                        "--threads", "2", "--access-log", "off",
+                                        NULL};
     const char *p;
 
-    spawn(d, args);
+    spawn(d, access_log ? args : quiet);
     assert_true(wait_log(d, "\"msg\":\"listening\"", 5000));
     p = strstr(d->log, "\"port\":");
     assert_non_null(p);
     d->port = (unsigned)atoi(p + 7);
     assert_true(d->port > 0);
+}
+
+static void spawn_listening(struct daemon *d)
+{
+    spawn_listening_with(d, 1);
 }
 
 /* Waits up to timeout_ms for the daemon to exit; returns its wait status
@@ -280,6 +294,150 @@ static void test_help(void **state)
     close(d.out), close(d.err);
 }
 
+/* A steady keep-alive load, SIGTERM in the middle: every request sent on an
+ * accepted connection is answered 200; after the signal clients are told to
+ * close (Connection: close) and new connections are refused. */
+struct load {
+    unsigned port;
+    atomic_int *stop;
+    int ok, failed, refused;
+};
+
+static size_t discard(char *p, size_t size, size_t n, void *userdata)
+{
+    (void)p, (void)userdata;
+    return size * n;
+}
+
+static void *load_thread(void *arg)
+{
+    struct load *ld = arg;
+    CURL *curl = curl_easy_init();
+    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    char url[64];
+
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve", ld->port);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, EXAMPLE);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, discard);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 10L);
+    while (!atomic_load(ld->stop)) {
+        long status = 0;
+        CURLcode rc = curl_easy_perform(curl);
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+        if (rc == CURLE_COULDNT_CONNECT) {
+            ld->refused++; /* never accepted: a gateway retries elsewhere */
+            usleep(10 * 1000);
+        } else if (rc == CURLE_OK && status == 200) {
+            ld->ok++;
+        } else {
+            ld->failed++;
+            fprintf(stderr, "load: curl %d, status %ld\n", (int)rc, status);
+        }
+    }
+    curl_slist_free_all(hdrs);
+    curl_easy_cleanup(curl);
+    return NULL;
+}
+
+static void test_sigterm_under_load(void **state)
+{
+    enum { THREADS = 8 };
+    struct daemon d;
+    struct load ld[THREADS];
+    pthread_t t[THREADS];
+    atomic_int stop = 0;
+    int status, ok_before = 0, ok = 0, failed = 0;
+
+    (void)state;
+    spawn_listening_with(&d, 0);
+    for (int i = 0; i < THREADS; i++) {
+        ld[i] = (struct load){d.port, &stop, 0, 0, 0};
+        assert_int_equal(pthread_create(&t[i], NULL, load_thread, &ld[i]), 0);
+    }
+    usleep(500 * 1000);
+    for (int i = 0; i < THREADS; i++)
+        ok_before += ld[i].ok;
+    kill(d.pid, SIGTERM);
+    status = wait_exit(&d, 10000);
+    usleep(100 * 1000);
+    atomic_store(&stop, 1);
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        ok += ld[i].ok;
+        failed += ld[i].failed;
+    }
+    assert_true(ok_before > 0);
+    assert_int_equal(failed, 0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(wait_log(&d, "\"abandoned\":0", 1000));
+    close(d.out), close(d.err);
+}
+
+/* One JSON access-log line per request with the documented fields; the
+ * client's X-Request-Id is kept. */
+static void test_access_log(void **state)
+{
+    struct daemon d;
+    char req[1024], resp[4096];
+    int fd, status;
+    const char *line;
+
+    (void)state;
+    spawn_listening(&d);
+    fd = tcp_connect(d.port);
+    assert_true(fd >= 0);
+    snprintf(req, sizeof(req),
+             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "User-Agent: test \"agent\"\r\nX-Request-Id: log-test-1\r\n"
+             "Content-Length: %zu\r\n\r\n%s", strlen(EXAMPLE), EXAMPLE);
+    send_all(fd, req, strlen(req));
+    read_response(fd, resp, sizeof(resp));
+    assert_non_null(strstr(resp, "X-Request-Id: log-test-1"));
+    close(fd);
+    assert_true(wait_log(&d, "\"request_id\":\"log-test-1\"", 5000));
+    line = strstr(d.log, "\"msg\":\"request\"");
+    assert_non_null(line);
+    assert_non_null(strstr(line, "\"method\":\"POST\",\"path\":\"/solve\",\"status\":200,\"bytes\":"));
+    assert_non_null(strstr(line, "\"duration_us\":"));
+    assert_non_null(strstr(line, "\"remote\":\"127.0.0.1\""));
+    assert_non_null(strstr(line, "\"user_agent\":\"test \\\"agent\\\"\""));
+    kill(d.pid, SIGTERM);
+    status = wait_exit(&d, 5000);
+    assert_int_equal(WEXITSTATUS(status), 0);
+    close(d.out), close(d.err);
+}
+
+static void test_access_log_off(void **state)
+{
+    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+                                       "--access-log", "off", NULL};
+    struct daemon d;
+    char req[256], resp[4096];
+    const char *p;
+    int fd;
+
+    (void)state;
+    spawn(&d, args);
+    assert_true(wait_log(&d, "\"msg\":\"listening\"", 5000));
+    p = strstr(d.log, "\"port\":");
+    assert_non_null(p);
+    d.port = (unsigned)atoi(p + 7);
+    fd = tcp_connect(d.port);
+    snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
+    send_all(fd, req, strlen(req));
+    read_response(fd, resp, sizeof(resp));
+    assert_memory_equal(resp, "HTTP/1.1 200", 12);
+    close(fd);
+    kill(d.pid, SIGTERM);
+    assert_int_equal(WEXITSTATUS(wait_exit(&d, 5000)), 0);
+    assert_true(wait_log(&d, "\"msg\":\"stopped\"", 1000));
+    assert_null(strstr(d.log, "\"msg\":\"request\""));
+    close(d.out), close(d.err);
+}
+
 int test_main(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -287,6 +445,9 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(test_sigterm_with_request_in_flight),
         cmocka_unit_test(test_bad_settings_exit_2),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_sigterm_under_load),
+        cmocka_unit_test(test_access_log),
+        cmocka_unit_test(test_access_log_off),
     };
 
     *ntests = TESTS_COUNT(tests);

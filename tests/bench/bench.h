@@ -20,8 +20,9 @@ uint64_t bench_cpu_ns(void);
 uint64_t bench_wall_ns(void);
 
 /* Times the solver on adversarial boards that run into a node budget,
- * prints nodes per second and recommends a budget; `max_seen` is the
- * largest node count a real puzzle needed. */
-void bench_budget(uint64_t max_seen);
+ * prints nodes per second and recommends a budget that costs at most 100 ms
+ * at the slowest rate seen, `real_rate` (nodes per second of the slowest
+ * data set) included; `max_seen` is the most nodes a real puzzle needed. */
+void bench_budget(uint64_t max_seen, double real_rate);
 
 #endif
