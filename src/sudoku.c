@@ -1,27 +1,28 @@
 /* sudoku.c - parsing, rule checks and the solver behind include/sudoku.h.
  * The solver is a backtracking search over per-digit bitboards: it propagates
- * constraints to a fixpoint before every branch and copies its 112-byte state
+ * constraints to a fixpoint before every branch and copies its 120-byte state
  * per branch instead of undoing moves. No static mutable state: reentrant.
  *
  * Method
  * ------
- * State: for every digit, the set of cells where it may still stand (a cell
- * holding that digit stays in its set), plus the set of unsolved cells. A
- * placement of digit d in cell x clears x from the other eight digits' sets
- * and x's 20 peers from d's set: twelve word operations.
+ * State (struct bb, bit layout drawn below it): for every digit, the set of
+ * cells where it may still stand (a cell holding that digit stays in its
+ * set), plus the set of unsolved cells. Placing digit d in cell x clears x
+ * from the other eight digits' sets and x's 20 peers from d's set: about a
+ * dozen word operations, no loop over peers.
  *
- * Propagation, repeated until nothing changes (each step is sound, so the
- * search stays complete and solution counts stay exact):
- *  1. naked singles: bit-sliced counting over the nine digit sets gives the
- *     cells with no candidate (dead end) and with exactly one (placed);
- *  2. hidden singles: for each digit whose set changed, a row, column or box
- *     where the set has no cell is a dead end, one with exactly one cell
+ * Propagation, cheapest rule first, repeated until nothing changes. Every
+ * rule is sound, so the search stays complete and counts stay exact:
+ *  1. naked singles: bit-sliced counting over the nine digit sets of a band
+ *     gives its cells with no candidate (dead end) and with one (placed);
+ *  2. hidden singles, for each digit whose set changed: a row, column or box
+ *     where the set is empty is a dead end, one where it has a single cell
  *     places the digit there;
- *  3. band locked candidates: a digit fills a band (three rows) in exactly
- *     three cells, one per row and per box, so the 3x3 "triads" (one row of
- *     one box) that hold it must contain one of the six 3x3 permutation
- *     patterns. Triads outside every pattern that fits are cleared; this
- *     covers pointing and claiming inside the band and more.
+ *  3. locked candidates: a digit fills a band (three rows) in exactly three
+ *     cells, one per row and per box, so the 3x3 "triads" (one row of one
+ *     box) holding it must contain one of the six 3x3 permutation patterns.
+ *     Triads outside every pattern that fits are cleared; the same for the
+ *     column triads of a stack. This covers pointing and claiming and more.
  * Branching: the unsolved cell with the fewest candidates (the first cell
  * with two when there is one); every candidate but the last is tried on a
  * copy of the state, the last one in place. A node is the root or one
@@ -155,7 +156,9 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
  *    bit  26 ......... 18 | 17 ......... 9 | 8 .......... 0
  *         row 3b+2, c8-c0 | row 3b+1       | row 3b, c8-c0
  *
- * A "triad" is the three cells of one row inside one box; its lowest bit is
+ * cand[b][0..8] are the nine digits' cells in band b, next to each other so
+ * that clearing a cell from all digits touches one cache line. A "triad" is
+ * the three cells of one row inside one box; its lowest bit is
  * 9 * row + 3 * box, so TRIAD_LOW marks the nine triads of a band.
  * ===================================================================== */
 

@@ -11,8 +11,9 @@ struct suite {
 };
 
 static const struct suite suites[] = {
-    {"sudoku", test_sudoku}, {"codec", test_codec}, {"config", test_config},
-    {"api", test_api},       {"http", test_http},   {"main", test_main},
+    {"sudoku", test_sudoku}, {"codec", test_codec},     {"config", test_config},
+    {"log", test_log},       {"metrics", test_metrics}, {"api", test_api},
+    {"http", test_http},     {"main", test_main},
 };
 
 static int wanted(const char *name, int argc, char **argv)

@@ -592,7 +592,7 @@ static double sample(const char *text, const char *series)
     return -1;
 }
 
-static void test_metrics(void **state)
+static void test_metrics_scrape(void **state)
 {
     struct server *s;
     CURL *curl = curl_easy_init();
@@ -842,7 +842,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_idle_timeout),
         cmocka_unit_test(test_drain),
         cmocka_unit_test(test_request_id),
-        cmocka_unit_test(test_metrics),
+        cmocka_unit_test(test_metrics_scrape),
         cmocka_unit_test(test_cors_any_origin),
         cmocka_unit_test(test_cors_origin_list),
         cmocka_unit_test(test_idle_connections_do_not_block),

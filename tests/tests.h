@@ -9,6 +9,8 @@
 int test_sudoku(unsigned *ntests);
 int test_codec(unsigned *ntests);
 int test_config(unsigned *ntests);
+int test_log(unsigned *ntests);
+int test_metrics(unsigned *ntests);
 int test_api(unsigned *ntests);
 int test_http(unsigned *ntests);
 int test_main(unsigned *ntests);

@@ -1,0 +1,360 @@
+/* fuzz_api.c - libFuzzer target for the request path without sockets: the
+ * input is the body of POST /solve, handed to api_handle (codec + sudoku +
+ * metrics), and the answer is checked against the documented pipeline.
+ * Each input is also sent wrapped as {"board":"<bytes>"} and as
+ * {"board":["<9 bytes>", ...]} so the board checks are reached often. This
+ * harness parses answers with cJSON: it is a test, not the codec module. */
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "codec.h"
+#include "metrics.h"
+#include "sudoku.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A small budget keeps one input around a millisecond. */
+#define FUZZ_MAX_NODES 20000
+#define FUZZ_MAX_BODY 16384  /* the daemon's default --max-body */
+#define WRAP_MAX 200         /* longest input also sent wrapped */
+#define REQUEST_ID "fuzz-42"
+
+#define CHECK(cond)                                                           \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            __builtin_trap();                                                 \
+    } while (0)
+
+static struct api_context ctx;
+static unsigned long calls;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    ctx.max_nodes = FUZZ_MAX_NODES;
+    ctx.max_body = FUZZ_MAX_BODY;
+    ctx.cors_origins = NULL;
+    ctx.metrics = metrics_create(api_route_labels, API_NROUTES, "fuzz");
+    if (ctx.metrics == NULL)
+        abort();
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * What the answer must be
+ * ------------------------------------------------------------------------ */
+
+/* The status and code that codec + sudoku predict for a body; code NULL
+ * when the board reaches the search (any search outcome is then fine). */
+struct expect {
+    int status;
+    const char *code;
+    int decoded;               /* codec_decode_board said OK */
+    struct codec_board board;  /* valid when decoded */
+    struct sudoku_grid puzzle; /* valid when code is NULL or "conflict" */
+};
+
+static void predict(const char *body, size_t len, struct expect *e)
+{
+    struct codec_error err;
+    size_t bad = 0;
+
+    memset(e, 0, sizeof(*e));
+    switch (codec_decode_board(body, len, &e->board, &err)) {
+    case CODEC_OK:
+        e->decoded = 1;
+        break;
+    case CODEC_INVALID_JSON:
+        CHECK(err.offset >= 0 && (size_t)err.offset <= len);
+        e->status = 400, e->code = "invalid_json";
+        return;
+    case CODEC_INVALID_REQUEST:
+        e->status = 400, e->code = "invalid_request";
+        return;
+    case CODEC_INVALID_BOARD:
+        CHECK(strncmp(err.pointer, "/board", 6) == 0);
+        CHECK(err.row < 9 + 2 && err.column < 9);
+        e->status = 422, e->code = "invalid_board";
+        return;
+    default: /* CODEC_NO_MEMORY: not under the fuzzer */
+        CHECK(0);
+    }
+    CHECK(e->board.shape == CODEC_SHAPE_ROWS ||
+          e->board.shape == CODEC_SHAPE_LINE);
+    if (sudoku_parse(e->board.text, SUDOKU_CELLS, &e->puzzle, &bad) !=
+        SUDOKU_OK) {
+        CHECK(bad < SUDOKU_CELLS);
+        e->status = 422, e->code = "invalid_board";
+    } else if (sudoku_conflicts(&e->puzzle, NULL, 0) > 0) {
+        e->status = 422, e->code = "conflict";
+    }
+}
+
+static const char *str_member(const cJSON *obj, const char *name)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+    return cJSON_IsString(m) ? m->valuestring : NULL;
+}
+
+static double num_member(const cJSON *obj, const char *name)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+    CHECK(cJSON_IsNumber(m));
+    return m->valuedouble;
+}
+
+/* The 200 answer: a solution of the puzzle, in the shape it came in. */
+static void check_solution(const cJSON *root, const struct expect *e)
+{
+    const cJSON *sol = cJSON_GetObjectItemCaseSensitive(root, "solution");
+    const cJSON *stats = cJSON_GetObjectItemCaseSensitive(root, "stats");
+    struct sudoku_grid grid;
+    char text[SUDOKU_CELLS];
+
+    if (e->board.shape == CODEC_SHAPE_LINE) {
+        CHECK(cJSON_IsString(sol) && strlen(sol->valuestring) == SUDOKU_CELLS);
+        memcpy(text, sol->valuestring, SUDOKU_CELLS);
+    } else {
+        const cJSON *row;
+        int r = 0;
+        CHECK(cJSON_IsArray(sol) && cJSON_GetArraySize(sol) == SUDOKU_SIZE);
+        cJSON_ArrayForEach(row, sol) {
+            CHECK(cJSON_IsString(row) &&
+                  strlen(row->valuestring) == SUDOKU_SIZE);
+            memcpy(text + r++ * SUDOKU_SIZE, row->valuestring, SUDOKU_SIZE);
+        }
+    }
+    CHECK(sudoku_parse(text, SUDOKU_CELLS, &grid, NULL) == SUDOKU_OK);
+    CHECK(sudoku_is_solution_of(&e->puzzle, &grid));
+    CHECK(cJSON_IsObject(stats));
+    double nodes = num_member(stats, "nodes");
+    CHECK(nodes >= 1 && nodes <= FUZZ_MAX_NODES);
+    CHECK(num_member(stats, "guesses") <= nodes);
+    CHECK(num_member(stats, "solve_us") >= 0);
+}
+
+/* A problem: RFC 9457 members, our code, and where it points. */
+static void check_problem(const cJSON *root, const struct api_response *resp,
+                          const struct expect *e)
+{
+    const char *code = str_member(root, "code");
+    const char *type = str_member(root, "type");
+    const char *prefix = "urn:sudokud:problem:";
+    const cJSON *list;
+
+    CHECK(code != NULL && type != NULL);
+    CHECK(strncmp(type, prefix, strlen(prefix)) == 0);
+    CHECK(strcmp(type + strlen(prefix), code) == 0);
+    CHECK(num_member(root, "status") == resp->status);
+    CHECK(str_member(root, "title") != NULL && str_member(root, "detail"));
+    CHECK(str_member(root, "request_id") != NULL &&
+          strcmp(str_member(root, "request_id"), REQUEST_ID) == 0);
+    if (e->code != NULL) {
+        CHECK(strcmp(code, e->code) == 0 && resp->status == e->status);
+    } else {
+        CHECK(resp->status == 422);
+        CHECK(strcmp(code, "no_solution") == 0 ||
+              strcmp(code, "multiple_solutions") == 0 ||
+              strcmp(code, "search_limit") == 0);
+        if (strcmp(code, "search_limit") == 0)
+            CHECK(num_member(root, "limit") == FUZZ_MAX_NODES);
+    }
+    if (strcmp(code, "invalid_board") == 0) {
+        const char *ptr = str_member(root, "pointer");
+        CHECK(ptr != NULL && strncmp(ptr, "/board", 6) == 0);
+    }
+    if (strcmp(code, "conflict") != 0)
+        return;
+    list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
+    CHECK(cJSON_IsArray(list) && cJSON_GetArraySize(list) >= 1);
+    CHECK((size_t)cJSON_GetArraySize(list) ==
+          sudoku_conflicts(&e->puzzle, NULL, 0));
+    const cJSON *c;
+    cJSON_ArrayForEach(c, list) {
+        const char *unit = str_member(c, "unit");
+        double digit = num_member(c, "digit"), index = num_member(c, "index");
+        const cJSON *cells = cJSON_GetObjectItemCaseSensitive(c, "cells");
+        const cJSON *rc;
+        CHECK(unit != NULL && (strcmp(unit, "row") == 0 ||
+                               strcmp(unit, "column") == 0 ||
+                               strcmp(unit, "box") == 0));
+        CHECK(index >= 0 && index <= 8 && digit >= 1 && digit <= 9);
+        CHECK(cJSON_IsArray(cells) && cJSON_GetArraySize(cells) >= 2);
+        cJSON_ArrayForEach(rc, cells) {
+            CHECK(cJSON_IsArray(rc) && cJSON_GetArraySize(rc) == 2);
+            int r = cJSON_GetArrayItem(rc, 0)->valueint;
+            int col = cJSON_GetArrayItem(rc, 1)->valueint;
+            CHECK(r >= 0 && r < 9 && col >= 0 && col < 9);
+            CHECK(e->puzzle.cell[r * 9 + col] == (uint8_t)digit);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * One request
+ * ------------------------------------------------------------------------ */
+
+static void check_solve(const char *body, size_t len)
+{
+    struct api_request req;
+    struct api_response resp;
+    struct expect e;
+    cJSON *root;
+
+    predict(body, len, &e);
+    memset(&req, 0, sizeof(req));
+    req.method = "POST";
+    req.path = "/solve";
+    req.content_type = "application/json";
+    req.body = body;
+    req.body_len = len;
+    req.request_id = REQUEST_ID;
+
+    metrics_request_begin(ctx.metrics);
+    api_handle(&ctx, &req, &resp);
+    metrics_request_end(ctx.metrics, req.method, resp.route, resp.status, 1);
+
+    CHECK(resp.route == 0);
+    CHECK(resp.status == 200 || resp.status == 400 || resp.status == 422);
+    CHECK(resp.body != NULL && resp.body_owned);
+    CHECK(resp.body[resp.body_len] == '\0' &&
+          strlen(resp.body) == resp.body_len);
+    CHECK(resp.content_type != NULL &&
+          strcmp(resp.content_type, resp.status == 200
+                                        ? "application/json"
+                                        : "application/problem+json") == 0);
+    root = cJSON_ParseWithLength(resp.body, resp.body_len);
+    CHECK(cJSON_IsObject(root));
+    if (resp.status == 200) {
+        CHECK(e.decoded && e.code == NULL);
+        check_solution(root, &e);
+    } else {
+        check_problem(root, &resp, &e);
+    }
+    cJSON_Delete(root);
+    api_response_free(&resp);
+    CHECK(resp.body == NULL);
+}
+
+/* Appends the bytes as the inside of a JSON string: every byte that is not
+ * printable ASCII, and '"' and '\\', as \u00XX, so the result is always
+ * valid JSON and each input byte is one character of the decoded string. */
+static char *put_string(char *p, const uint8_t *s, size_t n)
+{
+    *p++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < 0x20 || s[i] >= 0x7f || s[i] == '"' || s[i] == '\\')
+            p += sprintf(p, "\\u%04x", s[i]);
+        else
+            *p++ = (char)s[i];
+    }
+    *p++ = '"';
+    return p;
+}
+
+/* What codec_decode_board must make of one wrapped byte. \u0000 cannot
+ * live in a C string: the codec turns it into U+0001. */
+static int same_char(char got, uint8_t sent)
+{
+    return (uint8_t)got == (sent ? sent : 1);
+}
+
+/* {"board":"<all bytes>"}: a board exactly when there are 81 ASCII ones. */
+static void check_line(const uint8_t *data, size_t size, char *buf)
+{
+    struct codec_board board;
+    struct codec_error err;
+    char *p = buf + sprintf(buf, "{\"board\":");
+    enum codec_status st;
+    int ascii = 1;
+
+    p = put_string(p, data, size);
+    p += sprintf(p, "}");
+    for (size_t i = 0; i < size; i++)
+        ascii &= data[i] < 0x80;
+    st = codec_decode_board(buf, (size_t)(p - buf), &board, &err);
+    if (size == SUDOKU_CELLS && ascii) {
+        CHECK(st == CODEC_OK && board.shape == CODEC_SHAPE_LINE);
+        for (size_t i = 0; i < SUDOKU_CELLS; i++)
+            CHECK(same_char(board.text[i], data[i]));
+    } else {
+        CHECK(st == CODEC_INVALID_BOARD);
+        CHECK(strcmp(err.pointer, "/board") == 0);
+    }
+    check_solve(buf, (size_t)(p - buf));
+}
+
+/* {"board":["<9 bytes>", ...]}: consecutive chunks of 9, the last one
+ * possibly shorter, up to 11 rows so wrong row counts show up too. */
+static void check_rows(const uint8_t *data, size_t size, char *buf)
+{
+    struct codec_board board;
+    struct codec_error err;
+    char *p = buf + sprintf(buf, "{\"board\":[");
+    size_t nrows = (size + SUDOKU_SIZE - 1) / SUDOKU_SIZE;
+    enum codec_status st;
+    int ascii = 1;
+
+    if (nrows > 11)
+        nrows = 11;
+    for (size_t r = 0; r < nrows; r++) {
+        size_t from = r * SUDOKU_SIZE;
+        size_t n = size - from < SUDOKU_SIZE ? size - from : SUDOKU_SIZE;
+        if (r > 0)
+            *p++ = ',';
+        p = put_string(p, data + from, n);
+        for (size_t i = from; i < from + n; i++)
+            ascii &= data[i] < 0x80;
+    }
+    p += sprintf(p, "]}");
+    st = codec_decode_board(buf, (size_t)(p - buf), &board, &err);
+    if (nrows == SUDOKU_SIZE && size == SUDOKU_CELLS && ascii) {
+        CHECK(st == CODEC_OK && board.shape == CODEC_SHAPE_ROWS);
+        for (size_t i = 0; i < SUDOKU_CELLS; i++)
+            CHECK(same_char(board.text[i], data[i]));
+    } else {
+        CHECK(st == CODEC_INVALID_BOARD);
+        CHECK(strncmp(err.pointer, "/board", 6) == 0);
+    }
+    check_solve(buf, (size_t)(p - buf));
+}
+
+/* GET /metrics now and then, so rendering sees the counters move. */
+static void check_metrics(void)
+{
+    struct api_request req;
+    struct api_response resp;
+
+    memset(&req, 0, sizeof(req));
+    req.method = "GET";
+    req.path = "/metrics";
+    api_handle(&ctx, &req, &resp);
+    CHECK(resp.status == 200 && resp.body != NULL && resp.body_len > 0);
+    CHECK(strlen(resp.body) == resp.body_len);
+    api_response_free(&resp);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* "{"board":[" + 11 rows of 9 bytes at 6 each, quotes, commas + "]}" */
+    static char buf[32 + WRAP_MAX * 6 + 11 * 3];
+
+    if (size > FUZZ_MAX_BODY) /* the http module answers 413 instead */
+        return 0;
+    check_solve((const char *)data, size);
+    if (size <= WRAP_MAX) {
+        check_line(data, size, buf);
+        check_rows(data, size, buf);
+    }
+    if (++calls % 4096 == 0)
+        check_metrics();
+    return 0;
+}

@@ -1,0 +1,140 @@
+/* test_log.c - the JSON line writer: fields, escaping, levels, truncation,
+ * one line per write. Lines are written to a pipe and read back. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "tests.h"
+
+/* Writes through `build` into a pipe and returns what came out. */
+static size_t capture(void (*build)(const struct log_sink *), char *out,
+                      size_t cap, enum log_level level)
+{
+    int fds[2];
+    ssize_t n;
+    struct log_sink sink;
+
+    assert_int_equal(pipe(fds), 0);
+    sink.fd = fds[1];
+    sink.level = level;
+    build(&sink);
+    close(fds[1]);
+    n = read(fds[0], out, cap - 1);
+    close(fds[0]);
+    out[n > 0 ? n : 0] = '\0';
+    return n > 0 ? (size_t)n : 0;
+}
+
+static void build_fields(const struct log_sink *sink)
+{
+    struct log_line l;
+
+    log_begin(&l, sink, LOG_INFO, "request");
+    log_str(&l, "path", "/solve?\"q\"\\\n\x01");
+    log_num(&l, "status", 422);
+    log_str(&l, "user_agent", NULL);
+    log_end(&l, sink);
+}
+
+static void test_fields_and_escaping(void **state)
+{
+    char out[4096];
+    cJSON *j;
+
+    (void)state;
+    capture(build_fields, out, sizeof(out), LOG_INFO);
+    assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1); /* one line */
+    j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_string_equal(cJSON_GetObjectItem(j, "level")->valuestring, "info");
+    assert_string_equal(cJSON_GetObjectItem(j, "msg")->valuestring, "request");
+    assert_string_equal(cJSON_GetObjectItem(j, "path")->valuestring,
+                        "/solve?\"q\"\\\n\x01");
+    assert_int_equal(cJSON_GetObjectItem(j, "status")->valueint, 422);
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(j, "user_agent")));
+    /* time: 2026-11-29T14:53:22.823Z */
+    assert_int_equal(strlen(cJSON_GetObjectItem(j, "time")->valuestring), 24);
+    cJSON_Delete(j);
+}
+
+static void test_level_filter(void **state)
+{
+    char out[4096];
+
+    (void)state;
+    assert_int_equal(capture(build_fields, out, sizeof(out), LOG_WARN), 0);
+    assert_true(capture(build_fields, out, sizeof(out), LOG_DEBUG) > 0);
+}
+
+static void build_long(const struct log_sink *sink)
+{
+    struct log_line l;
+    char big[1500];
+
+    memset(big, 'x', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    log_begin(&l, sink, LOG_ERROR, "long");
+    for (int i = 0; i < 5; i++)
+        log_str(&l, "field", big);
+    log_end(&l, sink);
+}
+
+static void test_truncation_keeps_json(void **state)
+{
+    char out[8192];
+    cJSON *j;
+
+    (void)state;
+    capture(build_long, out, sizeof(out), LOG_INFO);
+    assert_true(strlen(out) <= sizeof(((struct log_line *)0)->buf));
+    j = cJSON_Parse(out);
+    assert_non_null(j);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(j, "truncated")));
+    cJSON_Delete(j);
+}
+
+static void test_escape_bounds(void **state)
+{
+    char out[8];
+
+    (void)state;
+    /* Never cuts an escape in half, always terminates. */
+    assert_int_equal(log_escape("ab\"cd", out, 4), 2);
+    assert_string_equal(out, "ab");
+    assert_int_equal(log_escape("\x01", out, sizeof(out)), 6);
+    assert_string_equal(out, "\\u0001");
+}
+
+static void test_level_names(void **state)
+{
+    enum log_level lv;
+
+    (void)state;
+    assert_int_equal(log_level_parse("warn", &lv), 0);
+    assert_int_equal(lv, LOG_WARN);
+    assert_int_equal(log_level_parse("debug", &lv), 0);
+    assert_int_equal(lv, LOG_DEBUG);
+    assert_int_equal(log_level_parse("verbose", &lv), -1);
+}
+
+int test_log(unsigned *ntests)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fields_and_escaping),
+        cmocka_unit_test(test_level_filter),
+        cmocka_unit_test(test_truncation_keeps_json),
+        cmocka_unit_test(test_escape_bounds),
+        cmocka_unit_test(test_level_names),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("log", tests, NULL, NULL);
+}

@@ -1,0 +1,138 @@
+/* test_metrics.c - counters, histograms and the text format, including
+ * updates from many threads at once (no update may be lost). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "metrics.h"
+#include "tests.h"
+
+static const char *const routes[] = {"/solve", "/livez"};
+
+/* The value of the sample line that starts with `series`, or -1. */
+static double sample(const char *text, const char *series)
+{
+    const char *p = text;
+    size_t n = strlen(series);
+
+    while ((p = strstr(p, series)) != NULL) {
+        if ((p == text || p[-1] == '\n') && p[n] == ' ')
+            return atof(p + n + 1);
+        p += n;
+    }
+    return -1;
+}
+
+static void test_requests_and_histogram(void **state)
+{
+    struct metrics *m = metrics_create(routes, 2, "9.9.9");
+    size_t len = 0;
+    char *text;
+
+    (void)state;
+    metrics_request_begin(m);
+    metrics_request_end(m, "POST", 0, 200, 300);     /* 0.3 ms */
+    metrics_request_begin(m);
+    metrics_request_end(m, "POST", 0, 200, 7000);    /* 7 ms */
+    metrics_request_begin(m);
+    metrics_request_end(m, "BREW", 5, 418, 50);      /* unknown everything */
+    metrics_request_begin(m);                        /* still in flight */
+    text = metrics_render(m, &len);
+    assert_non_null(text);
+    assert_int_equal(strlen(text), len);
+    assert_true(sample(text, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"200\"}") == 2);
+    assert_true(sample(text, "http_requests_total{method=\"other\",route=\"other\",code=\"other\"}") == 1);
+    assert_null(strstr(text, "BREW"));
+    assert_null(strstr(text, "418"));
+    /* Cumulative buckets: 0.3 ms is in le=0.0005, 7 ms from le=0.01 on. */
+    assert_true(sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.00025\"}") == 0);
+    assert_true(sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.0005\"}") == 1);
+    assert_true(sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.005\"}") == 1);
+    assert_true(sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.01\"}") == 2);
+    assert_true(sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"+Inf\"}") == 2);
+    assert_true(sample(text, "http_request_duration_seconds_count{route=\"/solve\"}") == 2);
+    assert_true(sample(text, "http_request_duration_seconds_sum{route=\"/solve\"}") > 0.0072);
+    assert_true(sample(text, "http_request_duration_seconds_sum{route=\"/solve\"}") < 0.0074);
+    assert_true(sample(text, "http_requests_in_flight") == 1);
+    assert_int_equal(metrics_in_flight(m), 1);
+    assert_true(sample(text, "sudokud_build_info{version=\"9.9.9\"}") == 1);
+    assert_non_null(strstr(text, "# TYPE http_request_duration_seconds histogram\n"));
+    free(text);
+    metrics_destroy(m);
+}
+
+static void test_puzzles(void **state)
+{
+    struct metrics *m = metrics_create(routes, 2, "x");
+    size_t len;
+    char *text;
+
+    (void)state;
+    metrics_puzzle(m, METRICS_SOLVED, 20, 0);
+    metrics_puzzle(m, METRICS_SOLVED, 2000, 7);
+    metrics_puzzle(m, METRICS_MULTIPLE_SOLUTIONS, 30, 1);
+    metrics_puzzle(m, METRICS_INVALID, 0, 0);
+    text = metrics_render(m, &len);
+    assert_true(sample(text, "sudoku_puzzles_total{result=\"solved\"}") == 2);
+    assert_true(sample(text, "sudoku_puzzles_total{result=\"multiple_solutions\"}") == 1);
+    assert_true(sample(text, "sudoku_puzzles_total{result=\"no_solution\"}") == 0);
+    assert_true(sample(text, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
+    /* Invalid boards were never searched: 3 observations, not 4. */
+    assert_true(sample(text, "sudoku_solve_duration_seconds_count") == 3);
+    assert_true(sample(text, "sudoku_guesses_bucket{le=\"0\"}") == 1);
+    assert_true(sample(text, "sudoku_guesses_bucket{le=\"5\"}") == 2);
+    assert_true(sample(text, "sudoku_guesses_bucket{le=\"10\"}") == 3);
+    assert_true(sample(text, "sudoku_guesses_sum") == 8);
+    free(text);
+    metrics_destroy(m);
+}
+
+struct hammer { struct metrics *m; };
+
+static void *hammer_thread(void *arg)
+{
+    struct metrics *m = arg;
+
+    for (int i = 0; i < 100000; i++) {
+        metrics_request_begin(m);
+        metrics_request_end(m, "GET", 1, 200, 10);
+    }
+    return NULL;
+}
+
+static void test_no_lost_updates(void **state)
+{
+    struct metrics *m = metrics_create(routes, 2, "x");
+    pthread_t t[4];
+    size_t len;
+    char *text;
+
+    (void)state;
+    for (int i = 0; i < 4; i++)
+        pthread_create(&t[i], NULL, hammer_thread, m);
+    for (int i = 0; i < 4; i++)
+        pthread_join(t[i], NULL);
+    text = metrics_render(m, &len);
+    assert_true(sample(text, "http_requests_total{method=\"GET\",route=\"/livez\",code=\"200\"}") == 400000);
+    assert_true(sample(text, "http_requests_in_flight") == 0);
+    free(text);
+    metrics_destroy(m);
+}
+
+int test_metrics(unsigned *ntests)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_requests_and_histogram),
+        cmocka_unit_test(test_puzzles),
+        cmocka_unit_test(test_no_lost_updates),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("metrics", tests, NULL, NULL);
+}
