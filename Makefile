@@ -32,7 +32,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
 LIB_SRC  := src/sudoku.c src/codec.c src/api.c src/http.c src/config.c \
-            src/log.c src/metrics.c
+            src/log.c src/metrics.c src/probe.c
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
@@ -106,3 +106,72 @@ clean:
 	rm -rf build
 
 -include $(wildcard $(B)/obj/*.d $(B)/obj/tests/*.d)
+
+# --- fuzzing, valgrind, soak (begin) ---
+# `make fuzz FUZZ_SECONDS=N` builds the libFuzzer targets of tests/fuzz/ with
+# clang, ASan and UBSan into build/fuzz/ (the library without src/http.c: no
+# sockets) and runs each for N seconds on a scratch copy of its seed corpus,
+# so tests/fuzz/corpus/ only changes by hand; crashes are written to
+# build/fuzz/artifacts/<target>/. `make valgrind` runs the unit suites under
+# memcheck; `make soak` drives the release daemon (tests/bench/soak.sh).
+FUZZ_CC       ?= clang
+FUZZ_SECONDS  ?= 60
+FUZZ_DIR      := build/fuzz
+FUZZ_DEB_PKGS := clang libclang-rt-14-dev
+FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer -pthread \
+                 -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_SRC  := $(filter-out src/http.c,$(LIB_SRC))
+FUZZ_LIB_OBJ  := $(FUZZ_LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/assets.o
+FUZZ_LIBS      = $(shell pkg-config --libs libcjson 2>/dev/null)
+# Per target: longest input (api: the default --max-body, beyond which the
+# http module answers 413 itself; sudoku: two boards' worth).
+FUZZ_MAX_LEN_api    := 16384
+FUZZ_MAX_LEN_sudoku := 256
+
+.PHONY: fuzz fuzz-build valgrind soak
+
+$(FUZZ_DIR)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(FUZZ_DIR)/obj/assets.o: src/assets.S openapi.yaml
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
+
+$(FUZZ_DIR)/fuzz_api: tests/fuzz/fuzz_api.c $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS) $(LDLIBS)
+
+$(FUZZ_DIR)/fuzz_sudoku: tests/fuzz/fuzz_sudoku.c $(FUZZ_DIR)/obj/sudoku.o
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
+fuzz-build:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(FUZZ_DEB_PKGS)"
+	@$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_api $(FUZZ_DIR)/fuzz_sudoku
+
+# Both targets always run; the exit status is non-zero if either failed.
+fuzz: fuzz-build
+	@status=0; for t in api sudoku; do \
+	  work=$(FUZZ_DIR)/corpus/$$t; art=$(FUZZ_DIR)/artifacts/$$t; \
+	  mkdir -p $$work $$art && cp tests/fuzz/corpus/$$t/* $$work/ || exit 1; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s, corpus $$work"; \
+	  case $$t in api) len=$(FUZZ_MAX_LEN_api);; *) len=$(FUZZ_MAX_LEN_sudoku);; esac; \
+	  ./$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len \
+	    -timeout=10 -print_final_stats=1 -artifact_prefix=$$art/ $$work \
+	    || { echo "fuzz_$$t FAILED: see $$art/"; status=1; }; \
+	done; exit $$status
+
+# The unit suites; the http and main suites start servers and run under
+# ASan instead (make SANITIZE=address,undefined test).
+valgrind:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) valgrind"
+	@$(MAKE) --no-print-directory SANITIZE= build/test_runner
+	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect \
+	  --error-exitcode=1 build/test_runner sudoku codec api config
+
+soak:
+	@$(MAKE) --no-print-directory deps
+	@$(MAKE) --no-print-directory SANITIZE= build/sudokud
+	SUDOKUD_BIN=build/sudokud tests/bench/soak.sh
+
+-include $(wildcard $(FUZZ_DIR)/obj/*.d)
+# --- fuzzing, valgrind, soak (end) ---

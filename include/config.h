@@ -36,12 +36,14 @@ struct config {
     unsigned access_log;          /* 1: one line per request */
     char cors_origins[CONFIG_CORS_MAX]; /* "*" or "https://a,https://b" */
     const char *version;          /* of the program, for logs and metrics */
+    char probe_url[256];          /* --probe URL: check a server and exit */
 };
 
 enum config_status {
     CONFIG_OK = 0,
     CONFIG_HELP,     /* --help was given: print config_usage, exit 0 */
     CONFIG_VERSION,  /* --version was given */
+    CONFIG_PROBE,    /* --probe URL was given: cfg->probe_url holds it */
     CONFIG_ERROR,    /* a bad flag or value: the message is in err */
 };
 

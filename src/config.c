@@ -216,6 +216,15 @@ enum config_status config_parse(struct config *cfg, int argc, char **argv,
         if (strcmp(argv[i], "--version") == 0)
             return CONFIG_VERSION;
     }
+    if (argc >= 2 && strcmp(argv[1], "--probe") == 0) {
+        if (argc != 3 || strlen(argv[2]) >= sizeof(cfg->probe_url)) {
+            snprintf(err, errlen, "--probe takes one URL, such as "
+                     "http://127.0.0.1:8080/livez");
+            return CONFIG_ERROR;
+        }
+        strcpy(cfg->probe_url, argv[2]);
+        return CONFIG_PROBE;
+    }
     for (size_t i = 0; i < NOPTS; i++) {
         const char *v = getenv(opts[i].env);
         if (v == NULL)
@@ -270,6 +279,9 @@ void config_usage(FILE *out, const char *prog)
     fprintf(out, "  %-28s %-16s %s\n  %-28s %-16s %s\n", "--help", "",
             "print this help and exit", "--version", "",
             "print the version and exit");
+    fprintf(out, "\n  %s --probe URL\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
+            "and exit 0 on a 200 answer,\n      1 otherwise: a health check "
+            "for images without curl.\n", prog);
     fprintf(out, "\nSIGTERM or SIGINT: stop accepting, finish the requests "
                  "in flight, exit 0.\nA bad setting exits with status 2.\n");
 }

@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
 #include <stdio.h>
@@ -343,6 +344,24 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
         atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
 }
 
+/* libmicrohttpd's own messages (failed accepts, the connection limit, ...)
+ * become warn lines of our log instead of free text on stderr. */
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    struct http_server *srv = cls;
+    struct log_line l;
+    char text[512];
+    size_t n;
+
+    vsnprintf(text, sizeof(text), fmt, ap);
+    n = strlen(text);
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == '\r'))
+        text[--n] = '\0';
+    log_begin(&l, &srv->log, LOG_WARN, "libmicrohttpd");
+    log_str(&l, "detail", text);
+    log_end(&l, &srv->log);
+}
+
 /* ------------------------------------------------------------------------
  * Life cycle
  * ------------------------------------------------------------------------ */
@@ -355,7 +374,7 @@ enum http_status http_server_start(const struct config *cfg,
     struct sockaddr_in6 in6;
     const struct sockaddr *addr;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
-                     MHD_USE_ITC;
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
     struct http_server *srv;
 
     memset(&in4, 0, sizeof(in4));
@@ -417,6 +436,7 @@ enum http_status http_server_start(const struct config *cfg,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
+        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv,
         MHD_OPTION_END);
     if (srv->daemon == NULL) {
         snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "http.h"
 #include "log.h"
+#include "probe.h"
 
 int main(int argc, char **argv)
 {
@@ -28,6 +29,14 @@ int main(int argc, char **argv)
     case CONFIG_VERSION:
         printf("sudokud %s\n", cfg.version);
         return 0;
+    case CONFIG_PROBE: {
+        int status = probe_get(cfg.probe_url, 2000, err, sizeof(err));
+        if (status < 0)
+            fprintf(stderr, "sudokud: %s\n", err);
+        else
+            printf("%d\n", status);
+        return status == 200 ? 0 : 1;
+    }
     case CONFIG_ERROR:
         fprintf(stderr, "sudokud: %s\n", err);
         return 2;

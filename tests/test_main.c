@@ -438,6 +438,42 @@ static void test_access_log_off(void **state)
     close(d.out), close(d.err);
 }
 
+/* --probe: the health check of the container image. */
+static int probe(const char *url)
+{
+    const char *args[] = {"--probe", url, NULL};
+    struct daemon d;
+    int status;
+
+    spawn(&d, args);
+    status = wait_exit(&d, 5000);
+    close(d.out), close(d.err);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void test_probe(void **state)
+{
+    struct daemon d;
+    char url[96];
+
+    (void)state;
+    spawn_listening(&d);
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/livez", d.port);
+    assert_int_equal(probe(url), 0);
+    snprintf(url, sizeof(url), "http://localhost:%u/readyz", d.port);
+    assert_int_equal(probe(url), 0);
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/no-such-path", d.port);
+    assert_int_equal(probe(url), 1);
+    kill(d.pid, SIGTERM);
+    assert_int_equal(WEXITSTATUS(wait_exit(&d, 5000)), 0);
+    close(d.out), close(d.err);
+    /* The port is closed now. */
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/livez", d.port);
+    assert_int_equal(probe(url), 1);
+    assert_int_equal(probe("http://example.org/livez"), 1); /* no DNS */
+    assert_int_equal(probe("ftp://127.0.0.1/"), 1);
+}
+
 int test_main(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -448,6 +484,7 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(test_sigterm_under_load),
         cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_access_log_off),
+        cmocka_unit_test(test_probe),
     };
 
     *ntests = TESTS_COUNT(tests);

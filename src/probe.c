@@ -1,0 +1,143 @@
+/* probe.c - `sudokud --probe URL`: one GET, the status line read back.
+ * Only literal addresses (and "localhost") are accepted: a health check
+ * must not depend on DNS. */
+#include "probe.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Splits url into an address and a path. Returns 0 or -1. */
+static int parse_url(const char *url, struct sockaddr_storage *sa,
+                     socklen_t *salen, char *path, size_t pathcap)
+{
+    char host[64];
+    const char *p, *slash;
+    unsigned long port = 80;
+    size_t n;
+
+    if (strncmp(url, "http://", 7) != 0)
+        return -1;
+    p = url + 7;
+    if (*p == '[') {
+        const char *close = strchr(p, ']');
+        if (close == NULL || (size_t)(close - p - 1) >= sizeof(host))
+            return -1;
+        n = (size_t)(close - p - 1);
+        memcpy(host, p + 1, n);
+        p = close + 1;
+    } else {
+        n = strcspn(p, ":/");
+        if (n >= sizeof(host))
+            return -1;
+        memcpy(host, p, n);
+        p += n;
+    }
+    host[n] = '\0';
+    if (*p == ':') {
+        char *end;
+        port = strtoul(p + 1, &end, 10);
+        if (end == p + 1 || port == 0 || port > 65535)
+            return -1;
+        p = end;
+    }
+    slash = *p ? p : "/";
+    if (*slash != '/' || strlen(slash) >= pathcap)
+        return -1;
+    strcpy(path, slash);
+    if (strcmp(host, "localhost") == 0)
+        strcpy(host, "127.0.0.1");
+    memset(sa, 0, sizeof(*sa));
+    if (inet_pton(AF_INET, host, &((struct sockaddr_in *)sa)->sin_addr) == 1) {
+        ((struct sockaddr_in *)sa)->sin_family = AF_INET;
+        ((struct sockaddr_in *)sa)->sin_port = htons((uint16_t)port);
+        *salen = sizeof(struct sockaddr_in);
+    } else if (inet_pton(AF_INET6, host,
+                         &((struct sockaddr_in6 *)sa)->sin6_addr) == 1) {
+        ((struct sockaddr_in6 *)sa)->sin6_family = AF_INET6;
+        ((struct sockaddr_in6 *)sa)->sin6_port = htons((uint16_t)port);
+        *salen = sizeof(struct sockaddr_in6);
+    } else {
+        return -1;
+    }
+    return 0;
+}
+
+static long ms_since(const struct timespec *t0)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Waits for fd to become ready for `events` before the deadline. */
+static int wait_for(int fd, short events, const struct timespec *t0,
+                    unsigned timeout_ms)
+{
+    struct pollfd p = {.fd = fd, .events = events};
+    long left = (long)timeout_ms - ms_since(t0);
+
+    return left > 0 && poll(&p, 1, (int)left) == 1 ? 0 : -1;
+}
+
+int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
+{
+    struct sockaddr_storage sa;
+    socklen_t salen;
+    struct timespec t0;
+    char path[256], req[512], resp[256];
+    size_t got = 0;
+    int fd, status = -1, soerr = 0;
+    socklen_t optlen = sizeof(soerr);
+
+    if (parse_url(url, &sa, &salen, path, sizeof(path)) != 0) {
+        snprintf(err, errlen, "'%s' is not http://ADDRESS[:PORT]/PATH with a "
+                 "literal address or localhost", url);
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    fd = socket(sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        snprintf(err, errlen, "socket: %s", strerror(errno));
+        return -1;
+    }
+    if (connect(fd, (struct sockaddr *)&sa, salen) != 0 &&
+        (errno != EINPROGRESS || wait_for(fd, POLLOUT, &t0, timeout_ms) != 0 ||
+         getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &optlen) != 0 || soerr)) {
+        snprintf(err, errlen, "cannot connect to %s: %s", url,
+                 soerr ? strerror(soerr) : "timed out or refused");
+        goto out;
+    }
+    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: probe\r\n"
+             "User-Agent: sudokud-probe\r\nConnection: close\r\n\r\n", path);
+    if (send(fd, req, strlen(req), MSG_NOSIGNAL) != (ssize_t)strlen(req)) {
+        snprintf(err, errlen, "cannot send to %s", url);
+        goto out;
+    }
+    while (got < sizeof(resp) - 1 && memchr(resp, '\n', got) == NULL) {
+        ssize_t n;
+        if (wait_for(fd, POLLIN, &t0, timeout_ms) != 0)
+            break;
+        n = recv(fd, resp + got, sizeof(resp) - 1 - got, 0);
+        if (n <= 0)
+            break;
+        got += (size_t)n;
+    }
+    resp[got] = '\0';
+    if (sscanf(resp, "HTTP/1.%*1d %3d", &status) != 1) {
+        snprintf(err, errlen, "no HTTP answer from %s within %u ms", url,
+                 timeout_ms);
+        status = -1;
+    }
+out:
+    close(fd);
+    return status;
+}
