@@ -50,7 +50,7 @@ $(B)/obj/tests/%.o: tests/%.c
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
 # The spec is embedded in the binary with .incbin; see src/assets.S.
-$(B)/obj/assets.o: src/assets.S openapi.yaml
+$(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 	@mkdir -p $(@D)
 	$(CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
 
@@ -63,8 +63,8 @@ $(B)/sudoku: $(B)/obj/sudoku.o $(B)/obj/cli.o
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) $(LDLIBS)
 
-$(B)/bench_sudoku: $(BENCH_SRC) $(B)/obj/sudoku.o
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS) -lm
+$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
 
 # Installs the Debian packages the build needs when any is missing (as root),
 # or prints the exact command to run.

@@ -11,7 +11,7 @@ struct metrics;
 
 /* The route templates, also the `route` label of the metrics; a path that
  * matches none is route API_NROUTES ("other"). */
-#define API_NROUTES 5
+#define API_NROUTES 8
 extern const char *const api_route_labels[API_NROUTES];
 
 /* What the handlers need from the configuration. */
@@ -36,6 +36,11 @@ struct api_request {
     int overloaded;          /* over the connection cap: answer 503 */
 };
 
+/* A header the response must carry besides the usual ones. */
+struct api_header {
+    const char *name, *value;
+};
+
 /* A response. `body` is a heap string owned by the response when
  * body_owned is set (free it with api_response_free, or take it over),
  * static otherwise. `allow` is the Allow header value for 405 and OPTIONS.
@@ -55,6 +60,8 @@ struct api_response {
     int cors_max_age;           /* preflight: Access-Control-Max-Age, s */
     int vary_origin;            /* send Vary: Origin */
     int retry_after;            /* seconds for a Retry-After header, 0: none */
+    const struct api_header *headers; /* nheaders more headers (static) */
+    size_t nheaders;
 };
 
 /* Routes and answers one request. Never fails: every error, including
@@ -70,5 +77,10 @@ void api_response_free(struct api_response *resp);
  * NUL byte at api_openapi_yaml_end. */
 extern const char api_openapi_yaml[];
 extern const char api_openapi_yaml_end[];
+
+/* The demo page (src/web/), embedded the same way. */
+extern const char api_index_html[], api_index_html_end[];
+extern const char api_app_js[], api_app_js_end[];
+extern const char api_app_css[], api_app_css_end[];
 
 #endif

@@ -312,6 +312,50 @@ static void handle_openapi(const struct api_context *ctx,
     resp->body_owned = 0;
 }
 
+/* The demo page loads nothing from elsewhere and runs no inline script or
+ * style, so the policy can forbid everything but its own three files and
+ * calls back to this origin. */
+static const struct api_header page_headers[] = {
+    {"Content-Security-Policy",
+     "default-src 'none'; script-src 'self'; style-src 'self'; "
+     "connect-src 'self'; img-src 'self'; base-uri 'none'; "
+     "form-action 'none'; frame-ancestors 'none'"},
+    {"X-Content-Type-Options", "nosniff"},
+    {"X-Frame-Options", "DENY"},
+    {"Referrer-Policy", "no-referrer"},
+    {"Cross-Origin-Opener-Policy", "same-origin"},
+    {"Cache-Control", "no-cache"},
+};
+
+struct asset {
+    const char *path, *type, *start, *end;
+};
+
+static const struct asset assets[] = {
+    {"/", "text/html; charset=utf-8", api_index_html, api_index_html_end},
+    {"/app.js", "text/javascript; charset=utf-8", api_app_js, api_app_js_end},
+    {"/app.css", "text/css; charset=utf-8", api_app_css, api_app_css_end},
+};
+
+static void handle_asset(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp)
+{
+    (void)ctx;
+    for (size_t i = 0; i < sizeof(assets) / sizeof(assets[0]); i++) {
+        if (strcmp(req->path, assets[i].path) != 0)
+            continue;
+        resp->status = 200;
+        resp->content_type = assets[i].type;
+        resp->body = (char *)assets[i].start;
+        resp->body_len = (size_t)(assets[i].end - assets[i].start);
+        resp->body_owned = 0;
+        resp->headers = page_headers;
+        resp->nheaders = sizeof(page_headers) / sizeof(page_headers[0]);
+        return;
+    }
+}
+
 static void handle_metrics(const struct api_context *ctx,
                            const struct api_request *req,
                            struct api_response *resp)
@@ -386,7 +430,8 @@ struct route {
 };
 
 const char *const api_route_labels[API_NROUTES] = {
-    "/solve", "/livez", "/readyz", "/openapi.yaml", "/metrics"};
+    "/solve", "/livez",   "/readyz",  "/openapi.yaml",
+    "/metrics", "/", "/app.js", "/app.css"};
 
 static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", handle_solve},
@@ -394,6 +439,9 @@ static const struct route routes[API_NROUTES] = {
     {"GET", "GET, HEAD, OPTIONS", handle_readyz},
     {"GET", "GET, HEAD, OPTIONS", handle_openapi},
     {"GET", "GET, HEAD, OPTIONS", handle_metrics},
+    {"GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"GET", "GET, HEAD, OPTIONS", handle_asset},
 };
 
 static void route(const struct api_context *ctx, const struct api_request *req,

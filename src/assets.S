@@ -1,4 +1,5 @@
-/* assets.S - files embedded in the binary at build time (the OpenAPI spec).
+/* assets.S - files embedded in the binary at build time (the OpenAPI spec
+ * and the demo page: src/web/).
  * Each blob is followed by a NUL byte so it can also be used as a string;
  * the symbols are declared in include/api.h. */
     .section .rodata
@@ -7,5 +8,23 @@
 api_openapi_yaml:
     .incbin "openapi.yaml"
 api_openapi_yaml_end:
+    .byte 0
+    .global api_index_html
+    .global api_index_html_end
+api_index_html:
+    .incbin "src/web/index.html"
+api_index_html_end:
+    .byte 0
+    .global api_app_js
+    .global api_app_js_end
+api_app_js:
+    .incbin "src/web/app.js"
+api_app_js_end:
+    .byte 0
+    .global api_app_css
+    .global api_app_css_end
+api_app_css:
+    .incbin "src/web/app.css"
+api_app_css_end:
     .byte 0
     .section .note.GNU-stack,"",@progbits

@@ -43,7 +43,7 @@ static const struct opt opts[] = {
     {"max-body", "MAX_BODY", OPT_SIZE, FIELD(max_body), 64, 64u << 20, "BYTES",
      "largest request body accepted, K/M suffix allowed (default 16K)", NULL},
     {"max-nodes", "MAX_NODES", OPT_UINT, FIELD(max_nodes), 1000, UINT32_MAX,
-     "N", "search-node budget of one puzzle (default 200000)", NULL},
+     "N", "search-node budget of one puzzle (default 100000)", NULL},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
      "close connections idle this long (default 10)", NULL},
     {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
@@ -72,7 +72,7 @@ void config_init(struct config *cfg)
     strcpy(cfg->bind, "0.0.0.0");
     cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
     cfg->max_body = 16 * 1024;
-    cfg->max_nodes = 200000;
+    cfg->max_nodes = 100000;
     cfg->timeout = 10;
     cfg->drain_timeout = 25;
     cfg->max_connections = 1000;

@@ -120,6 +120,8 @@ static enum MHD_Result queue(struct http_server *srv,
         MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
     }
     MHD_add_response_header(resp, "X-Request-Id", id);
+    for (size_t i = 0; i < r->nheaders; i++)
+        MHD_add_response_header(resp, r->headers[i].name, r->headers[i].value);
     if (r->retry_after > 0 ||
         atomic_load_explicit(&srv->draining, memory_order_relaxed))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");

@@ -894,10 +894,42 @@ static void solve_data_file_agrees(void **state)
  * Other routes
  * ------------------------------------------------------------------------ */
 
+/* The demo page and its two files: embedded, with a strict CSP. */
+static void route_assets(void **state)
+{
+    static const struct {
+        const char *path, *type, *start;
+    } want[] = {
+        {"/", "text/html; charset=utf-8", "<!doctype html>"},
+        {"/app.js", "text/javascript; charset=utf-8", NULL},
+        {"/app.css", "text/css; charset=utf-8", NULL},
+    };
+    struct api_response resp;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        const char *csp = NULL;
+        call(&default_ctx, "GET", want[i].path, NULL, NULL, &resp);
+        assert_int_equal(resp.status, 200);
+        assert_string_equal(resp.content_type, want[i].type);
+        assert_false(resp.body_owned);
+        assert_true(resp.body_len > 0);
+        if (want[i].start)
+            assert_memory_equal(resp.body, want[i].start, strlen(want[i].start));
+        for (size_t h = 0; h < resp.nheaders; h++)
+            if (strcmp(resp.headers[h].name, "Content-Security-Policy") == 0)
+                csp = resp.headers[h].value;
+        assert_non_null(csp);
+        assert_non_null(strstr(csp, "default-src 'none'"));
+        assert_null(strstr(csp, "unsafe-inline"));
+        api_response_free(&resp);
+    }
+}
+
 static void route_not_found(void **state)
 {
     static const char *const paths[] = {
-        "/", "", "/solve/", "/SOLVE", "/solver", "/livez/x", "/openapi.json",
+        "/index.html", "", "/solve/", "/SOLVE", "/app.js/", "/solver", "/livez/x", "/openapi.json",
         "/readyz/", "solve",
     };
     static const char *const methods[] = {"GET", "POST", "OPTIONS"};
@@ -1092,6 +1124,7 @@ int test_api(unsigned *ntests)
         cmocka_unit_test(solve_multiple_solutions),
         cmocka_unit_test(solve_search_limit),
         cmocka_unit_test(solve_data_file_agrees),
+        cmocka_unit_test(route_assets),
         cmocka_unit_test(route_not_found),
         cmocka_unit_test(route_method_not_allowed),
         cmocka_unit_test(route_options),

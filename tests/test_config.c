@@ -130,7 +130,7 @@ static void defaults(void **state)
     assert_string_equal(cfg.bind, "0.0.0.0");
     assert_int_equal(cfg.threads, default_threads());
     assert_int_equal(cfg.max_body, 16 * 1024);
-    assert_int_equal(cfg.max_nodes, 200000);
+    assert_int_equal(cfg.max_nodes, 100000);
     assert_int_equal(cfg.timeout, 10);
     assert_int_equal(cfg.drain_timeout, 25);
     assert_int_equal(cfg.max_connections, 1000);
@@ -465,7 +465,7 @@ static void usage_lists_everything(void **state)
         "--bind",          "BIND",          "0.0.0.0",
         "--threads",       "THREADS",
         "--max-body",      "MAX_BODY",      "16K",
-        "--max-nodes",     "MAX_NODES",     "200000",
+        "--max-nodes",     "MAX_NODES",     "100000",
         "--timeout",       "TIMEOUT",       "(default 10)",
         "--drain-timeout", "DRAIN_TIMEOUT", "(default 25)",
         "--max-connections", "MAX_CONNECTIONS", "(default 1000)",

@@ -234,6 +234,8 @@ static void check_solve(const char *body, size_t len)
     root = cJSON_ParseWithLength(resp.body, resp.body_len);
     CHECK(cJSON_IsObject(root));
     if (resp.status == 200) {
+        /* JSON has no place for a raw NUL byte, inside a string or out */
+        CHECK(memchr(body, '\0', len) == NULL);
         CHECK(e.decoded && e.code == NULL);
         check_solution(root, &e);
     } else {

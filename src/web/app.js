@@ -1,0 +1,1 @@
+// app.js - the demo page's script (placeholder until the page is built).
