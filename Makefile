@@ -31,7 +31,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
-LIB_SRC  := src/sudoku.c src/codec.c src/api.c src/http.c src/config.c \
+LIB_SRC  := src/sudoku.c src/codec.c src/api.c src/api_solve.c src/http.c src/config.c \
             src/log.c src/metrics.c src/probe.c
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 TEST_SRC := $(wildcard tests/*.c)

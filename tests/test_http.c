@@ -484,6 +484,11 @@ static void test_drain(void **state)
     assert_int_equal(start((void **)&s, 2, 10), 0);
     request(curl, s->port, "GET", "/readyz", NULL, NULL, 0, &r);
     assert_int_equal(r.status, 200);
+    /* The last request ends (its completed callback) just after curl has
+     * the answer: wait for that, then drain without waiting. */
+    for (int i = 0; i < 100 && http_server_in_flight(s->srv) > 0; i++)
+        usleep(10 * 1000);
+    assert_int_equal(http_server_connections(s->srv), 1); /* kept alive */
     assert_int_equal(http_server_drain(s->srv, 0), 0);
     request(curl, s->port, "GET", "/readyz", NULL, NULL, 0, &r);
     assert_int_equal(r.status, 503);
