@@ -13,7 +13,7 @@ struct suite {
 static const struct suite suites[] = {
     {"sudoku", test_sudoku}, {"codec", test_codec},     {"config", test_config},
     {"log", test_log},       {"metrics", test_metrics}, {"api", test_api},
-    {"http", test_http},     {"main", test_main},
+    {"http", test_http},     {"main", test_main},       {"cli", test_cli},
 };
 
 static int wanted(const char *name, int argc, char **argv)

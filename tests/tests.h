@@ -14,5 +14,6 @@ int test_metrics(unsigned *ntests);
 int test_api(unsigned *ntests);
 int test_http(unsigned *ntests);
 int test_main(unsigned *ntests);
+int test_cli(unsigned *ntests);
 
 #endif

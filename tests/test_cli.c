@@ -1,0 +1,207 @@
+/* test_cli.c - black-box tests of the `sudoku` command-line tool
+ * ($SUDOKU_BIN, default build/sudoku): input formats, messages naming the
+ * file and line, exit statuses, and --threads keeping the input order. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests.h"
+
+#define EXAMPLE "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
+#define EXAMPLE_ZEROS "907000006824030000001009002090002018000400005132508000000687000000000809040900050"
+#define SOLUTION "957214386824736591361859742495372618786491235132568974519687423273145869648923157"
+
+struct run {
+    int status;          /* exit status, or -1 */
+    char out[1 << 20];   /* stdout */
+    char err[8192];      /* stderr */
+};
+
+static const char *binary(void)
+{
+    const char *b = getenv("SUDOKU_BIN");
+    return b ? b : "build/sudoku";
+}
+
+/* Reads all of fd into buf (cap bytes, NUL-terminated). */
+static void slurp(int fd, char *buf, size_t cap)
+{
+    size_t len = 0;
+    ssize_t n;
+
+    while (len < cap - 1 && (n = read(fd, buf + len, cap - 1 - len)) > 0)
+        len += (size_t)n;
+    buf[len] = '\0';
+}
+
+/* Runs the tool with args (NULL-terminated) and `input` on stdin. */
+static void run(struct run *r, const char *input, const char *const *args)
+{
+    char in_path[] = "/tmp/sudoku-cli-in-XXXXXX";
+    char out_path[] = "/tmp/sudoku-cli-out-XXXXXX";
+    char err_path[] = "/tmp/sudoku-cli-err-XXXXXX";
+    int in = mkstemp(in_path), out = mkstemp(out_path), err = mkstemp(err_path);
+    const char *argv[16] = {binary()};
+    int n = 1, status;
+    pid_t pid;
+
+    assert_true(in >= 0 && out >= 0 && err >= 0);
+    assert_int_equal(write(in, input, strlen(input)), (ssize_t)strlen(input));
+    lseek(in, 0, SEEK_SET);
+    for (; *args && n < 15; args++)
+        argv[n++] = *args;
+    argv[n] = NULL;
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(in, 0), dup2(out, 1), dup2(err, 2);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    lseek(out, 0, SEEK_SET);
+    lseek(err, 0, SEEK_SET);
+    slurp(out, r->out, sizeof(r->out));
+    slurp(err, r->err, sizeof(r->err));
+    close(in), close(out), close(err);
+    unlink(in_path), unlink(out_path), unlink(err_path);
+}
+
+static struct run *new_run(void)
+{
+    struct run *r = malloc(sizeof(*r));
+    assert_non_null(r);
+    return r;
+}
+
+static void test_solve_stdin_formats(void **state)
+{
+    static const char *const args[] = {"solve", NULL};
+    struct run *r = new_run();
+
+    (void)state;
+    run(r,
+        "# a comment\n"
+        "\n" EXAMPLE "\n"
+        EXAMPLE_ZEROS ":1:" SOLUTION "\n"
+        EXAMPLE "\r\n",
+        args);
+    assert_int_equal(r->status, 0);
+    assert_string_equal(r->out, SOLUTION "\n" SOLUTION "\n" SOLUTION "\n");
+    assert_string_equal(r->err, "");
+    free(r);
+}
+
+static void test_solve_reports_bad_puzzles(void **state)
+{
+    static const char *const args[] = {"solve", NULL};
+    struct run *r = new_run();
+
+    (void)state;
+    run(r,
+        EXAMPLE "\n"                                    /* line 1: solved */
+        "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5.\n"
+        "abc\n"                                         /* line 3 */
+        "..................................................................................\n"
+        ".................................................................................\n"
+        "x" EXAMPLE "\n"                                /* bad first char */
+        EXAMPLE "\n",                                   /* line 7: solved */
+        args);
+    assert_int_equal(r->status, 1);
+    assert_string_equal(r->out, SOLUTION "\n" SOLUTION "\n");
+    assert_non_null(strstr(r->err, "<stdin>:2: breaks the rules: 9 appears 2 times in row 1"));
+    assert_non_null(strstr(r->err, "<stdin>:3: malformed: 3 characters"));
+    assert_non_null(strstr(r->err, "<stdin>:5: more than one solution"));
+    assert_non_null(strstr(r->err, "<stdin>:6: malformed: bad character 'x' at column 1"));
+    free(r);
+}
+
+static void test_count(void **state)
+{
+    static const char *const args[] = {"count", "tests/data/test_puzzles_with_solutions", NULL};
+    struct run *r = new_run();
+    FILE *f = fopen("tests/data/test_puzzles_with_solutions", "r");
+    char line[512], want[4096] = "";
+
+    (void)state;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        const char *c = strchr(line, ':');
+        long n;
+        if (line[0] == '#' || c == NULL)
+            continue;
+        n = strtol(c + 1, NULL, 10);
+        strcat(want, n == 0 ? "0\n" : n == 1 ? "1\n" : "2+\n");
+    }
+    fclose(f);
+    run(r, "", args);
+    assert_int_equal(r->status, 0);
+    assert_string_equal(r->out, want);
+    free(r);
+}
+
+static void test_threads_keep_order(void **state)
+{
+    static const char *const one[] = {"solve", "tests/data/puzzles5_forum_hardest_1905_11+", NULL};
+    static const char *const two[] = {"solve", "--threads", "2",
+                                      "tests/data/puzzles5_forum_hardest_1905_11+", NULL};
+    struct run *a = new_run(), *b = new_run();
+
+    (void)state;
+    run(a, "", one);
+    run(b, "", two);
+    assert_int_equal(a->status, 0);
+    assert_int_equal(b->status, 0);
+    assert_true(strlen(a->out) > 100 * 82);
+    assert_string_equal(a->out, b->out);
+    free(a), free(b);
+}
+
+static void test_usage_errors(void **state)
+{
+    static const char *const help[] = {"--help", NULL};
+    static const char *const bad_opt[] = {"--colour", "solve", NULL};
+    static const char *const no_cmd[] = {NULL};
+    static const char *const missing[] = {"solve", "/nonexistent/puzzles", NULL};
+    static const char *const threads[] = {"--threads", "0", "solve", NULL};
+    struct run *r = new_run();
+
+    (void)state;
+    run(r, "", help);
+    assert_int_equal(r->status, 0);
+    assert_non_null(strstr(r->out, "--threads"));
+    run(r, "", bad_opt);
+    assert_int_equal(r->status, 2);
+    run(r, "", no_cmd);
+    assert_int_equal(r->status, 2);
+    run(r, "", missing);
+    assert_int_equal(r->status, 2);
+    assert_non_null(strstr(r->err, "/nonexistent/puzzles"));
+    run(r, "", threads);
+    assert_int_equal(r->status, 2);
+    free(r);
+}
+
+int test_cli(unsigned *ntests)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_solve_stdin_formats),
+        cmocka_unit_test(test_solve_reports_bad_puzzles),
+        cmocka_unit_test(test_count),
+        cmocka_unit_test(test_threads_keep_order),
+        cmocka_unit_test(test_usage_errors),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("cli", tests, NULL, NULL);
+}
