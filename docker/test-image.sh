@@ -1,0 +1,274 @@
+#!/usr/bin/env bash
+# docker/test-image.sh - builds the sudokud image with Debian's docker engine
+# and checks it for real: size, config, /livez, a real POST /solve, health
+# turning healthy, non-root, read-only root filesystem, environment honoured,
+# and a clean exit on `docker stop` within two seconds.
+#
+# Our machines reach Debian's archive but no container registry, so the
+# debian:bookworm-slim base is made locally with debootstrap when it is
+# missing (about a minute, once). The engine is started by hand when it is not
+# running (and stopped at the end only then); builds and containers use the
+# host network, which works whether or not the engine has a bridge.
+# Everything this script starts is removed on exit, even when interrupted.
+# Prints "ok"/"FAIL" per check and ends with "image: N passed, N failed";
+# exits non-zero on any failed check.
+#
+#   docker/test-image.sh            (as root; installs docker.io and debootstrap
+#                                    with apt-get when missing)
+#   IMAGE=sudokud:dev docker/test-image.sh   (default tag: sudokud:latest, kept
+#                                              for docker run and compose; the image
+#                                              it replaces is removed)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+IMAGE=${IMAGE:-sudokud:latest}
+BASE=debian:bookworm-slim
+SIZE_LIMIT_MB=${SIZE_LIMIT_MB:-90}
+WORK=$(mktemp -d /tmp/sudokud-image-test.XXXXXX)
+CONTAINERS=()
+DOCKERD_PID=
+passed=0
+failed=0
+t0=$(date +%s)
+
+say()  { printf '%s\n' "$*"; }
+ok()   { passed=$((passed + 1)); say "ok   - $*"; }
+bad()  { failed=$((failed + 1)); say "FAIL - $*"; }
+# check DESCRIPTION COMMAND...: runs COMMAND, counts and prints the result.
+check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
+die()  { say "image-test: $*" >&2; exit 1; }
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    for c in "${CONTAINERS[@]}"; do docker rm -f "$c" >/dev/null 2>&1 || true; done
+    if [ -n "$DOCKERD_PID" ]; then
+        say "stopping the docker engine this script started (pid $DOCKERD_PID)"
+        kill "$DOCKERD_PID" 2>/dev/null || true
+        for _ in $(seq 1 100); do kill -0 "$DOCKERD_PID" 2>/dev/null || break; sleep 0.1; done
+    fi
+    if [ -d "$WORK/rootfs" ]; then
+        # debootstrap may leave /proc mounted in the rootfs when interrupted.
+        umount -l "$WORK/rootfs/proc" 2>/dev/null || true
+        umount -l "$WORK/rootfs/sys" 2>/dev/null || true
+    fi
+    rm -rf "$WORK"
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'say "interrupted"; exit 130' INT TERM
+
+# ---- tools -------------------------------------------------------------
+need=""
+command -v docker >/dev/null || need="$need docker.io"
+command -v debootstrap >/dev/null || need="$need debootstrap"
+command -v curl >/dev/null || need="$need curl"
+if [ -n "$need" ]; then
+    [ "$(id -u)" = 0 ] || die "missing:$need; as root run: apt-get install -y --no-install-recommends$need"
+    say "installing:$need"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >/dev/null
+    apt-get install -y -q --no-install-recommends $need >/dev/null
+fi
+
+# ---- engine ------------------------------------------------------------
+if ! docker info >/dev/null 2>&1; then
+    say "starting dockerd (log: $WORK/dockerd.log)"
+    # No bridge and no iptables: the sandbox may not allow them, and every
+    # build and container here uses the host network anyway.
+    dockerd --iptables=false --bridge=none --ip-forward=false \
+        >"$WORK/dockerd.log" 2>&1 &
+    DOCKERD_PID=$!
+    for _ in $(seq 1 150); do
+        docker info >/dev/null 2>&1 && break
+        kill -0 "$DOCKERD_PID" 2>/dev/null || { tail -20 "$WORK/dockerd.log"; die "dockerd exited"; }
+        sleep 0.2
+    done
+    docker info >/dev/null 2>&1 || { tail -20 "$WORK/dockerd.log"; die "dockerd did not come up in 30 s"; }
+fi
+
+# ---- base image --------------------------------------------------------
+# The first "deb" source for the suite bookworm itself (not -updates or
+# -security), in deb822 (.sources) or one-line (.list) form.
+debian_mirror() {
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] || continue
+        awk 'BEGIN { RS = ""; FS = "\n" }
+             {
+               types = ""; uris = ""; suites = ""
+               for (i = 1; i <= NF; i++) {
+                 if ($i ~ /^Types:/)  types = $i
+                 if ($i ~ /^URIs:/)   { uris = $i; sub(/^URIs:[ \t]*/, "", uris) }
+                 if ($i ~ /^Suites:/) suites = " " $i " "
+               }
+               if (types ~ /[ \t]deb([ \t]|$)/ && suites ~ /[ \t]bookworm[ \t]/ && uris != "") {
+                 split(uris, u, /[ \t]+/); print u[1]; exit
+               }
+             }' "$f"
+    done
+    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+        awk '$1 == "deb" { i = 2; if ($2 ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+                           if ($(i + 1) == "bookworm") print $i }'
+}
+
+make_base() {
+    local mirror rootfs=$WORK/rootfs f
+    mirror=$(debian_mirror | head -1)
+    mirror=${mirror:-http://deb.debian.org/debian}
+    say "making $BASE with debootstrap from $mirror (about a minute)"
+    debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$WORK/debootstrap.log" 2>&1 ||
+        { tail -20 "$WORK/debootstrap.log"; die "debootstrap failed"; }
+    # The host's Debian sources and apt settings (this archive needs
+    # Acquire::Check-Valid-Until "false"); files with hooks that run host
+    # programs are left out.
+    rm -f "$rootfs/etc/apt/sources.list"
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] && grep -qi 'debian' "$f" && ! grep -qiE 'nodesource|google|docker\.com' "$f" &&
+            cp "$f" "$rootfs${f}"
+    done
+    for f in /etc/apt/apt.conf.d/*; do
+        [ -f "$f" ] && ! grep -q 'Invoke' "$f" && cp "$f" "$rootfs/etc/apt/apt.conf.d/"
+    done
+    # As Debian's official slim images do: later installs skip docs and man pages.
+    cat >"$rootfs/etc/dpkg/dpkg.cfg.d/docker-slim" <<'EOF'
+path-exclude /usr/share/doc/*
+path-include /usr/share/doc/*/copyright
+path-exclude /usr/share/man/*
+path-exclude /usr/share/info/*
+path-exclude /usr/share/locale/*
+path-exclude /usr/share/lintian/*
+path-exclude /usr/share/linda/*
+EOF
+    chroot "$rootfs" sh -c 'apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get -y -q upgrade && apt-get clean' \
+        >>"$WORK/debootstrap.log" 2>&1 || { tail -20 "$WORK/debootstrap.log"; die "apt in the rootfs failed"; }
+    umount -l "$rootfs/proc" 2>/dev/null || true
+    find "$rootfs/usr/share/doc" -mindepth 1 -not -name copyright -not -type d -delete
+    find "$rootfs/usr/share/doc" -mindepth 1 -type d -empty -delete
+    rm -rf "$rootfs"/usr/share/man/* "$rootfs"/usr/share/info/* "$rootfs"/usr/share/locale/* \
+           "$rootfs"/var/lib/apt/lists/* "$rootfs"/var/cache/apt/* "$rootfs"/var/cache/debconf/*-old \
+           "$rootfs"/var/log/* "$rootfs"/tmp/* "$rootfs"/root/.[!.]* "$rootfs/etc/resolv.conf" \
+           "$rootfs/etc/hostname"
+    tar -C "$rootfs" --numeric-owner -c . |
+        docker import --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+                      --change 'CMD ["bash"]' - "$BASE" >/dev/null
+    rm -rf "$rootfs"
+}
+
+if docker image inspect "$BASE" >/dev/null 2>&1; then
+    say "base image $BASE present"
+else
+    make_base
+fi
+
+# ---- build -------------------------------------------------------------
+say "building $IMAGE (log: $WORK/build.log)"
+tb=$(date +%s)
+old_id=$(docker image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)
+docker build --network=host -t "$IMAGE" . >"$WORK/build.log" 2>&1 ||
+    { tail -30 "$WORK/build.log"; die "docker build failed"; }
+say "built in $(( $(date +%s) - tb )) s"
+new_id=$(docker image inspect -f '{{.Id}}' "$IMAGE")
+# Idempotent: the previous build of this tag would be left dangling.
+if [ -n "$old_id" ] && [ "$old_id" != "$new_id" ]; then
+    docker rmi "$old_id" >/dev/null 2>&1 || true
+fi
+
+# ---- image checks ------------------------------------------------------
+size=$(docker image inspect -f '{{.Size}}' "$IMAGE")
+size_mb=$(( (size + 500000) / 1000000 ))
+check "image size ${size_mb} MB (${size} bytes) is under ${SIZE_LIMIT_MB} MB" \
+    test "$size" -lt $((SIZE_LIMIT_MB * 1000000))
+check "image user is 10001:10001" \
+    test "$(docker image inspect -f '{{.Config.User}}' "$IMAGE")" = "10001:10001"
+ports=$(docker image inspect -f '{{json .Config.ExposedPorts}}' "$IMAGE")
+check "image exposes 8080/tcp ($ports)" grep -q '"8080/tcp"' <<<"$ports"
+check "image stop signal is SIGTERM" \
+    test "$(docker image inspect -f '{{.Config.StopSignal}}' "$IMAGE")" = "SIGTERM"
+hc=$(docker image inspect -f '{{json .Config.Healthcheck.Test}}' "$IMAGE")
+probe_not_curl() { grep -q -- '--probe' <<<"$hc" && ! grep -q curl <<<"$hc"; }
+check "image health check uses sudokud --probe, not curl ($hc)" probe_not_curl
+no_tools() {
+    ! docker run --rm --network=host --entrypoint sh "$IMAGE" -c \
+        'command -v gcc || command -v cc || command -v make || command -v curl || command -v wget'
+}
+check "runtime stage has no compiler, make, curl or wget" no_tools
+has_libs() {
+    docker run --rm --network=host --entrypoint dpkg-query "$IMAGE" -W libmicrohttpd12 libcjson1 >/dev/null
+}
+check "runtime libraries are Debian's libmicrohttpd12 and libcjson1" has_libs
+
+# ---- run ---------------------------------------------------------------
+free_port() {
+    local p
+    for _ in $(seq 1 50); do
+        p=$(( 20000 + RANDOM % 20000 ))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    done
+    die "no free port found"
+}
+PORT=$(free_port)
+NAME=sudokud-image-test-$$
+CONTAINERS+=("$NAME")
+# The restricted settings a cluster would use: read-only root filesystem, no
+# capabilities, no privilege escalation. Health every second to keep the test short.
+docker run -d --name "$NAME" --network=host --read-only --cap-drop ALL \
+    --security-opt no-new-privileges --health-interval=1s --health-start-period=5s \
+    -e PORT="$PORT" -e MAX_BODY=2K -e THREADS=2 "$IMAGE" >/dev/null
+BASEURL=http://127.0.0.1:$PORT
+
+up=0
+for _ in $(seq 1 50); do
+    if curl -fsS -o /dev/null "$BASEURL/livez" 2>/dev/null; then up=1; break; fi
+    sleep 0.1
+done
+if [ "$up" = 1 ]; then ok "GET /livez answers 200 on 127.0.0.1:$PORT"
+else bad "GET /livez answers 200 on 127.0.0.1:$PORT"; docker logs "$NAME" 2>&1 | tail -20; fi
+
+board='{"board":"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."}'
+want='"solution":"957214386824736591361859742495372618786491235132568974519687423273145869648923157"'
+ans=$(curl -sS -H 'Content-Type: application/json' -H 'X-Request-Id: image-test-1' \
+           -d "$board" -w ' %{http_code}' "$BASEURL/solve" 2>&1 || true)
+solved() { case $ans in *"$want"*" 200") return 0;; *) return 1;; esac; }
+check "POST /solve answers 200 with the solution" solved
+check "GET /readyz answers 200" curl -fsS -o /dev/null "$BASEURL/readyz"
+
+logs=$(docker logs "$NAME" 2>&1)
+env_honoured() {
+    grep '"msg":"listening"' <<<"$logs" | grep "\"port\":$PORT[,}]" |
+        grep '"max_body":2048' | grep -q '"threads":2'
+}
+check "PORT, MAX_BODY and THREADS from the environment are honoured (listening line)" env_honoured
+check "the request id reaches the JSON log" grep -q '"request_id":"image-test-1"' <<<"$logs"
+big=$(head -c 3000 /dev/zero | tr '\0' ' ')
+code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "{$big}" "$BASEURL/solve" || true)
+check "a body over MAX_BODY=2K answers 413 (got $code)" test "$code" = 413
+
+health=""
+for _ in $(seq 1 100); do
+    health=$(docker inspect -f '{{.State.Health.Status}}' "$NAME")
+    [ "$health" = healthy ] && break
+    sleep 0.2
+done
+check "health status turns healthy (got $health)" test "$health" = healthy
+
+pid=$(docker inspect -f '{{.State.Pid}}' "$NAME")
+uid=$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo "?")
+check "the server process runs as uid 10001, not root (uid $uid)" test "$uid" = 10001
+read_only() { ! docker exec "$NAME" sh -c 'touch /x' 2>/dev/null; }
+check "the root filesystem is read-only (touch /x fails)" read_only
+
+ts=$(date +%s%N)
+docker stop -t 10 "$NAME" >/dev/null
+te=$(date +%s%N)
+ms=$(( (te - ts) / 1000000 ))
+ec=$(docker inspect -f '{{.State.ExitCode}}' "$NAME")
+clean_stop() { [ "$ec" = 0 ] && [ "$ms" -lt 2000 ]; }
+check "docker stop exits cleanly in ${ms} ms (exit code $ec, under 2000 ms)" clean_stop
+logs=$(docker logs "$NAME" 2>&1)
+drained() { grep -q '"msg":"draining"' <<<"$logs" && grep -q '"msg":"stopped"' <<<"$logs"; }
+check "the log shows draining and stopped" drained
+
+say "image: $IMAGE, ${size_mb} MB; took $(( $(date +%s) - t0 )) s"
+say "image: $passed passed, $failed failed"
+[ "$failed" = 0 ]
