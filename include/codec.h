@@ -32,7 +32,12 @@ struct codec_error {
     char detail[160];  /* one sentence for a person */
 };
 
-/* A decoded board: 81 characters exactly as sent, not yet checked. */
+/* Stands for any character outside ASCII in a decoded board: it is never a
+ * valid cell, and one byte per character keeps every column in place. */
+#define CODEC_NON_ASCII '\x80'
+
+/* A decoded board: 81 characters as sent (CODEC_NON_ASCII for non-ASCII
+ * ones), not yet checked. */
 struct codec_board {
     char text[SUDOKU_CELLS];
     enum codec_shape shape;

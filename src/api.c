@@ -260,7 +260,9 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
     while (i < API_NROUTES && strcmp(req->path, api_route_labels[i]) != 0)
         i++;
     resp->route = i;
-    if (req->overloaded) {
+    /* Liveness stays cheap and truthful under load: a probe that failed
+     * because the server is busy would get a busy server restarted. */
+    if (req->overloaded && !(i < API_NROUTES && routes[i].handle == handle_livez)) {
         resp->retry_after = 1;
         api_respond_simple(resp, 503, "overloaded", "Too many connections",
                        "the server has all the connections it can serve; "

@@ -77,6 +77,8 @@ static void respond_bad_char(struct api_response *resp,
 
     if (ch >= 0x20 && ch < 0x7f)
         snprintf(shown, sizeof(shown), "'%c'", ch);
+    else if (board->text[index] == CODEC_NON_ASCII)
+        snprintf(shown, sizeof(shown), "a non-ASCII character");
     else
         snprintf(shown, sizeof(shown), "a control character");
     snprintf(detail, sizeof(detail),

@@ -32,34 +32,22 @@ static enum codec_status fail(struct codec_error *err, enum codec_status st,
 }
 
 /* Counts the characters (UTF-8 code points) of s and copies up to `max` of
- * them into out. A character outside ASCII cannot be a cell, but it counts
- * as one character so that the row length is reported as a person sees it;
- * the index of the first one goes to *non_ascii (-1 when there is none). */
-static size_t copy_chars(const char *s, char *out, size_t max, long *non_ascii)
+ * them into out, one byte each: ASCII as is, anything else as
+ * CODEC_NON_ASCII. So a row is measured as a person sees it ("é" is one
+ * character) and the board check reports the first bad character, of
+ * either kind, at its real column. */
+static size_t copy_chars(const char *s, char *out, size_t max)
 {
     size_t n = 0;
 
-    *non_ascii = -1;
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if ((*p & 0xC0) == 0x80)
-            continue; /* continuation byte of the previous character */
-        if (*p >= 0x80 && *non_ascii < 0)
-            *non_ascii = (long)n;
+            continue; /* continuation byte (the body is valid UTF-8) */
         if (n < max)
-            out[n] = (char)*p;
+            out[n] = *p < 0x80 ? (char)*p : CODEC_NON_ASCII;
         n++;
     }
     return n;
-}
-
-static enum codec_status non_ascii_at(struct codec_error *err,
-                                      const char *pointer, long index)
-{
-    err->column = (int)(index % SUDOKU_SIZE);
-    return fail(err, CODEC_INVALID_BOARD, pointer, (int)(index / SUDOKU_SIZE),
-                "row %ld, column %ld: a non-ASCII character is not allowed; "
-                "use '.' or '0' for a blank and 1-9 for a digit",
-                index / SUDOKU_SIZE, index % SUDOKU_SIZE);
 }
 
 static enum codec_status decode_rows(const cJSON *board, struct codec_board *out,
@@ -67,7 +55,6 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
 {
     int nrows = cJSON_GetArraySize(board);
     int r = 0;
-    long bad;
     const cJSON *row;
 
     if (nrows != SUDOKU_SIZE)
@@ -83,13 +70,11 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
             return fail(err, CODEC_INVALID_REQUEST, pointer, r,
                         "row %d is not a string", r);
         n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
-                       SUDOKU_SIZE, &bad);
+                       SUDOKU_SIZE);
         if (n != SUDOKU_SIZE)
             return fail(err, CODEC_INVALID_BOARD, pointer, r,
                         "row %d has %zu character%s; it must have 9", r, n,
                         n == 1 ? "" : "s");
-        if (bad >= 0)
-            return non_ascii_at(err, pointer, r * SUDOKU_SIZE + bad);
         r++;
     }
     out->shape = CODEC_SHAPE_ROWS;
@@ -97,7 +82,9 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
 }
 
 /* Offset of the first byte that breaks UTF-8 (RFC 3629: no overlong forms,
- * no surrogates, nothing above U+10FFFF), or -1 when all of s is valid. */
+ * no surrogates, nothing above U+10FFFF) or that is a control character
+ * JSON never allows raw (anything below 0x20 but tab, CR and LF; cJSON
+ * would take some for whitespace and end strings at a NUL), or -1. */
 static long utf8_error(const unsigned char *s, size_t len)
 {
     size_t i = 0;
@@ -107,6 +94,8 @@ static long utf8_error(const unsigned char *s, size_t len)
         size_t n;
         unsigned lo = 0x80, hi = 0xBF; /* bounds of the second byte */
 
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return (long)i;
         if (c < 0x80) {
             i++;
             continue;
@@ -183,7 +172,8 @@ enum codec_status codec_decode_board(const char *body, size_t len,
     if ((bad = utf8_error((const unsigned char *)body, len)) >= 0) {
         err->offset = bad;
         return fail(err, CODEC_INVALID_JSON, "", -1,
-                    "the body is not valid UTF-8: byte %ld is out of place",
+                    "the body is not valid UTF-8 JSON text: byte %ld is out "
+                    "of place",
                     bad);
     }
     fixed = without_nul_escapes(body, len, &nomem);
@@ -217,15 +207,11 @@ enum codec_status codec_decode_board(const char *body, size_t len,
         st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
                   "the \"board\" member is missing");
     } else if (cJSON_IsString(board)) {
-        long non_ascii;
-        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS,
-                              &non_ascii);
+        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
         if (n != SUDOKU_CELLS) {
             st = fail(err, CODEC_INVALID_BOARD, "/board", -1,
                       "board string has %zu character%s; it must have 81 "
                       "(or be an array of 9 rows of 9)", n, n == 1 ? "" : "s");
-        } else if (non_ascii >= 0) {
-            st = non_ascii_at(err, "/board", non_ascii);
         } else {
             out->shape = CODEC_SHAPE_LINE;
             st = CODEC_OK;

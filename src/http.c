@@ -130,6 +130,8 @@ static enum MHD_Result queue(struct http_server *srv,
     return ret;
 }
 
+static int over_capacity(struct http_server *srv, struct MHD_Connection *conn);
+
 static const char *header(struct MHD_Connection *conn, const char *name)
 {
     return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
@@ -150,9 +152,7 @@ static enum MHD_Result answer(struct http_server *srv,
         .origin = header(conn, "Origin"),
         .cors_method = header(conn, "Access-Control-Request-Method"),
         .request_id = rq->id,
-        .overloaded = atomic_load_explicit(&srv->connections,
-                                           memory_order_relaxed) >
-                      (long)srv->max_connections,
+        .overloaded = over_capacity(srv, conn),
     };
     struct api_response resp;
 
@@ -229,7 +229,8 @@ static void start_request(struct http_server *srv, struct MHD_Connection *conn,
     else
         snprintf(rq->id, sizeof(rq->id), "%08x%08lx", srv->boot_id,
                  atomic_fetch_add_explicit(&srv->next_id, 1,
-                                           memory_order_relaxed));
+                                           memory_order_relaxed) &
+                     0xffffffffUL);
     snprintf(rq->method, sizeof(rq->method), "%s", method);
     snprintf(rq->path, sizeof(rq->path), "%s", url);
     rq->route = API_NROUTES;
@@ -269,12 +270,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (rq->too_large)
             rq->dropped += *upload_data_size;
         *upload_data_size = 0;
-        /* A body without Content-Length passed the limit. Reading it to the
-         * end lets the client see the 413 (answering while it still sends
-         * makes the close reset the connection under its feet), but past
-         * DRAIN_MAX we answer at once and let that happen. */
-        if (rq->dropped > DRAIN_MAX)
-            return answer(srv, conn, url, method, rq);
+        /* A body without Content-Length passed the limit: it is read and
+         * dropped so that the client, once it has sent it all, can read
+         * the 413 (answering while it still sends would reset the
+         * connection under its feet, and libmicrohttpd 0.9.75 refuses an
+         * answer queued during an upload anyway). Past DRAIN_MAX more the
+         * connection is closed without an answer. */
+        if (rq->dropped > DRAIN_MAX) {
+            rq->status = 0;
+            return MHD_NO;
+        }
         return MHD_YES;
     }
     if (rq->status != 0)
@@ -333,17 +338,35 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     *con_cls = NULL;
 }
 
+/* Counts connections. One that opens while more than max_connections are
+ * open is marked (its socket context points at the server), and while that
+ * is still so its requests are answered 503 overloaded: the newest clients
+ * are refused, the ones already being served are not. */
 static void on_connection(void *cls, struct MHD_Connection *conn,
                           void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
     struct http_server *srv = cls;
+    long open;
 
-    (void)conn, (void)socket_context;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED)
-        atomic_fetch_add_explicit(&srv->connections, 1, memory_order_relaxed);
-    else
+    (void)conn;
+    if (code != MHD_CONNECTION_NOTIFY_STARTED) {
         atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
+        return;
+    }
+    open = atomic_fetch_add_explicit(&srv->connections, 1,
+                                     memory_order_relaxed) + 1;
+    *socket_context = open > (long)srv->max_connections ? srv : NULL;
+}
+
+static int over_capacity(struct http_server *srv, struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+    return ci != NULL && ci->socket_context == srv &&
+           atomic_load_explicit(&srv->connections, memory_order_relaxed) >
+               (long)srv->max_connections;
 }
 
 /* libmicrohttpd's own messages (failed accepts, the connection limit, ...)
@@ -427,6 +450,7 @@ enum http_status http_server_start(const struct config *cfg,
     /* A pool of one is ignored by libmicrohttpd: one internal thread then. */
     srv->daemon = MHD_start_daemon(
         flags, cfg->port, NULL, NULL, on_request, srv,
+        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
         MHD_OPTION_SOCK_ADDR, addr,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(cfg->threads > 1 ? cfg->threads : 0),
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
@@ -438,7 +462,6 @@ enum http_status http_server_start(const struct config *cfg,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
         MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
-        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv,
         MHD_OPTION_END);
     if (srv->daemon == NULL) {
         snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "

@@ -194,7 +194,7 @@ static void emit_histogram(struct out *o, const char *name, const char *labels,
         else
             emit(o, "%s_bucket{%sle=\"+Inf\"} %lu\n", name, labels, cum);
     }
-    emit(o, "%s_sum%s%.*s%s %.6f\n", name, *labels ? "{" : "",
+    emit(o, "%s_sum%s%.*s%s %.9g\n", name, *labels ? "{" : "",
          *labels ? (int)strlen(labels) - 1 : 0, labels, *labels ? "}" : "",
          (double)atomic_load_explicit(&h->sum, memory_order_relaxed) * scale);
     emit(o, "%s_count%s%.*s%s %lu\n", name, *labels ? "{" : "",

@@ -653,6 +653,22 @@ static void solve_non_ascii_character(void **state)
 }
 
 /* DEL (0x7f) is ASCII; the detail must not call it non-ASCII. */
+/* The first bad character is reported, whether ASCII or not. */
+static void solve_first_bad_character_wins(void **state)
+{
+    static const char body[] =
+        "{\"board\":[\".5x.83.17\",\"...1..4..\",\"3.4..56.8\",\"....3...9\","
+        "\".9.8\xc3\xa9" "45..\",\"..6....7.\",\"..9....5.\",\"..729..86\","
+        "\"1.36.72.4\"]}";
+    cJSON *root = solve_problem(body, 422, "invalid_board");
+
+    (void)state;
+    assert_true(opt_num(root, "row") == 0);
+    assert_true(opt_num(root, "column") == 2);
+    assert_non_null(strstr(str(root, "detail"), "'x'"));
+    cJSON_Delete(root);
+}
+
 static void solve_del_is_not_non_ascii(void **state)
 {
     char detail[256];
@@ -1115,6 +1131,7 @@ int test_api(unsigned *ntests)
         cmocka_unit_test(solve_bad_character),
         cmocka_unit_test(solve_non_ascii_character),
         cmocka_unit_test(solve_del_is_not_non_ascii),
+        cmocka_unit_test(solve_first_bad_character_wins),
         cmocka_unit_test(solve_escaped_nul_character),
         cmocka_unit_test(solve_conflict_row),
         cmocka_unit_test(solve_conflict_column),

@@ -348,6 +348,16 @@ static void test_body_limit_chunked(void **state)
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
     assert_int_equal(r.status, 413);
     assert_non_null(strstr(r.body, "\"code\":\"body_too_large\""));
+    free(over);
+
+    /* More than 1 MiB past the limit: cut off, quickly, with no answer. */
+    over = padded_example(3u << 20);
+    c = (struct chunked){over, 3u << 20, 0};
+    memset(&r, 0, sizeof(r));
+    curl_easy_setopt(curl, CURLOPT_READDATA, &c);
+    assert_int_not_equal(curl_easy_perform(curl), CURLE_OK);
+    assert_true(c.off < c.len);
+    solve_example(s->port, curl); /* and the server is fine */
     curl_slist_free_all(hdrs);
     free(over);
     curl_easy_cleanup(curl);
@@ -762,6 +772,9 @@ static void test_saturation(void **state)
     assert_non_null(strstr(r.body, "\"code\":\"overloaded\""));
     assert_string_equal(header_value(&r, "Retry-After", v, sizeof(v)), "1");
     assert_true(has_header(&r, "Connection: close"));
+    /* Liveness is never refused: a busy server is alive. */
+    request(curl, s->port, "GET", "/livez", NULL, NULL, 0, &r);
+    assert_int_equal(r.status, 200);
     for (int i = 0; i < CAP; i++)
         close(fd[i]);
     usleep(200 * 1000);
@@ -784,7 +797,7 @@ static void test_far_over_capacity(void **state)
     cfg.max_connections = CAP;
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     open_idle(fd, CAP, s->port);
-    snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
+    snprintf(req, sizeof(req), "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n");
     for (int i = CAP; i < N; i++) {
         struct pollfd p;
         ssize_t n;
