@@ -228,33 +228,62 @@ out:
     return st;
 }
 
+/* Appends s (a literal) at p; returns the new end. */
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+
+    memcpy(p, s, n);
+    return p + n;
+}
+
+/* Appends v in decimal at p; returns the new end. */
+static char *put_u64(char *p, uint64_t v)
+{
+    char tmp[20];
+    int n = 0;
+
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n > 0)
+        *p++ = tmp[--n];
+    return p;
+}
+
+/* The answer is written by hand, not through a cJSON tree or printf: its
+ * shape is fixed, it needs no escaping, and it is on the hot path. */
 char *codec_encode_solution(const struct sudoku_grid *solution,
                             enum codec_shape shape,
                             const struct sudoku_stats *stats,
                             uint64_t solve_us, size_t *len)
 {
-    /* 81 digits, 9 pairs of quotes, commas, keys and three 20-digit numbers
+    /* 81 digits, quotes and commas, the keys and three 20-digit numbers
      * fit with room to spare. */
     char *buf = malloc(320), *p = buf;
-    int n;
 
     if (buf == NULL)
         return NULL;
-    p += sprintf(p, "{\"solution\":%s", shape == CODEC_SHAPE_ROWS ? "[" : "");
+    p = put_str(p, shape == CODEC_SHAPE_ROWS ? "{\"solution\":[" : "{\"solution\":");
     for (int r = 0; r < SUDOKU_SIZE; r++) {
         if (shape == CODEC_SHAPE_ROWS || r == 0)
             *p++ = '"';
         for (int c = 0; c < SUDOKU_SIZE; c++)
             *p++ = (char)('0' + solution->cell[r * SUDOKU_SIZE + c]);
         if (shape == CODEC_SHAPE_ROWS)
-            p += sprintf(p, r < SUDOKU_SIZE - 1 ? "\"," : "\"]");
+            p = put_str(p, r < SUDOKU_SIZE - 1 ? "\"," : "\"]");
         else if (r == SUDOKU_SIZE - 1)
             *p++ = '"';
     }
-    n = sprintf(p, ",\"stats\":{\"guesses\":%llu,\"nodes\":%llu,\"solve_us\":%llu}}",
-                (unsigned long long)stats->guesses,
-                (unsigned long long)stats->nodes, (unsigned long long)solve_us);
-    *len = (size_t)(p - buf) + (size_t)n;
+    p = put_str(p, ",\"stats\":{\"guesses\":");
+    p = put_u64(p, stats->guesses);
+    p = put_str(p, ",\"nodes\":");
+    p = put_u64(p, stats->nodes);
+    p = put_str(p, ",\"solve_us\":");
+    p = put_u64(p, solve_us);
+    p = put_str(p, "}}");
+    *p = '\0';
+    *len = (size_t)(p - buf);
     return buf;
 }
 

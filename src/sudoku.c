@@ -228,6 +228,22 @@ static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
     return changed;
 }
 
+/* bb_place for a cell whose only candidate is d (a naked single): no other
+ * digit's set holds the cell, so only d's set changes. */
+static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
+                                 unsigned bit)
+{
+    uint32_t b = 1u << bit;
+    uint32_t col = col_peers[bit];
+
+    s->cand[0][d] &= ~col;
+    s->cand[1][d] &= ~col;
+    s->cand[2][d] &= ~col;
+    s->cand[k][d] &= ~own_peers[bit];
+    s->cand[k][d] |= b;
+    s->unsolved[k] &= ~b;
+}
+
 /* ========================================================================
  * Propagation
  * ===================================================================== */
@@ -258,7 +274,8 @@ static int naked_singles(struct bb *s, unsigned *dirty)
                 d++;
             if (d == 9)
                 return -1;
-            *dirty |= bb_place(s, d, k, bit);
+            bb_place_only(s, d, k, bit);
+            *dirty |= 1u << d;
             placed++;
         }
     }
@@ -378,6 +395,10 @@ static int bb_propagate(struct bb *s, unsigned dirty)
         locked_todo |= changed;
         if (n > 0)
             continue;
+        /* Solved: the last pass of naked singles found every cell with
+         * exactly one candidate, so no rule can find anything more. */
+        if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2]))
+            return 1;
         if (hidden_todo) {
             unsigned todo = hidden_todo;
             int placed = 0;
