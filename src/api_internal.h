@@ -8,6 +8,7 @@
 
 #include "api.h"
 #include "codec.h"
+#include "metrics.h"
 #include "sudoku.h"
 
 #define API_JSON_TYPE "application/json"
@@ -27,9 +28,48 @@ void api_respond_simple(struct api_response *resp, int status,
                         const char *code, const char *title,
                         const char *detail);
 
+/* Room for the texts a problem points into. */
+struct api_problem_text {
+    char detail[200];
+    char pointer[40];
+};
+
+/* The problem for a codec failure: 400 invalid_json / invalid_request, 422
+ * invalid_board, 500 when out of memory. p points into err. */
+void api_decode_problem(enum codec_status st, const struct codec_error *err,
+                        struct codec_problem *p);
+
+/* 422 invalid_board for the bad character at `index` of board; the pointer
+ * is pointer_prefix ("/board") plus the row for the rows shape. */
+void api_bad_char_problem(const struct codec_board *board, size_t index,
+                          const char *pointer_prefix, struct codec_problem *p,
+                          struct api_problem_text *t);
+
+/* 422 conflict listing the n conflicts c (n >= 1); p points into c and t. */
+void api_conflict_problem(const struct sudoku_conflict *c, size_t n,
+                          struct codec_problem *p, struct api_problem_text *t);
+
 /* 422 conflict listing the n conflicts c (n >= 1). */
 void api_respond_conflicts(struct api_response *resp,
                            const struct sudoku_conflict *c, size_t n);
+
+/* What became of one well-formed board: its rules, then a search counting
+ * solutions up to 2 within the node budget. */
+struct api_verdict {
+    enum metrics_result result;  /* METRICS_SOLVED: `solution` holds it */
+    struct sudoku_grid solution;
+    struct sudoku_stats stats;
+    uint64_t took_us;            /* search time */
+    struct codec_problem problem; /* otherwise: what to answer */
+    struct api_problem_text text;
+    struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
+    size_t nconflicts;
+};
+
+/* Judges a parsed board; fills *v and returns v->result. */
+enum metrics_result api_judge(const struct api_context *ctx,
+                              const struct sudoku_grid *puzzle,
+                              struct api_verdict *v);
 
 /* Reads the board of a puzzle route's JSON body: size limit, media type,
  * JSON and shape (codec), characters. On success fills *board (the text and
@@ -46,5 +86,17 @@ uint64_t api_now_us(void);
 /* The route handlers of api_solve.c. */
 void api_handle_solve(const struct api_context *ctx,
                       const struct api_request *req, struct api_response *resp);
+
+/* The route handlers of api_logic.c. */
+void api_handle_validate(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp);
+void api_handle_hint(const struct api_context *ctx,
+                     const struct api_request *req, struct api_response *resp);
+void api_handle_grade(const struct api_context *ctx,
+                      const struct api_request *req, struct api_response *resp);
+void api_handle_generate(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp);
 
 #endif

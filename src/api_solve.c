@@ -34,44 +34,39 @@ static int is_json(const char *type)
     return *type == '\0' || *type == ';';
 }
 
-static void respond_decode_error(struct api_response *resp,
-                                 enum codec_status st,
-                                 const struct codec_error *err)
+void api_decode_problem(enum codec_status st, const struct codec_error *err,
+                        struct codec_problem *p)
 {
-    struct codec_problem p;
-
     switch (st) {
     case CODEC_INVALID_JSON:
-        codec_problem_init(&p, 400, "invalid_json", "Body is not JSON",
+        codec_problem_init(p, 400, "invalid_json", "Body is not JSON",
                            err->detail);
-        p.offset = err->offset;
-        break;
+        p->offset = err->offset;
+        return;
     case CODEC_INVALID_REQUEST:
-        codec_problem_init(&p, 400, "invalid_request", "Malformed request",
+        codec_problem_init(p, 400, "invalid_request", "Malformed request",
                            err->detail);
-        p.row = err->row;
+        p->row = err->row;
         break;
     case CODEC_INVALID_BOARD:
-        codec_problem_init(&p, 422, "invalid_board", "Malformed board",
+        codec_problem_init(p, 422, "invalid_board", "Malformed board",
                            err->detail);
-        p.row = err->row;
-        p.column = err->column;
+        p->row = err->row;
+        p->column = err->column;
         break;
     default:
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                       "the server ran out of memory; try again");
+        codec_problem_init(p, 500, "internal_error", "Internal error",
+                           "the server ran out of memory; try again");
         return;
     }
-    if (st != CODEC_INVALID_JSON)
-        p.pointer = err->pointer;
-    api_respond_problem(resp, &p);
+    p->pointer = err->pointer;
 }
 
-static void respond_bad_char(struct api_response *resp,
-                             const struct codec_board *board, size_t index)
+void api_bad_char_problem(const struct codec_board *board, size_t index,
+                          const char *pointer_prefix, struct codec_problem *p,
+                          struct api_problem_text *t)
 {
-    struct codec_problem p;
-    char detail[160], pointer[16], shown[32];
+    char shown[32];
     unsigned char ch = (unsigned char)board->text[index];
     int row = (int)(index / SUDOKU_SIZE), col = (int)(index % SUDOKU_SIZE);
 
@@ -81,43 +76,49 @@ static void respond_bad_char(struct api_response *resp,
         snprintf(shown, sizeof(shown), "a non-ASCII character");
     else
         snprintf(shown, sizeof(shown), "a control character");
-    snprintf(detail, sizeof(detail),
+    snprintf(t->detail, sizeof(t->detail),
              "row %d, column %d: %s is not allowed; use '.' or '0' for a "
              "blank and 1-9 for a digit", row, col, shown);
     if (board->shape == CODEC_SHAPE_ROWS)
-        snprintf(pointer, sizeof(pointer), "/board/%d", row);
+        snprintf(t->pointer, sizeof(t->pointer), "%s/%d", pointer_prefix, row);
     else
-        snprintf(pointer, sizeof(pointer), "/board");
-    codec_problem_init(&p, 422, "invalid_board", "Malformed board", detail);
-    p.pointer = pointer;
-    p.row = row;
-    p.column = col;
-    api_respond_problem(resp, &p);
+        snprintf(t->pointer, sizeof(t->pointer), "%s", pointer_prefix);
+    codec_problem_init(p, 422, "invalid_board", "Malformed board", t->detail);
+    p->pointer = t->pointer;
+    p->row = row;
+    p->column = col;
+}
+
+void api_conflict_problem(const struct sudoku_conflict *c, size_t n,
+                          struct codec_problem *p, struct api_problem_text *t)
+{
+    static const char *const units[] = {"row", "column", "box"};
+    size_t cap = sizeof(t->detail);
+    int len;
+
+    len = snprintf(t->detail, cap, "digit %d appears %d times in %s %d (cells",
+                   c[0].digit, c[0].ncells, units[c[0].unit], c[0].index);
+    for (int k = 0; k < c[0].ncells && len < (int)cap; k++)
+        len += snprintf(t->detail + len, cap - (size_t)len, "%s [%d,%d]",
+                        k ? "," : "", c[0].cells[k] / SUDOKU_SIZE,
+                        c[0].cells[k] % SUDOKU_SIZE);
+    if (len < (int)cap)
+        snprintf(t->detail + len, cap - (size_t)len,
+                 n > 2 ? "), and %zu more conflicts are listed"
+                       : n == 2 ? "), and %zu more conflict is listed" : ")",
+                 n - 1);
+    codec_problem_init(p, 422, "conflict", "Board breaks the rules", t->detail);
+    p->conflicts = c;
+    p->nconflicts = n;
 }
 
 void api_respond_conflicts(struct api_response *resp,
                            const struct sudoku_conflict *c, size_t n)
 {
-    static const char *const units[] = {"row", "column", "box"};
+    struct api_problem_text t;
     struct codec_problem p;
-    char detail[200];
-    int len;
 
-    len = snprintf(detail, sizeof(detail),
-                   "digit %d appears %d times in %s %d (cells",
-                   c[0].digit, c[0].ncells, units[c[0].unit], c[0].index);
-    for (int k = 0; k < c[0].ncells && len < (int)sizeof(detail); k++)
-        len += snprintf(detail + len, sizeof(detail) - (size_t)len,
-                        "%s [%d,%d]", k ? "," : "", c[0].cells[k] / SUDOKU_SIZE,
-                        c[0].cells[k] % SUDOKU_SIZE);
-    if (len < (int)sizeof(detail))
-        snprintf(detail + len, sizeof(detail) - (size_t)len,
-                 n > 2 ? "), and %zu more conflicts are listed"
-                       : n == 2 ? "), and %zu more conflict is listed" : ")",
-                 n - 1);
-    codec_problem_init(&p, 422, "conflict", "Board breaks the rules", detail);
-    p.conflicts = c;
-    p.nconflicts = n;
+    api_conflict_problem(c, n, &p, &t);
     api_respond_problem(resp, &p);
 }
 
@@ -133,6 +134,7 @@ int api_read_board(const struct api_context *ctx,
                    const struct api_request *req, struct api_response *resp,
                    struct codec_board *board, struct sudoku_grid *puzzle)
 {
+    struct api_problem_text t;
     struct codec_error err;
     struct codec_problem p;
     enum codec_status st;
@@ -156,85 +158,85 @@ int api_read_board(const struct api_context *ctx,
     }
     st = codec_decode_board(req->body, req->body_len, board, &err);
     if (st != CODEC_OK) {
-        respond_decode_error(resp, st, &err);
+        api_decode_problem(st, &err, &p);
+        api_respond_problem(resp, &p);
         return -1;
     }
     if (sudoku_parse(board->text, SUDOKU_CELLS, puzzle, &bad) != SUDOKU_OK) {
-        respond_bad_char(resp, board, bad);
+        api_bad_char_problem(board, bad, "/board", &p, &t);
+        api_respond_problem(resp, &p);
         return -1;
     }
     return 0;
 }
 
-/* Checks the rules and searches; rejected boards are METRICS_INVALID. */
-static enum metrics_result check_and_search(const struct api_context *ctx,
-                                            const struct codec_board *board,
-                                            const struct sudoku_grid *puzzle,
-                                            struct api_response *resp,
-                                            struct sudoku_stats *stats,
-                                            uint64_t *took)
+enum metrics_result api_judge(const struct api_context *ctx,
+                              const struct sudoku_grid *puzzle,
+                              struct api_verdict *v)
 {
-    struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
-    struct sudoku_grid solution;
-    struct codec_problem p;
-    size_t nconf, len = 0;
     unsigned count = 0;
     uint64_t t0;
-    char detail[160], *body;
 
-    nconf = sudoku_conflicts(puzzle, conflicts,
-                             sizeof(conflicts) / sizeof(conflicts[0]));
-    if (nconf > 0) {
-        api_respond_conflicts(resp, conflicts, nconf);
-        return METRICS_INVALID;
+    v->stats.nodes = v->stats.guesses = 0;
+    v->took_us = 0;
+    v->nconflicts = sudoku_conflicts(puzzle, v->conflicts,
+                                     sizeof(v->conflicts) /
+                                         sizeof(v->conflicts[0]));
+    if (v->nconflicts > 0) {
+        api_conflict_problem(v->conflicts, v->nconflicts, &v->problem, &v->text);
+        return v->result = METRICS_INVALID;
     }
     t0 = api_now_us();
-    if (sudoku_count(puzzle, 2, ctx->max_nodes, &solution, &count, stats) ==
-        SUDOKU_BUDGET) {
-        *took = api_now_us() - t0;
-        snprintf(detail, sizeof(detail),
+    if (sudoku_count(puzzle, 2, ctx->max_nodes, &v->solution, &count,
+                     &v->stats) == SUDOKU_BUDGET) {
+        v->took_us = api_now_us() - t0;
+        snprintf(v->text.detail, sizeof(v->text.detail),
                  "the search gave up after %llu nodes without settling the "
                  "puzzle", (unsigned long long)ctx->max_nodes);
-        codec_problem_init(&p, 422, "search_limit", "Search limit reached",
-                           detail);
-        p.limit = (long long)ctx->max_nodes;
-        api_respond_problem(resp, &p);
-        return METRICS_SEARCH_LIMIT;
+        codec_problem_init(&v->problem, 422, "search_limit",
+                           "Search limit reached", v->text.detail);
+        v->problem.limit = (long long)ctx->max_nodes;
+        return v->result = METRICS_SEARCH_LIMIT;
     }
-    *took = api_now_us() - t0;
+    v->took_us = api_now_us() - t0;
     if (count == 0) {
-        api_respond_simple(resp, 422, "no_solution", "No solution",
+        codec_problem_init(&v->problem, 422, "no_solution", "No solution",
                            "the board obeys the rules but cannot be completed");
-        return METRICS_NO_SOLUTION;
+        return v->result = METRICS_NO_SOLUTION;
     }
     if (count > 1) {
-        api_respond_simple(resp, 422, "multiple_solutions",
+        codec_problem_init(&v->problem, 422, "multiple_solutions",
                            "Multiple solutions",
                            "the board has more than one solution; a valid "
                            "puzzle has exactly one, so add givens");
-        return METRICS_MULTIPLE_SOLUTIONS;
+        return v->result = METRICS_MULTIPLE_SOLUTIONS;
     }
-    body = codec_encode_solution(&solution, board->shape, stats, *took, &len);
-    if (body == NULL)
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
-    else
-        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
-    return METRICS_SOLVED;
+    return v->result = METRICS_SOLVED;
 }
 
 void api_handle_solve(const struct api_context *ctx,
                       const struct api_request *req,
                       struct api_response *resp)
 {
-    enum metrics_result result = METRICS_INVALID;
-    struct sudoku_stats stats = {0, 0};
     struct codec_board board;
     struct sudoku_grid puzzle;
-    uint64_t took = 0;
+    struct api_verdict v;
+    size_t len = 0;
+    char *body;
 
-    if (api_read_board(ctx, req, resp, &board, &puzzle) == 0)
-        result = check_and_search(ctx, &board, &puzzle, resp, &stats, &took);
+    v.result = METRICS_INVALID;
+    v.took_us = 0;
+    v.stats.guesses = 0;
+    if (api_read_board(ctx, req, resp, &board, &puzzle) == 0) {
+        if (api_judge(ctx, &puzzle, &v) != METRICS_SOLVED)
+            api_respond_problem(resp, &v.problem);
+        else if ((body = codec_encode_solution(&v.solution, board.shape,
+                                               &v.stats, v.took_us, &len)))
+            api_respond_body(resp, 200, API_JSON_TYPE, body, len);
+        else
+            api_respond_simple(resp, 500, "internal_error", "Internal error",
+                               "the server ran out of memory; try again");
+    }
     if (ctx->metrics != NULL)
-        metrics_puzzle(ctx->metrics, result, took, stats.guesses);
+        metrics_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);
 }
