@@ -7,17 +7,15 @@
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
+
+#include "codec_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static enum codec_status fail(struct codec_error *err, enum codec_status st,
-                              const char *pointer, int row, const char *fmt,
-                              ...) __attribute__((format(printf, 5, 6)));
-
-static enum codec_status fail(struct codec_error *err, enum codec_status st,
-                              const char *pointer, int row, const char *fmt,
-                              ...)
+enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
+                             const char *pointer, int row, const char *fmt,
+                             ...)
 {
     va_list ap;
 
@@ -50,7 +48,8 @@ static size_t copy_chars(const char *s, char *out, size_t max)
     return n;
 }
 
-static enum codec_status decode_rows(const cJSON *board, struct codec_board *out,
+static enum codec_status decode_rows(const cJSON *board, const char *at,
+                                     struct codec_board *out,
                                      struct codec_error *err)
 {
     int nrows = cJSON_GetArraySize(board);
@@ -58,23 +57,23 @@ static enum codec_status decode_rows(const cJSON *board, struct codec_board *out
     const cJSON *row;
 
     if (nrows != SUDOKU_SIZE)
-        return fail(err, CODEC_INVALID_BOARD, "/board", -1,
-                    "board has %d row%s; it must have 9", nrows,
-                    nrows == 1 ? "" : "s");
+        return codec_fail(err, CODEC_INVALID_BOARD, at, -1,
+                          "board has %d row%s; it must have 9", nrows,
+                          nrows == 1 ? "" : "s");
     cJSON_ArrayForEach(row, board) {
-        char pointer[24];
+        char pointer[40];
         size_t n;
 
-        snprintf(pointer, sizeof(pointer), "/board/%d", r);
+        snprintf(pointer, sizeof(pointer), "%s/%d", at, r);
         if (!cJSON_IsString(row))
-            return fail(err, CODEC_INVALID_REQUEST, pointer, r,
-                        "row %d is not a string", r);
+            return codec_fail(err, CODEC_INVALID_REQUEST, pointer, r,
+                              "row %d is not a string", r);
         n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
                        SUDOKU_SIZE);
         if (n != SUDOKU_SIZE)
-            return fail(err, CODEC_INVALID_BOARD, pointer, r,
-                        "row %d has %zu character%s; it must have 9", r, n,
-                        n == 1 ? "" : "s");
+            return codec_fail(err, CODEC_INVALID_BOARD, pointer, r,
+                              "row %d has %zu character%s; it must have 9", r,
+                              n, n == 1 ? "" : "s");
         r++;
     }
     out->shape = CODEC_SHAPE_ROWS;
@@ -148,81 +147,96 @@ static char *without_nul_escapes(const char *body, size_t len, int *nomem)
     return copy;
 }
 
-enum codec_status codec_decode_board(const char *body, size_t len,
-                                     struct codec_board *out,
-                                     struct codec_error *err)
+enum codec_status codec_parse(const char *body, size_t len, cJSON **root,
+                              struct codec_error *err)
 {
     const char *end = NULL;
-    cJSON *root;
-    const cJSON *board;
-    enum codec_status st;
     char *fixed;
     long bad;
     int nomem;
 
+    *root = NULL;
     err->offset = -1;
     err->row = -1;
     err->column = -1;
     err->pointer[0] = '\0';
     if (len == 0 || body == NULL) {
         err->offset = 0;
-        return fail(err, CODEC_INVALID_JSON, "", -1,
-                    "the body is empty; send a JSON object with a \"board\"");
+        return codec_fail(err, CODEC_INVALID_JSON, "", -1,
+                          "the body is empty; send a JSON object");
     }
     if ((bad = utf8_error((const unsigned char *)body, len)) >= 0) {
         err->offset = bad;
-        return fail(err, CODEC_INVALID_JSON, "", -1,
-                    "the body is not valid UTF-8 JSON text: byte %ld is out "
-                    "of place",
-                    bad);
+        return codec_fail(err, CODEC_INVALID_JSON, "", -1,
+                          "the body is not valid UTF-8 JSON text: byte %ld is "
+                          "out of place", bad);
     }
     fixed = without_nul_escapes(body, len, &nomem);
     if (nomem)
         return CODEC_NO_MEMORY;
-    root = cJSON_ParseWithLengthOpts(fixed ? fixed : body, len, &end, 0);
+    *root = cJSON_ParseWithLengthOpts(fixed ? fixed : body, len, &end, 0);
     if (fixed != NULL && end != NULL)
         end = body + (end - fixed);
     free(fixed);
-    if (root != NULL && end != NULL) {
+    if (*root != NULL && end != NULL) {
         while (end < body + len && strchr(" \t\r\n", *end) != NULL)
             end++;
         if (end < body + len) { /* something after the value */
-            cJSON_Delete(root);
-            root = NULL;
+            cJSON_Delete(*root);
+            *root = NULL;
         }
     }
-    if (root == NULL) {
+    if (*root == NULL) {
         err->offset = end ? (long)(end - body) : 0;
-        return fail(err, CODEC_INVALID_JSON, "", -1,
-                    "the body is not valid JSON: parsing stopped at byte %ld",
-                    err->offset);
+        return codec_fail(err, CODEC_INVALID_JSON, "", -1,
+                          "the body is not valid JSON: parsing stopped at "
+                          "byte %ld", err->offset);
     }
+    return CODEC_OK;
+}
+
+enum codec_status codec_board_value(const cJSON *board, const char *at,
+                                    struct codec_board *out,
+                                    struct codec_error *err)
+{
+    if (cJSON_IsString(board)) {
+        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
+        if (n != SUDOKU_CELLS)
+            return codec_fail(err, CODEC_INVALID_BOARD, at, -1,
+                              "board string has %zu character%s; it must "
+                              "have 81 (or be an array of 9 rows of 9)", n,
+                              n == 1 ? "" : "s");
+        out->shape = CODEC_SHAPE_LINE;
+        return CODEC_OK;
+    }
+    if (cJSON_IsArray(board))
+        return decode_rows(board, at, out, err);
+    return codec_fail(err, CODEC_INVALID_REQUEST, at, -1,
+                      "a board must be an array of 9 strings or one string "
+                      "of 81 characters");
+}
+
+enum codec_status codec_decode_board(const char *body, size_t len,
+                                     struct codec_board *out,
+                                     struct codec_error *err)
+{
+    cJSON *root;
+    const cJSON *board;
+    enum codec_status st;
+
+    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+        return st;
     if (!cJSON_IsObject(root)) {
-        st = fail(err, CODEC_INVALID_REQUEST, "", -1,
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1,
                   "the body must be a JSON object with a \"board\" member");
         goto out;
     }
     board = cJSON_GetObjectItemCaseSensitive(root, "board");
-    if (board == NULL) {
-        st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
-                  "the \"board\" member is missing");
-    } else if (cJSON_IsString(board)) {
-        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
-        if (n != SUDOKU_CELLS) {
-            st = fail(err, CODEC_INVALID_BOARD, "/board", -1,
-                      "board string has %zu character%s; it must have 81 "
-                      "(or be an array of 9 rows of 9)", n, n == 1 ? "" : "s");
-        } else {
-            out->shape = CODEC_SHAPE_LINE;
-            st = CODEC_OK;
-        }
-    } else if (cJSON_IsArray(board)) {
-        st = decode_rows(board, out, err);
-    } else {
-        st = fail(err, CODEC_INVALID_REQUEST, "/board", -1,
-                  "\"board\" must be an array of 9 strings or one string of "
-                  "81 characters");
-    }
+    if (board == NULL)
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "/board", -1,
+                        "the \"board\" member is missing");
+    else
+        st = codec_board_value(board, "/board", out, err);
 out:
     cJSON_Delete(root);
     return st;

@@ -1,0 +1,29 @@
+/* codec_internal.h - what the files of the codec module share (they alone
+ * may include cJSON); not a contract for any other module. */
+#ifndef CODEC_INTERNAL_H
+#define CODEC_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "codec.h"
+
+/* Fills *err (pointer, row, a printf-style detail) and returns st. */
+enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
+                             const char *pointer, int row, const char *fmt,
+                             ...) __attribute__((format(printf, 5, 6)));
+
+/* Parses a request body of len bytes (not NUL-terminated) into *root: it
+ * must be UTF-8 without raw control characters, one JSON value, nothing
+ * after it but whitespace. On failure *root is NULL and *err says where
+ * (CODEC_INVALID_JSON with err->offset, or CODEC_NO_MEMORY). The caller
+ * frees *root with cJSON_Delete. */
+enum codec_status codec_parse(const char *body, size_t len, cJSON **root,
+                              struct codec_error *err);
+
+/* Decodes one board value (a string of 81, or an array of 9 strings of 9)
+ * found at JSON pointer `at`. */
+enum codec_status codec_board_value(const cJSON *board, const char *at,
+                                    struct codec_board *out,
+                                    struct codec_error *err);
+
+#endif
