@@ -31,14 +31,18 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
-LIB_SRC  := src/sudoku.c src/codec.c src/api.c src/api_solve.c src/http.c src/config.c \
+LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_jobs.c src/config.c \
             src/log.c src/metrics.c src/probe.c
+# The logic engine and the generator (also linked into the CLI and bench).
+LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_explain.c src/generate.c
+LOGIC_OBJ := $(LOGIC_SRC:src/%.c=$(B)/obj/%.o)
+LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 
-.PHONY: all run test check install clean fmt bench deps
+.PHONY: all run test check install clean fmt bench bench-http deps
 all: $(B)/sudokud $(B)/sudoku
 
 $(B)/obj/%.o: src/%.c
@@ -57,13 +61,13 @@ $(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 $(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/sudoku: $(B)/obj/sudoku.o $(B)/obj/cli.o
+$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(B)/obj/cli.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) $(LDLIBS)
 
-$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o
+$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
 
 # Installs the Debian packages the build needs when any is missing (as root),
@@ -95,6 +99,11 @@ bench: deps
 	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/sudoku
 	tests/bench/run.sh $(B) $(SHARED)/data
 
+# sudokud against Debian's nginx under wrk, side by side (tests/bench/http/).
+bench-http: deps
+	@$(MAKE) --no-print-directory $(B)/sudokud
+	tests/bench/http/run.sh $(B) $(SHARED)/data
+
 install: $(B)/sudokud $(B)/sudoku
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(B)/sudokud $(B)/sudoku $(DESTDIR)$(BINDIR)/
@@ -109,10 +118,10 @@ clean:
 
 # --- fuzzing, valgrind, soak (begin) ---
 # `make fuzz FUZZ_SECONDS=N` builds the libFuzzer targets of tests/fuzz/ with
-# clang, ASan and UBSan into build/fuzz/ (the library without src/http.c: no
-# sockets) and runs each for N seconds on a scratch copy of its seed corpus,
-# so tests/fuzz/corpus/ only changes by hand; crashes are written to
-# build/fuzz/artifacts/<target>/. `make valgrind` runs the unit suites under
+# clang, ASan and UBSan into build/fuzz/ (the library without src/http*.c and
+# src/probe.c: no sockets) and runs each for N seconds on a scratch copy of
+# its seed corpus, so tests/fuzz/corpus/ only changes by hand; crashes are
+# written to build/fuzz/artifacts/<target>/. `make valgrind` runs the unit suites under
 # memcheck; `make soak` drives the release daemon (tests/bench/soak.sh).
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
@@ -120,7 +129,7 @@ FUZZ_DIR      := build/fuzz
 FUZZ_DEB_PKGS := clang libclang-rt-14-dev
 FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer -pthread \
                  -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC  := $(filter-out src/http.c,$(LIB_SRC))
+FUZZ_LIB_SRC  := $(filter-out src/http%.c src/probe.c,$(LIB_SRC))
 FUZZ_LIB_OBJ  := $(FUZZ_LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/assets.o
 FUZZ_LIBS      = $(shell pkg-config --libs libcjson 2>/dev/null)
 # Per target: longest input (api: the default --max-body, beyond which the
@@ -134,7 +143,7 @@ $(FUZZ_DIR)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/obj/assets.o: src/assets.S openapi.yaml
+$(FUZZ_DIR)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
 
@@ -160,13 +169,16 @@ fuzz: fuzz-build
 	    || { echo "fuzz_$$t FAILED: see $$art/"; status=1; }; \
 	done; exit $$status
 
-# The unit suites; the http and main suites start servers and run under
-# ASan instead (make SANITIZE=address,undefined test).
+# The unit suites (the runner skips names it does not know); http, main and
+# cli start the daemon or the CLI and run under ASan instead
+# (make SANITIZE=address,undefined test).
+VALGRIND_SUITES ?= sudoku codec config log metrics api logic generate api_logic
+
 valgrind:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) valgrind"
 	@$(MAKE) --no-print-directory SANITIZE= build/test_runner
 	valgrind --leak-check=full --errors-for-leak-kinds=definite,indirect \
-	  --error-exitcode=1 build/test_runner sudoku codec api config
+	  --error-exitcode=1 build/test_runner $(VALGRIND_SUITES)
 
 soak:
 	@$(MAKE) --no-print-directory deps
@@ -175,3 +187,54 @@ soak:
 
 -include $(wildcard $(FUZZ_DIR)/obj/*.d)
 # --- fuzzing, valgrind, soak (end) ---
+
+# --- browser test (begin) ---
+# `make test-browser` drives the demo page (src/web/, embedded in
+# build/sudokud) in Debian's chromium with playwright-core from npm:
+# tests/browser/test.js starts the daemon on a free port, types, pastes and
+# clicks, and saves screenshots in build/browser/. chromium is installed when
+# missing (as root; otherwise the apt-get line is printed). `npm ci` runs on a
+# copy of tests/browser/package{,-lock}.json in build/browser/, so
+# node_modules stays out of the source tree; it reruns when the lock changes.
+BROWSER_DIR := build/browser
+
+.PHONY: test-browser
+
+$(BROWSER_DIR)/node_modules/.installed: tests/browser/package.json tests/browser/package-lock.json
+	@command -v npm >/dev/null || { echo "make test-browser needs Node.js 20 or later and npm"; exit 1; }
+	@mkdir -p $(BROWSER_DIR)
+	cp tests/browser/package.json tests/browser/package-lock.json $(BROWSER_DIR)/
+	cd $(BROWSER_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+test-browser:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) chromium"
+	@$(MAKE) --no-print-directory SANITIZE= build/sudokud $(BROWSER_DIR)/node_modules/.installed
+	NODE_PATH=$(BROWSER_DIR)/node_modules SUDOKUD_BIN=build/sudokud BROWSER_OUT=$(BROWSER_DIR) \
+	  node tests/browser/test.js $(CASE)
+# --- browser test (end) ---
+
+# --- container and gateway (begin) ---
+# `make image-test` builds the image (Dockerfile) with Debian's docker engine,
+# started by hand when it is not running, making debian:bookworm-slim with
+# debootstrap when it is missing, and checks it and docker/compose.yaml
+# (docker/test-image.sh; a minute or two; COMPOSE=0 skips compose).
+# `make gateway-test` runs Debian's nginx with docker/gateway/ in front of
+# three build/sudokud processes on 127.0.0.1 (docker/test-gateway.sh, ~20 s).
+# `make k8s-check` checks docker/k8s/ offline (docker/check-k8s.sh; npm
+# packages in build/k8s-check/). Each script installs what it lacks, as root,
+# and ends with "<name>: N passed, N failed".
+.PHONY: image-test gateway-test k8s-check
+
+image-test:
+	docker/test-image.sh
+
+gateway-test: deps
+	@$(MAKE) --no-print-directory SANITIZE= build/sudokud
+	SUDOKUD_BIN=build/sudokud docker/test-gateway.sh
+
+# Uses build/sudokud --help, when built, to check the variables the
+# Deployment sets.
+k8s-check:
+	SUDOKUD_BIN=build/sudokud docker/check-k8s.sh
+# --- container and gateway (end) ---

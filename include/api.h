@@ -11,7 +11,7 @@ struct metrics;
 
 /* The route templates, also the `route` label of the metrics; a path that
  * matches none is route API_NROUTES ("other"). */
-#define API_NROUTES 8
+#define API_NROUTES 13
 extern const char *const api_route_labels[API_NROUTES];
 
 /* What the handlers need from the configuration. */
@@ -19,6 +19,8 @@ struct api_context {
     uint64_t max_nodes;        /* node budget of one search */
     size_t max_body;           /* request-body limit, for the 413 message */
     const char *cors_origins;  /* "*", "https://a,https://b", or NULL: no CORS */
+    size_t max_batch;          /* puzzles in one POST /solve/batch */
+    size_t max_batch_body;     /* bytes of one POST /solve/batch body */
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
 };
 
@@ -34,6 +36,7 @@ struct api_request {
     const char *cors_method; /* Access-Control-Request-Method, or NULL */
     const char *request_id;  /* put into problem bodies; may be NULL */
     int overloaded;          /* over the connection cap: answer 503 */
+    int queue_full;          /* a batch found the job queue full: 503 */
 };
 
 /* A header the response must carry besides the usual ones. */
@@ -69,6 +72,13 @@ struct api_response {
  * empty 500 when even that cannot be allocated). */
 void api_handle(const struct api_context *ctx, const struct api_request *req,
                 struct api_response *resp);
+
+/* The largest body a request to `path` may have. */
+size_t api_body_limit(const struct api_context *ctx, const char *path);
+
+/* Is this request a batch, which the http module must run on its job pool
+ * (it may take long) rather than on the connection's thread? */
+int api_is_batch(const char *method, const char *path);
 
 /* Frees the body of *resp when it owns it. */
 void api_response_free(struct api_response *resp);

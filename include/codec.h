@@ -21,6 +21,7 @@ enum codec_status {
     CODEC_INVALID_REQUEST,  /* JSON, but not {"board": string|array} */
     CODEC_INVALID_BOARD,    /* wrong number of rows or row length */
     CODEC_NO_MEMORY,
+    CODEC_TOO_MANY,         /* a batch with more puzzles than allowed */
 };
 
 /* Where decoding failed. Fields that do not apply are -1. */
@@ -85,5 +86,115 @@ char *codec_encode_problem(const struct codec_problem *p, size_t *len);
 
 /* Encodes {"status": "<status>"} for the health endpoints. */
 char *codec_encode_status(const char *status, size_t *len);
+
+/* ------------------------------------------------------------------------
+ * Batches: POST /solve/batch (codec_batch.c)
+ * ------------------------------------------------------------------------ */
+
+/* One puzzle of a batch: its board, or why it could not be read (then
+ * err says where, with pointers such as /boards/3/2). */
+struct codec_batch_item {
+    struct codec_board board;
+    enum codec_status status;
+    struct codec_error err;
+    char at[32];  /* JSON pointer of the board: "/boards/3", "/board", "" */
+};
+
+struct codec_batch {
+    struct codec_batch_item *items; /* n of them, in input order */
+    size_t n, cap;
+};
+
+/* Decodes a batch body: {"boards": [board, ...]} or, when ndjson is set,
+ * one board per line (a board value or {"board": ...}; empty lines are
+ * skipped). A line or element that is not a board becomes a failed item;
+ * the whole body fails only when it is not JSON (object form), has no
+ * "boards" array (CODEC_INVALID_REQUEST), holds more than max_items
+ * puzzles (CODEC_TOO_MANY) or memory runs out. On CODEC_OK free *out with
+ * codec_batch_free. */
+enum codec_status codec_decode_batch(const char *body, size_t len, int ndjson,
+                                     size_t max_items, struct codec_batch *out,
+                                     struct codec_error *err);
+void codec_batch_free(struct codec_batch *b);
+
+/* The answer to a batch, built result by result in input order. */
+struct codec_out {
+    char *data;
+    size_t len, cap;
+    int failed;
+    int ndjson;
+};
+
+void codec_out_begin(struct codec_out *o, int ndjson);
+void codec_out_solution(struct codec_out *o, size_t index,
+                        const struct sudoku_grid *g, enum codec_shape shape);
+void codec_out_problem(struct codec_out *o, size_t index,
+                       const struct codec_problem *p);
+/* Closes the answer (the JSON form ends with "stats") and hands over the
+ * heap string, or NULL when memory ran out (o is freed either way). */
+char *codec_out_end(struct codec_out *o, size_t puzzles, size_t solved,
+                    uint64_t solve_us, size_t *len);
+
+
+/* ------------------------------------------------------------------------
+ * The logic routes: /validate, /hint, /grade, /generate (codec_logic.c)
+ * ------------------------------------------------------------------------ */
+
+struct logic_step;
+struct logic_grade;
+
+/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s},
+ * every member optional. Strings are copied as sent ("" when absent); the
+ * caller checks their values. */
+struct codec_generate_request {
+    char difficulty[16];
+    char symmetry[16];
+    int has_seed;
+    uint64_t seed;
+};
+
+/* Decodes a /generate body; CODEC_INVALID_REQUEST (with err->pointer) when a
+ * member has the wrong type, a string is too long or the seed is not an
+ * integer in 0..2^53. */
+enum codec_status codec_decode_generate(const char *body, size_t len,
+                                        struct codec_generate_request *out,
+                                        struct codec_error *err);
+
+/* {"valid": b, "solutions": n, "complete": b, "conflicts": [...]}. */
+char *codec_encode_validate(int valid, unsigned solutions, int complete,
+                            const struct sudoku_conflict *c, size_t n,
+                            size_t *len);
+
+/* A hint: the step under its technique name (`technique` overrides the
+ * step's own name when not NULL, as for the solution fallback), the
+ * explanation, `stuck`, and when next is not NULL a "next_placement" member
+ * {cell, digit, technique, steps}: the first placement that the engine
+ * reaches after `next_steps` steps. */
+struct codec_hint {
+    const struct logic_step *step;
+    const char *technique;
+    const char *explanation;
+    int stuck;
+    const struct logic_step *next;
+    unsigned next_steps;
+};
+char *codec_encode_hint(const struct codec_hint *h, size_t *len);
+
+/* {"level", "hardest", "needs_guessing", "steps", "blanks_left",
+ * "techniques": {name: count, ...}} (only the techniques used). */
+char *codec_encode_grade(const struct logic_grade *g, size_t *len);
+
+/* {"puzzle", "solution" (both in `shape`), "difficulty", "seed",
+ * "symmetry", "givens", "attempts", "generate_us", "grade": {...}}. */
+struct codec_generated {
+    const struct sudoku_grid *puzzle, *solution;
+    enum codec_shape shape;
+    const struct logic_grade *grade;
+    uint64_t seed;
+    const char *symmetry;
+    unsigned givens, attempts;
+    uint64_t generate_us;
+};
+char *codec_encode_generated(const struct codec_generated *g, size_t *len);
 
 #endif

@@ -35,6 +35,10 @@ struct config {
     unsigned log_level;           /* enum config_log_level */
     unsigned access_log;          /* 1: one line per request */
     char cors_origins[CONFIG_CORS_MAX]; /* "*" or "https://a,https://b" */
+    unsigned max_batch;           /* puzzles in one POST /solve/batch */
+    size_t max_batch_body;        /* bytes of one POST /solve/batch body */
+    unsigned batch_workers;       /* threads that solve batches */
+    unsigned batch_queue;         /* batches waiting for a worker, at most */
     const char *version;          /* of the program, for logs and metrics */
     char probe_url[256];          /* --probe URL: check a server and exit */
 };

@@ -217,7 +217,8 @@ struct route {
 
 const char *const api_route_labels[API_NROUTES] = {
     "/solve", "/livez",   "/readyz",  "/openapi.yaml",
-    "/metrics", "/", "/app.js", "/app.css"};
+    "/metrics", "/", "/app.js", "/app.css",
+    "/validate", "/hint", "/grade", "/generate", "/solve/batch"};
 
 static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_solve},
@@ -228,6 +229,11 @@ static const struct route routes[API_NROUTES] = {
     {"GET", "GET, HEAD, OPTIONS", handle_asset},
     {"GET", "GET, HEAD, OPTIONS", handle_asset},
     {"GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"POST", "POST, OPTIONS", api_handle_validate},
+    {"POST", "POST, OPTIONS", api_handle_hint},
+    {"POST", "POST, OPTIONS", api_handle_grade},
+    {"POST", "POST, OPTIONS", api_handle_generate},
+    {"POST", "POST, OPTIONS", api_handle_solve_batch},
 };
 
 static void route(const struct api_context *ctx, const struct api_request *req,

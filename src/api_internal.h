@@ -83,9 +83,12 @@ int api_read_board(const struct api_context *ctx,
 /* Microseconds on the monotonic clock. */
 uint64_t api_now_us(void);
 
-/* The route handlers of api_solve.c. */
+/* The route handlers of api_solve.c and api_batch.c. */
 void api_handle_solve(const struct api_context *ctx,
                       const struct api_request *req, struct api_response *resp);
+void api_handle_solve_batch(const struct api_context *ctx,
+                            const struct api_request *req,
+                            struct api_response *resp);
 
 /* The route handlers of api_logic.c. */
 void api_handle_validate(const struct api_context *ctx,

@@ -1,6 +1,7 @@
-/* cli.c - `sudoku`, the command-line front end of the solver library.
- * Each input is read whole, its puzzles are solved by N threads into a
- * result array (so the output keeps input order), then printed in order. */
+/* cli.c - `sudoku`, the command-line front end of the solver library and
+ * the logic engine. Each input is read whole, its puzzles are worked on by N
+ * threads into a result array (so the output keeps input order), then
+ * printed in order. `generate` writes puzzles instead of reading them. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "generate.h"
+#include "logic.h"
 #include "sudoku.h"
 
 #define CLI_CHUNK 64 /* puzzles a thread takes at a time */
@@ -16,6 +19,9 @@
 static const char usage[] =
     "usage: sudoku [OPTIONS] solve [FILE...]\n"
     "       sudoku [OPTIONS] count [FILE...]\n"
+    "       sudoku [OPTIONS] validate|hint|grade [FILE...]\n"
+    "       sudoku generate --difficulty LEVEL [--seed N] [--symmetry S]\n"
+    "                       [--count N]\n"
     "\n"
     "Reads puzzles, one per line, from each FILE (standard input when there\n"
     "is none, or for '-'): 81 characters row by row, '.' or '0' for a blank,\n"
@@ -30,6 +36,25 @@ static const char usage[] =
     "          the exit status is 1.\n"
     "  count   print the number of solutions of each puzzle: 0, 1 or 2+.\n"
     "          A malformed line gets a message on stderr and exit status 1.\n"
+    "  validate  print 'valid' or 'invalid', the number of solutions (0, 1,\n"
+    "          2 meaning two or more), 'complete' or 'incomplete', and the\n"
+    "          first broken rule if any. Bad puzzles are answers here, not\n"
+    "          errors: only a malformed line sets exit status 1.\n"
+    "  hint    print the simplest next step: 'technique: explanation'; when\n"
+    "          the logic engine is stuck, 'from_solution: ...' gives one cell\n"
+    "          of the solution instead. The explanation is the API's, so\n"
+    "          its rows, columns and cells count from 0.\n"
+    "  grade   print the level (easy, medium, hard, expert, extreme), the\n"
+    "          hardest technique needed ('-' for none), the number of steps\n"
+    "          and whether guessing is needed.\n"
+    "          hint and grade need a puzzle with exactly one solution, like\n"
+    "          solve, and report others on stderr.\n"
+    "  generate  print COUNT puzzles (default 1) of the level as lines\n"
+    "          'puzzle:1:solution'; puzzle i uses seed N+i (default N 1), so\n"
+    "          the output is the same on every run. Symmetry S: none\n"
+    "          (default), rotational or diagonal. A level missed within the\n"
+    "          budget prints the closest puzzle with a note on stderr and\n"
+    "          exit status 1.\n"
     "\n"
     "In messages, lines, columns (character positions), rows and boxes\n"
     "count from 1, as in editors; the HTTP API counts from 0.\n"
@@ -44,7 +69,7 @@ static const char usage[] =
     "exit status: 0 all puzzles answered, 1 some puzzle reported on stderr,\n"
     "2 bad usage or an unreadable file.\n";
 
-enum cli_mode { CLI_SOLVE, CLI_COUNT };
+enum cli_mode { CLI_SOLVE, CLI_COUNT, CLI_VALIDATE, CLI_HINT, CLI_GRADE };
 
 struct cli_options {
     enum cli_mode mode;
@@ -71,6 +96,10 @@ struct cli_item {
     size_t bad_index; /* CLI_MALFORMED with a bad character */
     struct sudoku_conflict conflict;
     struct sudoku_grid solution;
+    size_t nconflicts;            /* validate */
+    int complete;                 /* validate */
+    struct logic_grade grade;     /* grade */
+    char hint[512];               /* hint: "technique: explanation" */
 };
 
 struct cli_batch {
@@ -79,6 +108,37 @@ struct cli_batch {
     size_t n;
     atomic_size_t next;
 };
+
+/* "technique: explanation" for the simplest step, or a cell of the
+ * solution when the engine is stuck. */
+static void cli_hint(const struct sudoku_grid *g, const struct sudoku_grid *sol,
+                     char *out, size_t size)
+{
+    struct logic_grid lg;
+    struct logic_step s;
+    int n, cell = -1;
+
+    logic_init(&lg, g);
+    switch (logic_step(&lg, &s)) {
+    case LOGIC_OK:
+        n = snprintf(out, size, "%s: ", logic_technique_name(s.technique));
+        if (n > 0 && (size_t)n < size)
+            logic_explain(&s, out + n, size - (size_t)n);
+        return;
+    case LOGIC_SOLVED:
+        snprintf(out, size, "solved: no blank cell is left");
+        return;
+    default:
+        for (int i = 0; i < SUDOKU_CELLS; i++)
+            if (lg.value[i] == 0 &&
+                (cell < 0 || __builtin_popcount(lg.cand[i]) <
+                                 __builtin_popcount(lg.cand[cell])))
+                cell = i;
+        snprintf(out, size, "from_solution: none of the implemented "
+                 "techniques applies; in the solution, cell [%d,%d] is %d",
+                 cell / 9, cell % 9, sol->cell[cell]);
+    }
+}
 
 static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
 {
@@ -89,8 +149,12 @@ static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
         it->verdict = CLI_MALFORMED;
         return;
     }
-    if (sudoku_conflicts(&g, &it->conflict, 1) > 0) {
-        it->verdict = opt->mode == CLI_COUNT ? CLI_SOLVED : CLI_CONFLICT;
+    it->complete = 1;
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        it->complete &= g.cell[i] != 0;
+    if ((it->nconflicts = sudoku_conflicts(&g, &it->conflict, 1)) > 0) {
+        it->verdict = opt->mode == CLI_COUNT || opt->mode == CLI_VALIDATE
+                          ? CLI_SOLVED : CLI_CONFLICT;
         it->count = 0;
         return;
     }
@@ -99,10 +163,14 @@ static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
         it->verdict = CLI_BUDGET;
         return;
     }
-    if (opt->mode == CLI_COUNT || it->count == 1)
+    if (opt->mode == CLI_COUNT || opt->mode == CLI_VALIDATE || it->count == 1)
         it->verdict = CLI_SOLVED;
     else
         it->verdict = it->count == 0 ? CLI_NONE : CLI_MULTIPLE;
+    if (it->verdict == CLI_SOLVED && opt->mode == CLI_GRADE)
+        logic_grade(&g, &it->grade, NULL);
+    if (it->verdict == CLI_SOLVED && opt->mode == CLI_HINT)
+        cli_hint(&g, &it->solution, it->hint, sizeof(it->hint));
 }
 
 static void *cli_worker(void *arg)
@@ -150,7 +218,27 @@ static int cli_print_item(const struct cli_options *opt, const char *name,
 
     switch (it->verdict) {
     case CLI_SOLVED:
-        if (opt->mode == CLI_COUNT) {
+        if (opt->mode == CLI_VALIDATE) {
+            printf("%s %u %s", it->nconflicts == 0 && it->count == 1
+                                   ? "valid" : "invalid",
+                   it->nconflicts ? 0 : it->count,
+                   it->complete ? "complete" : "incomplete");
+            if (it->nconflicts)
+                printf(" conflict: %u appears %u times in %s %u",
+                       it->conflict.digit, it->conflict.ncells,
+                       unit_names[it->conflict.unit], it->conflict.index + 1u);
+            printf("\n");
+        } else if (opt->mode == CLI_HINT) {
+            printf("%s\n", it->hint);
+        } else if (opt->mode == CLI_GRADE) {
+            printf("%s %s steps=%u guessing=%s\n",
+                   logic_level_name(it->grade.level),
+                   it->grade.hardest < 0
+                       ? "-"
+                       : logic_technique_name(
+                             (enum logic_technique)it->grade.hardest),
+                   it->grade.steps, it->grade.needs_guessing ? "yes" : "no");
+        } else if (opt->mode == CLI_COUNT) {
             printf("%s\n", it->count == 0 ? "0" : it->count == 1 ? "1" : "2+");
         } else {
             sudoku_format(&it->solution, out);
@@ -298,6 +386,62 @@ static int cli_number(const char *s, unsigned long long max,
     return 0;
 }
 
+/* `sudoku generate`: argv holds the arguments after the word. */
+static int cli_generate(int argc, char **argv)
+{
+    struct generate_options o;
+    enum logic_level level = LOGIC_EXTREME;
+    enum generate_symmetry sym = GENERATE_NONE;
+    unsigned long long seed = 1, count = 1;
+    int have_level = 0, rc = 0;
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (v && !strcmp(a, "--difficulty")) {
+            if (logic_level_parse(v, &level) != 0)
+                goto bad_usage;
+            have_level = 1;
+        } else if (v && !strcmp(a, "--symmetry")) {
+            if (generate_symmetry_parse(v, &sym) != 0)
+                goto bad_usage;
+        } else if (v && !strcmp(a, "--seed")) {
+            if (cli_number(v, ULLONG_MAX, &seed))
+                goto bad_usage;
+        } else if (v && !strcmp(a, "--count")) {
+            if (cli_number(v, 1000000, &count))
+                goto bad_usage;
+        } else {
+            goto bad_usage;
+        }
+        i++;
+    }
+    if (!have_level)
+        goto bad_usage;
+    for (unsigned long long k = 0; k < count; k++) {
+        struct generate_result r;
+        char puzzle[SUDOKU_CELLS + 1], solution[SUDOKU_CELLS + 1];
+        generate_options_init(&o, level, seed + k);
+        o.symmetry = sym;
+        if (generate_puzzle(&o, &r) != GENERATE_OK) {
+            fprintf(stderr, "sudoku: seed %llu: no %s puzzle within the "
+                    "budget; printing the closest (%s)\n", seed + k,
+                    logic_level_name(level), logic_level_name(r.grade.level));
+            rc = 1;
+        }
+        sudoku_format(&r.puzzle, puzzle);
+        sudoku_format(&r.solution, solution);
+        printf("%s:1:%s\n", puzzle, solution);
+    }
+    return rc;
+
+bad_usage:
+    fputs(usage, stderr);
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
     struct cli_options opt = {CLI_SOLVE, 1, 0};
@@ -321,6 +465,14 @@ int main(int argc, char **argv)
             opt.mode = CLI_SOLVE, have_mode = 1;
         } else if (!have_mode && !strcmp(a, "count")) {
             opt.mode = CLI_COUNT, have_mode = 1;
+        } else if (!have_mode && !strcmp(a, "validate")) {
+            opt.mode = CLI_VALIDATE, have_mode = 1;
+        } else if (!have_mode && !strcmp(a, "hint")) {
+            opt.mode = CLI_HINT, have_mode = 1;
+        } else if (!have_mode && !strcmp(a, "grade")) {
+            opt.mode = CLI_GRADE, have_mode = 1;
+        } else if (!have_mode && !strcmp(a, "generate")) {
+            return cli_generate(argc - i - 1, argv + i + 1);
         } else if (a[0] == '-' && a[1] != '\0') {
             goto bad_usage;
         } else if (have_mode) {

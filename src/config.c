@@ -52,6 +52,14 @@ static const struct opt opts[] = {
      100000, "N", "connections served at once; more get 503 (default 1000)", NULL},
     {"max-per-ip", "MAX_PER_IP", OPT_UINT, FIELD(max_per_ip), 0, 100000, "N",
      "connections per client address, 0 for no cap (default 0)", NULL},
+    {"max-batch", "MAX_BATCH", OPT_UINT, FIELD(max_batch), 1, 1000000, "N",
+     "puzzles in one POST /solve/batch (default 10000)", NULL},
+    {"max-batch-body", "MAX_BATCH_BODY", OPT_SIZE, FIELD(max_batch_body), 1024,
+     256u << 20, "BYTES", "largest POST /solve/batch body (default 4M)", NULL},
+    {"batch-workers", "BATCH_WORKERS", OPT_UINT, FIELD(batch_workers), 1, 64,
+     "N", "threads that solve batches (default 1)", NULL},
+    {"batch-queue", "BATCH_QUEUE", OPT_UINT, FIELD(batch_queue), 1, 10000, "N",
+     "batches waiting for a worker; more get 503 (default 16)", NULL},
     {"log-level", "LOG_LEVEL", OPT_WORD, FIELD(log_level), 0, 0, "LEVEL",
      "debug, info, warn or error (default info)", log_levels},
     {"access-log", "ACCESS_LOG", OPT_WORD, FIELD(access_log), 0, 0, "on|off",
@@ -80,6 +88,10 @@ void config_init(struct config *cfg)
     cfg->log_level = CONFIG_LOG_INFO;
     cfg->access_log = 1;
     strcpy(cfg->cors_origins, "*");
+    cfg->max_batch = 10000;
+    cfg->max_batch_body = 4u << 20;
+    cfg->batch_workers = 1;
+    cfg->batch_queue = 16;
     cfg->version = SUDOKUD_VERSION;
 }
 

@@ -7,7 +7,7 @@
 #include "http.h"
 
 #include <arpa/inet.h>
-#include <microhttpd.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -21,42 +21,18 @@
 #include <sys/random.h>
 
 #include "api.h"
+#include "http_internal.h"
 #include "log.h"
 #include "metrics.h"
 
-#define REQUEST_ID_MAX 128
-#define DRAIN_MAX (1u << 20) /* bytes of an oversized body read and dropped */
-
-struct http_server {
-    struct MHD_Daemon *daemon;
-    struct api_context api;
-    struct metrics *metrics;
-    struct log_sink log;
-    int access_log;
-    char cors_origins[CONFIG_CORS_MAX]; /* the api context points here */
-    size_t max_body;
-    unsigned max_connections;
-    atomic_int draining;
-    atomic_long connections;   /* open connections */
-    atomic_ulong next_id;      /* for generated request ids */
-    uint32_t boot_id;          /* random, so ids differ between runs */
-    MHD_socket quiesced_fd;    /* listening socket, closed after the stop */
-};
-
-/* One request between its first and its completed callback. */
-struct request {
-    char *body;
-    size_t len, cap;
-    int too_large;
-    size_t dropped;      /* bytes past the limit, read and thrown away */
-    int status;          /* 0 until answered */
-    size_t bytes;        /* body bytes of the answer */
-    size_t route;
-    uint64_t start_us;
-    char method[16];
-    char path[256];      /* for the log; longer paths are cut */
-    char id[REQUEST_ID_MAX + 1];
-};
+/* A header value copied into dst, or NULL when absent or too long. */
+static const char *copy_header(char *dst, size_t cap, const char *value)
+{
+    if (value == NULL || strlen(value) >= cap)
+        return NULL;
+    strcpy(dst, value);
+    return dst;
+}
 
 static uint64_t now_us(void)
 {
@@ -137,9 +113,21 @@ static const char *header(struct MHD_Connection *conn, const char *name)
     return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
+/* Records what is being answered and queues it. */
+static enum MHD_Result reply(struct http_server *srv,
+                             struct MHD_Connection *conn, struct request *rq,
+                             const struct api_response *resp)
+{
+    rq->status = resp->status;
+    rq->bytes = resp->body_len;
+    rq->route = resp->route;
+    return queue(srv, conn, resp, rq->id);
+}
+
 static enum MHD_Result answer(struct http_server *srv,
                               struct MHD_Connection *conn, const char *url,
-                              const char *method, struct request *rq)
+                              const char *method, struct request *rq,
+                              int queue_full)
 {
     struct api_request req = {
         .method = method,
@@ -153,14 +141,41 @@ static enum MHD_Result answer(struct http_server *srv,
         .cors_method = header(conn, "Access-Control-Request-Method"),
         .request_id = rq->id,
         .overloaded = over_capacity(srv, conn),
+        .queue_full = queue_full,
     };
     struct api_response resp;
 
     api_handle(&srv->api, &req, &resp);
-    rq->status = resp.status;
-    rq->bytes = resp.body_len;
-    rq->route = resp.route;
-    return queue(srv, conn, &resp, rq->id);
+    return reply(srv, conn, rq, &resp);
+}
+
+/* Hands a batch to the job pool: its request is copied into rq (the worker
+ * must not read libmicrohttpd's strings) and the connection is suspended
+ * until the worker resumes it with rq->resp filled. Returns -1, touching
+ * nothing, when the queue is full. */
+static int submit(struct http_server *srv, struct MHD_Connection *conn,
+                  const char *url, const char *method, struct request *rq)
+{
+    if (http_jobs_reserve(srv) != 0)
+        return -1;
+    rq->job.api = (struct api_request){
+        .method = rq->method,
+        .path = rq->path,
+        .content_type = copy_header(rq->job.content_type,
+                                    sizeof(rq->job.content_type),
+                                    header(conn, MHD_HTTP_HEADER_CONTENT_TYPE)),
+        .body = rq->body,
+        .body_len = rq->len,
+        .origin = copy_header(rq->job.origin, sizeof(rq->job.origin),
+                              header(conn, "Origin")),
+        .request_id = rq->id,
+    };
+    (void)url, (void)method;
+    rq->job.conn = conn;
+    rq->state = REQUEST_QUEUED;
+    MHD_suspend_connection(conn);
+    http_jobs_push(srv, rq);
+    return 0;
 }
 
 /* Declared Content-Length larger than the limit? */
@@ -233,6 +248,7 @@ static void copy_cut(char *dst, const char *src, size_t cap)
     dst[n] = '\0';
 }
 
+
 /* Keeps the client's X-Request-Id when it is 1-128 visible ASCII
  * characters; otherwise makes one. */
 static void start_request(struct http_server *srv, struct MHD_Connection *conn,
@@ -273,11 +289,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             return MHD_NO;
         *con_cls = rq;
         start_request(srv, conn, method, url, rq);
-        if (declared_too_large(conn, srv->max_body)) {
+        rq->limit = api_body_limit(&srv->api, url);
+        if (declared_too_large(conn, rq->limit)) {
             /* Answer before reading: libmicrohttpd then skips the body
              * (or never sends "100 Continue") and closes the connection. */
             rq->too_large = 1;
-            return answer(srv, conn, url, method, rq);
+            return answer(srv, conn, url, method, rq, 0);
         }
         return MHD_YES;
     }
@@ -286,7 +303,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
             *upload_data_size = 0;
             return MHD_YES;
         }
-        append(rq, upload_data, *upload_data_size, srv->max_body);
+        append(rq, upload_data, *upload_data_size, rq->limit);
         if (rq->too_large)
             rq->dropped += *upload_data_size;
         *upload_data_size = 0;
@@ -302,9 +319,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         }
         return MHD_YES;
     }
+    if (rq->state == REQUEST_DONE) { /* resumed: the worker's answer */
+        rq->state = REQUEST_READING;
+        return reply(srv, conn, rq, &rq->job.resp);
+    }
     if (rq->status != 0)
         return MHD_YES;
-    return answer(srv, conn, url, method, rq);
+    if (!rq->too_large && api_is_batch(method, url))
+        return submit(srv, conn, url, method, rq) == 0
+                   ? MHD_YES
+                   : answer(srv, conn, url, method, rq, 1);
+    return answer(srv, conn, url, method, rq, 0);
 }
 
 static void log_access(struct http_server *srv, struct MHD_Connection *conn,
@@ -419,7 +444,7 @@ enum http_status http_server_start(const struct config *cfg,
     struct sockaddr_in6 in6;
     const struct sockaddr *addr;
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
-                     MHD_USE_ITC | MHD_USE_ERROR_LOG;
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
     struct http_server *srv;
 
     memset(&in4, 0, sizeof(in4));
@@ -454,11 +479,13 @@ enum http_status http_server_start(const struct config *cfg,
     snprintf(srv->cors_origins, sizeof(srv->cors_origins), "%s",
              cfg->cors_origins);
     srv->api.cors_origins = srv->cors_origins;
+    srv->api.max_batch = cfg->max_batch;
+    srv->api.max_batch_body = cfg->max_batch_body;
     srv->api.metrics = srv->metrics;
     srv->log.fd = 1;
     srv->log.level = (enum log_level)cfg->log_level;
     srv->access_log = cfg->access_log;
-    srv->max_body = cfg->max_body;
+
     srv->max_connections = cfg->max_connections;
     srv->quiesced_fd = MHD_INVALID_SOCKET;
     if (getrandom(&srv->boot_id, sizeof(srv->boot_id), GRND_NONBLOCK) !=
@@ -488,6 +515,11 @@ enum http_status http_server_start(const struct config *cfg,
          * headers of about 14 KiB (more gets 431). */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_END);
+    if (srv->daemon != NULL &&
+        http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
+        MHD_stop_daemon(srv->daemon);
+        srv->daemon = NULL;
+    }
     if (srv->daemon == NULL) {
         snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "
                  "address of this machine?)", cfg->bind, (unsigned)cfg->port);
@@ -517,6 +549,26 @@ long http_server_connections(const struct http_server *srv)
     return atomic_load(&srv->connections);
 }
 
+/* Accepts every connection waiting in the listening socket's backlog and
+ * hands it to libmicrohttpd. */
+static void take_backlog(struct http_server *srv)
+{
+    int flags = fcntl(srv->quiesced_fd, F_GETFL);
+
+    if (flags < 0 || fcntl(srv->quiesced_fd, F_SETFL, flags | O_NONBLOCK) < 0)
+        return; /* a blocking accept() could wait forever */
+    for (;;) {
+        struct sockaddr_storage addr;
+        socklen_t len = sizeof(addr);
+        int fd = accept4(srv->quiesced_fd, (struct sockaddr *)&addr, &len,
+                         SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return; /* EAGAIN: the backlog is empty */
+        /* On failure libmicrohttpd closes fd itself. */
+        MHD_add_connection(srv->daemon, fd, (struct sockaddr *)&addr, len);
+    }
+}
+
 long http_server_drain(struct http_server *srv, unsigned timeout_ms)
 {
     const struct timespec tick = {0, 5 * 1000 * 1000};
@@ -525,14 +577,17 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
     atomic_store(&srv->draining, 1);
     if (srv->quiesced_fd == MHD_INVALID_SOCKET) {
         srv->quiesced_fd = MHD_quiesce_daemon(srv->daemon);
-        /* Quiescing only stops accept(); the kernel would still complete
-         * handshakes into the backlog, and those clients would hang until the
-         * stop resets them. Shutting the listening socket down makes Linux
-         * refuse new connections at once, so a gateway retries elsewhere.
-         * The descriptor itself stays open until after MHD_stop_daemon, as
-         * libmicrohttpd requires. */
-        if (srv->quiesced_fd != MHD_INVALID_SOCKET)
+        /* Quiescing only stops libmicrohttpd's accept(); the kernel still
+         * completes handshakes into the backlog. Those clients connected
+         * before we stopped, so they are taken in and served (with
+         * Connection: close) rather than reset. Then shutting the listening
+         * socket down makes Linux refuse new connections at once, so a
+         * gateway retries elsewhere. The descriptor itself stays open until
+         * after MHD_stop_daemon, as libmicrohttpd requires. */
+        if (srv->quiesced_fd != MHD_INVALID_SOCKET) {
+            take_backlog(srv);
             shutdown(srv->quiesced_fd, SHUT_RDWR);
+        }
     }
     /* Every answer now closes its connection, so connections go away as
      * their last request is answered; idle ones go at the idle timeout. Not
@@ -549,6 +604,7 @@ void http_server_stop(struct http_server *srv)
 {
     if (srv == NULL)
         return;
+    http_jobs_stop(srv); /* resumes every suspended connection first */
     MHD_stop_daemon(srv->daemon);
     if (srv->quiesced_fd != MHD_INVALID_SOCKET)
         close(srv->quiesced_fd);

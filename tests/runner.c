@@ -13,7 +13,10 @@ struct suite {
 static const struct suite suites[] = {
     {"sudoku", test_sudoku}, {"codec", test_codec},     {"config", test_config},
     {"log", test_log},       {"metrics", test_metrics}, {"api", test_api},
+    {"api_batch", test_api_batch},
     {"http", test_http},     {"main", test_main},       {"cli", test_cli},
+    {"logic", test_logic},
+    {"generate", test_generate}, {"api_logic", test_api_logic},
 };
 
 static int wanted(const char *name, int argc, char **argv)

@@ -848,6 +848,194 @@ static void test_per_ip_cap(void **state)
     teardown((void **)&s);
 }
 
+/* ------------------------------------------------------------------------
+ * Batches: run on the job pool, the connection suspended meanwhile
+ * ------------------------------------------------------------------------ */
+
+/* {"boards": [...]} with n forum-hardest puzzles (the sample, repeated). */
+static char *hard_batch(int n, size_t *len)
+{
+    FILE *f = fopen("tests/data/puzzles5_forum_hardest_1905_11+", "r");
+    char lines[200][82], line[256];
+    int have = 0;
+    char *body, *p;
+
+    assert_non_null(f);
+    while (have < 200 && fgets(line, sizeof(line), f))
+        if (line[0] != '#' && strlen(line) >= 81) {
+            memcpy(lines[have], line, 81);
+            lines[have++][81] = '\0';
+        }
+    fclose(f);
+    body = malloc((size_t)n * 86 + 32);
+    p = body + sprintf(body, "{\"boards\":[");
+    for (int i = 0; i < n; i++)
+        p += sprintf(p, "%s\"%s\"", i ? "," : "", lines[i % have]);
+    p += sprintf(p, "]}");
+    *len = (size_t)(p - body);
+    return body;
+}
+
+struct batch_call {
+    uint16_t port;
+    const char *body;
+    size_t len;
+    long status;
+    double seconds;
+    size_t results;
+};
+
+/* Collects a whole answer, however long. */
+struct grow_buf {
+    char *data;
+    size_t len;
+};
+
+static size_t on_grow(char *p, size_t size, size_t n, void *userdata)
+{
+    struct grow_buf *g = userdata;
+    char *q = realloc(g->data, g->len + size * n + 1);
+
+    if (q == NULL)
+        return 0;
+    memcpy(q + g->len, p, size * n);
+    g->data = q;
+    g->len += size * n;
+    g->data[g->len] = '\0';
+    return size * n;
+}
+
+static void *batch_thread(void *arg)
+{
+    struct batch_call *b = arg;
+    CURL *curl = curl_easy_init();
+    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    struct grow_buf g = {NULL, 0};
+    char url[64];
+
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve/batch", (unsigned)b->port);
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, b->body);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)b->len);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_grow);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &g);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
+    curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &b->status);
+    curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &b->seconds);
+    b->results = 0;
+    for (const char *p = g.data; p && (p = strstr(p, "\"index\":")) != NULL; p++)
+        b->results++;
+    free(g.data);
+    curl_slist_free_all(hdrs);
+    curl_easy_cleanup(curl);
+    return NULL;
+}
+
+static void test_batch_over_http(void **state)
+{
+    struct server *s = *state;
+    CURL *curl = curl_easy_init();
+    struct reply r;
+    static const char ndjson[] =
+        "\"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5.\"\n"
+        "\"x\"\n";
+
+    request(curl, s->port, "POST", "/solve/batch", "application/json",
+            "{\"boards\":[\"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5.\"]}",
+            96, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "{\"results\":[{\"index\":0,\"solution\":\"957214386"));
+    request(curl, s->port, "POST", "/solve/batch", "application/x-ndjson", ndjson,
+            strlen(ndjson), &r);
+    assert_int_equal(r.status, 200);
+    assert_true(has_header(&r, "Content-Type: application/x-ndjson"));
+    assert_non_null(strstr(r.body, "\n{\"index\":1,\"problem\":{"));
+    /* Its own body limit (4 MiB by default), not /solve's 16 KiB. */
+    {
+        size_t len;
+        char *body = hard_batch(1000, &len); /* about 85 KB */
+        request(curl, s->port, "POST", "/solve/batch", "application/json", body,
+                len, &r);
+        assert_int_equal(r.status, 200);
+        free(body);
+    }
+    curl_easy_cleanup(curl);
+}
+
+/* A long batch does not hold up short requests on other connections. */
+static void test_batch_leaves_others_flowing(void **state)
+{
+    struct server *s;
+    struct config cfg;
+    struct batch_call b;
+    pthread_t t;
+    CURL *curl = curl_easy_init();
+    double worst = 0;
+    size_t len;
+    char *body = hard_batch(3000, &len);
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    b = (struct batch_call){.port = s->port, .body = body, .len = len};
+    assert_int_equal(pthread_create(&t, NULL, batch_thread, &b), 0);
+    usleep(50 * 1000); /* the batch is being solved now */
+    for (int i = 0; i < 20; i++) {
+        double took = 0;
+        solve_example(s->port, curl);
+        curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &took);
+        if (took > worst)
+            worst = took;
+    }
+    pthread_join(t, NULL);
+    assert_int_equal(b.status, 200);
+    assert_int_equal(b.results, 3000);
+    print_message("batch of 3000 forum-hardest puzzles: %.0f ms; slowest of 20 "
+                  "/solve requests meanwhile: %.1f ms\n", b.seconds * 1e3,
+                  worst * 1e3);
+    /* The short requests did not wait for the batch. */
+    assert_true(worst < b.seconds / 2);
+    free(body);
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+/* One worker, a queue of one: a third concurrent batch is refused with 503
+ * and Retry-After, at once; the others complete. */
+static void test_batch_queue_full(void **state)
+{
+    enum { N = 4 };
+    struct server *s;
+    struct config cfg;
+    struct batch_call b[N];
+    pthread_t t[N];
+    size_t len;
+    char *body = hard_batch(1500, &len);
+    int ok = 0, busy = 0;
+
+    (void)state;
+    server_config(&cfg, 4, 10);
+    cfg.batch_workers = 1;
+    cfg.batch_queue = 1;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    for (int i = 0; i < N; i++) {
+        b[i] = (struct batch_call){.port = s->port, .body = body, .len = len};
+        assert_int_equal(pthread_create(&t[i], NULL, batch_thread, &b[i]), 0);
+    }
+    for (int i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        ok += b[i].status == 200 && b[i].results == 1500;
+        busy += b[i].status == 503;
+    }
+    assert_int_equal(ok + busy, N);
+    assert_true(ok >= 1);
+    assert_true(busy >= 1);
+    free(body);
+    teardown((void **)&s);
+}
+
 int test_http(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -868,6 +1056,9 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_far_over_capacity),
         cmocka_unit_test(test_per_ip_cap),
+        cmocka_unit_test(test_batch_over_http),
+        cmocka_unit_test(test_batch_leaves_others_flowing),
+        cmocka_unit_test(test_batch_queue_full),
     };
     int failed;
 

@@ -348,7 +348,7 @@ static void test_sigterm_under_load(void **state)
     struct load ld[THREADS];
     pthread_t t[THREADS];
     atomic_int stop = 0;
-    int status, ok_before = 0, ok = 0, failed = 0;
+    int status, ok_before = 0, ok = 0, failed = 0, refused = 0;
 
     (void)state;
     spawn_listening_with(&d, 0);
@@ -368,6 +368,11 @@ static void test_sigterm_under_load(void **state)
         ok += ld[i].ok;
         failed += ld[i].failed;
     }
+    for (int i = 0; i < THREADS; i++)
+        refused += ld[i].refused;
+    print_message("SIGTERM under load: %d answered before the signal, %d in "
+                  "all, %d refused after it, %d failed\n", ok_before, ok,
+                  refused, failed);
     assert_true(ok_before > 0);
     assert_int_equal(failed, 0);
     assert_true(WIFEXITED(status));

@@ -12,8 +12,12 @@ int test_config(unsigned *ntests);
 int test_log(unsigned *ntests);
 int test_metrics(unsigned *ntests);
 int test_api(unsigned *ntests);
+int test_api_batch(unsigned *ntests);
 int test_http(unsigned *ntests);
 int test_main(unsigned *ntests);
+int test_logic(unsigned *ntests);
+int test_generate(unsigned *ntests);
+int test_api_logic(unsigned *ntests);
 int test_cli(unsigned *ntests);
 
 #endif

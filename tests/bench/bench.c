@@ -355,6 +355,7 @@ int main(int argc, char **argv)
            (unsigned long long)max_nodes, max_set, max_line);
     bench_budget(max_nodes, slowest_rate);
     printf("\nverified %zu puzzles: %zu wrong\n", total, wrong);
+    wrong += (size_t)bench_logic(argv[1]);
     for (size_t k = 0; k < nsets; k++)
         free(names[k]);
     free(names);

@@ -25,4 +25,9 @@ uint64_t bench_wall_ns(void);
  * data set) included; `max_seen` is the most nodes a real puzzle needed. */
 void bench_budget(uint64_t max_seen, double real_rate);
 
+/* tests/bench/logic.c: grade calibration of the data sets in `dir` and
+ * generation times per level. Returns 1 when a forum-hardest puzzle grades
+ * below expert or a level was missed, else 0. */
+int bench_logic(const char *dir);
+
 #endif

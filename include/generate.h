@@ -1,0 +1,71 @@
+/* generate.h - puzzle generation: a random full grid, holes dug while the
+ * solution stays unique, graded by the logic engine until the requested
+ * level comes out. Deterministic for a seed and options (unless the time
+ * bound cuts in), reentrant: the random state is a value the caller owns. */
+#ifndef GENERATE_H
+#define GENERATE_H
+
+#include <stdint.h>
+
+#include "logic.h"
+#include "sudoku.h"
+
+/* Which cells are blanked together. */
+enum generate_symmetry {
+    GENERATE_NONE = 0,
+    GENERATE_ROTATIONAL,  /* [r,c] with [8-r,8-c] (180 degrees) */
+    GENERATE_DIAGONAL,    /* [r,c] with [c,r] (main diagonal) */
+    GENERATE_NSYMMETRIES
+};
+
+enum generate_status {
+    GENERATE_OK = 0,   /* out->puzzle has the requested level */
+    GENERATE_MISSED,   /* the attempt or time budget ran out: out holds the
+                          puzzle whose level came closest */
+};
+
+/* xoshiro256** seeded through splitmix64: no global state. */
+struct generate_rng {
+    uint64_t s[4];
+};
+
+void generate_rng_seed(struct generate_rng *r, uint64_t seed);
+uint64_t generate_rng_next(struct generate_rng *r);
+/* Uniform in [0, n), n >= 1. */
+unsigned generate_rng_below(struct generate_rng *r, unsigned n);
+
+struct generate_options {
+    enum logic_level level;
+    uint64_t seed;
+    enum generate_symmetry symmetry;
+    unsigned max_attempts;  /* full grids tried at most (deterministic) */
+    uint64_t max_us;        /* wall-clock bound in microseconds, 0: none */
+};
+
+/* Defaults: 2000 attempts, 2 seconds. */
+void generate_options_init(struct generate_options *o, enum logic_level level,
+                           uint64_t seed);
+
+struct generate_result {
+    struct sudoku_grid puzzle, solution;
+    struct logic_grade grade;  /* of puzzle */
+    unsigned attempts;         /* full grids tried */
+    unsigned givens;
+    uint64_t took_us;
+    int timed_out;             /* the time bound ended the search */
+};
+
+/* Generates a puzzle with exactly one solution. Returns GENERATE_OK when its
+ * grade is opt->level, GENERATE_MISSED with the closest one found (always a
+ * valid unique puzzle) when the budget ran out. */
+enum generate_status generate_puzzle(const struct generate_options *opt,
+                                     struct generate_result *out);
+
+/* A random complete grid (valid solution) drawn from r. */
+void generate_full_grid(struct generate_rng *r, struct sudoku_grid *out);
+
+/* "none", "rotational", "diagonal"; parse returns 0 or -1 when unknown. */
+const char *generate_symmetry_name(enum generate_symmetry s);
+int generate_symmetry_parse(const char *name, enum generate_symmetry *out);
+
+#endif

@@ -1,0 +1,149 @@
+/* api_batch.c - POST /solve/batch: many boards in one request, as a JSON
+ * object {"boards": [...]} or as NDJSON, answered in input order with one
+ * result per board (a solution, or a problem with its code). The http module
+ * runs this route on its job pool, not on a connection thread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api.h"
+#include "api_internal.h"
+#include "codec.h"
+#include "metrics.h"
+#include "sudoku.h"
+
+#define NDJSON_TYPE "application/x-ndjson"
+
+/* Is `type` the media type `want`, in any case, maybe with parameters? */
+static int media_is(const char *type, const char *want)
+{
+    size_t n = strlen(want);
+
+    if (type == NULL)
+        return 0;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    if (strncasecmp(type, want, n) != 0)
+        return 0;
+    type += n;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    return *type == '\0' || *type == ';';
+}
+
+/* Judges item i and appends its result; returns 1 when it was solved. */
+static int judge_item(const struct api_context *ctx,
+                      const struct codec_batch_item *it, size_t i,
+                      struct api_verdict *v, struct codec_out *o,
+                      uint64_t *solve_us)
+{
+    struct sudoku_grid puzzle;
+    struct codec_problem p;
+    struct api_problem_text t;
+    size_t bad;
+
+    v->result = METRICS_INVALID;
+    v->took_us = 0;
+    v->stats.guesses = 0;
+    if (it->status != CODEC_OK) {
+        api_decode_problem(it->status, &it->err, &p);
+        codec_out_problem(o, i, &p);
+    } else if (sudoku_parse(it->board.text, SUDOKU_CELLS, &puzzle, &bad) !=
+               SUDOKU_OK) {
+        api_bad_char_problem(&it->board, bad, it->at, &p, &t);
+        codec_out_problem(o, i, &p);
+    } else if (api_judge(ctx, &puzzle, v) == METRICS_SOLVED) {
+        codec_out_solution(o, i, &v->solution, it->board.shape);
+    } else {
+        codec_out_problem(o, i, &v->problem);
+    }
+    *solve_us += v->took_us;
+    if (ctx->metrics != NULL)
+        metrics_puzzle(ctx->metrics, v->result, v->took_us, v->stats.guesses);
+    return v->result == METRICS_SOLVED;
+}
+
+void api_handle_solve_batch(const struct api_context *ctx,
+                            const struct api_request *req,
+                            struct api_response *resp)
+{
+    int ndjson = media_is(req->content_type, NDJSON_TYPE);
+    struct codec_batch batch;
+    struct codec_error err;
+    struct codec_problem p;
+    struct codec_out o;
+    struct api_verdict *v;
+    enum codec_status st;
+    size_t solved = 0, len = 0;
+    uint64_t solve_us = 0;
+    char detail[160], *body;
+
+    if (req->queue_full) {
+        resp->retry_after = 1;
+        api_respond_simple(resp, 503, "busy", "Batch queue full",
+                           "every batch worker is busy and the queue is full; "
+                           "retry in a moment");
+        return;
+    }
+    if (req->body_too_large) {
+        snprintf(detail, sizeof(detail),
+                 "the body is larger than the batch limit of %zu bytes",
+                 ctx->max_batch_body);
+        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
+        p.limit = (long long)ctx->max_batch_body;
+        api_respond_problem(resp, &p);
+        return;
+    }
+    if (!ndjson && !media_is(req->content_type, API_JSON_TYPE)) {
+        api_respond_simple(resp, 415, "unsupported_media_type",
+                           "Unsupported media type",
+                           "send the batch with Content-Type: application/json "
+                           "({\"boards\": [...]}) or application/x-ndjson (one "
+                           "board per line)");
+        return;
+    }
+    st = codec_decode_batch(req->body, req->body_len, ndjson, ctx->max_batch,
+                            &batch, &err);
+    if (st == CODEC_TOO_MANY) {
+        codec_problem_init(&p, 413, "batch_too_large", "Batch too large",
+                           err.detail);
+        p.limit = (long long)ctx->max_batch;
+        api_respond_problem(resp, &p);
+        return;
+    }
+    if (st != CODEC_OK) {
+        api_decode_problem(st, &err, &p);
+        api_respond_problem(resp, &p);
+        return;
+    }
+    if ((v = malloc(sizeof(*v))) == NULL) {
+        codec_batch_free(&batch);
+        api_respond_simple(resp, 500, "internal_error", "Internal error",
+                           "the server ran out of memory; try again");
+        return;
+    }
+    codec_out_begin(&o, ndjson);
+    for (size_t i = 0; i < batch.n; i++)
+        solved += (size_t)judge_item(ctx, &batch.items[i], i, v, &o, &solve_us);
+    body = codec_out_end(&o, batch.n, solved, solve_us, &len);
+    free(v);
+    codec_batch_free(&batch);
+    if (body == NULL)
+        api_respond_simple(resp, 500, "internal_error", "Internal error",
+                           "the server ran out of memory; try again");
+    else
+        api_respond_body(resp, 200, ndjson ? NDJSON_TYPE : API_JSON_TYPE, body,
+                         len);
+}
+
+size_t api_body_limit(const struct api_context *ctx, const char *path)
+{
+    return strcmp(path, "/solve/batch") == 0 ? ctx->max_batch_body
+                                             : ctx->max_body;
+}
+
+int api_is_batch(const char *method, const char *path)
+{
+    return strcmp(method, "POST") == 0 && strcmp(path, "/solve/batch") == 0;
+}

@@ -1,0 +1,339 @@
+/* api_logic.c - POST /validate, /hint, /grade and /generate: the logic
+ * engine (logic.h) and the generator (generate.h) behind the same board
+ * intake as /solve (api_read_board). /validate reports a bad puzzle in a 200
+ * answer; /hint and /grade need exactly one solution and say why otherwise. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "api.h"
+#include "api_internal.h"
+#include "codec.h"
+#include "generate.h"
+#include "logic.h"
+#include "sudoku.h"
+
+#define MAX_CONFLICTS (3 * SUDOKU_SIZE * SUDOKU_SIZE)
+
+/* The time /generate may take; past it the closest puzzle found is not
+ * good enough and the answer is 503 generation_timeout. */
+#define API_GENERATE_MAX_US 2000000u
+
+/* Takes the encoder's result; call it as respond_json(resp, body, len) only
+ * after the encoder has run (argument order is unspecified in C). */
+static void respond_json(struct api_response *resp, char *body, size_t len)
+{
+    if (body == NULL)
+        api_respond_simple(resp, 500, "internal_error", "Internal error",
+                           "the server ran out of memory; try again");
+    else
+        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
+}
+
+static void respond_search_limit(const struct api_context *ctx,
+                                 struct api_response *resp)
+{
+    struct codec_problem p;
+    char detail[160];
+
+    snprintf(detail, sizeof(detail),
+             "the search gave up after %llu nodes without settling the "
+             "puzzle", (unsigned long long)ctx->max_nodes);
+    codec_problem_init(&p, 422, "search_limit", "Search limit reached",
+                       detail);
+    p.limit = (long long)ctx->max_nodes;
+    api_respond_problem(resp, &p);
+}
+
+static int complete(const struct sudoku_grid *g)
+{
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (g->cell[i] == 0)
+            return 0;
+    return 1;
+}
+
+/* Reads the board and insists on exactly one solution (into *sol). Returns
+ * 0, or -1 when resp holds the problem. */
+static int read_puzzle(const struct api_context *ctx,
+                       const struct api_request *req,
+                       struct api_response *resp, struct sudoku_grid *puzzle,
+                       struct sudoku_grid *sol)
+{
+    struct sudoku_conflict conflicts[MAX_CONFLICTS];
+    struct codec_board board;
+    unsigned count = 0;
+    size_t n;
+
+    if (api_read_board(ctx, req, resp, &board, puzzle) != 0)
+        return -1;
+    n = sudoku_conflicts(puzzle, conflicts, MAX_CONFLICTS);
+    if (n > 0) {
+        api_respond_conflicts(resp, conflicts, n);
+        return -1;
+    }
+    if (sudoku_count(puzzle, 2, ctx->max_nodes, sol, &count, NULL) ==
+        SUDOKU_BUDGET) {
+        respond_search_limit(ctx, resp);
+        return -1;
+    }
+    if (count == 0) {
+        api_respond_simple(resp, 422, "no_solution", "No solution",
+                           "the board obeys the rules but cannot be completed");
+        return -1;
+    }
+    if (count > 1) {
+        api_respond_simple(resp, 422, "multiple_solutions",
+                           "Multiple solutions",
+                           "the board has more than one solution; a valid "
+                           "puzzle has exactly one, so add givens");
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * POST /validate
+ * ------------------------------------------------------------------------ */
+
+void api_handle_validate(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp)
+{
+    struct sudoku_conflict conflicts[MAX_CONFLICTS];
+    struct codec_board board;
+    struct sudoku_grid puzzle;
+    unsigned count = 0;
+    size_t n, len = 0;
+    char *body;
+
+    if (api_read_board(ctx, req, resp, &board, &puzzle) != 0)
+        return;
+    n = sudoku_conflicts(&puzzle, conflicts, MAX_CONFLICTS);
+    if (n == 0 && sudoku_count(&puzzle, 2, ctx->max_nodes, NULL, &count,
+                               NULL) == SUDOKU_BUDGET) {
+        respond_search_limit(ctx, resp);
+        return;
+    }
+    body = codec_encode_validate(n == 0 && count == 1, count,
+                                 complete(&puzzle), conflicts,
+                                 n < MAX_CONFLICTS ? n : MAX_CONFLICTS, &len);
+    respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /hint
+ * ------------------------------------------------------------------------ */
+
+/* When the engine is stuck: the blank with the fewest candidates (the one a
+ * person would most likely try), with its digit from the solution. */
+static void solution_step(const struct logic_grid *g,
+                          const struct sudoku_grid *sol, struct logic_step *s)
+{
+    int best = -1;
+
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (g->value[i] == 0 &&
+            (best < 0 || __builtin_popcount(g->cand[i]) <
+                             __builtin_popcount(g->cand[best])))
+            best = i;
+    memset(s, 0, sizeof(*s));
+    s->nplacements = 1;
+    s->placements[0].cell = (uint8_t)best;
+    s->placements[0].digit = sol->cell[best];
+    s->digits = (uint16_t)(1u << (sol->cell[best] - 1));
+    s->ncells = 1;
+    s->cells[0] = (uint8_t)best;
+}
+
+void api_handle_hint(const struct api_context *ctx,
+                     const struct api_request *req, struct api_response *resp)
+{
+    struct sudoku_grid puzzle, sol;
+    struct logic_grid g, ahead;
+    struct logic_step step, next;
+    struct codec_hint h = {0};
+    char text[1024], *body;
+    size_t len = 0;
+
+    if (read_puzzle(ctx, req, resp, &puzzle, &sol) != 0)
+        return;
+    if (complete(&puzzle)) {
+        api_respond_simple(resp, 422, "already_solved", "Already solved",
+                           "the board has no blank cell left: it is solved");
+        return;
+    }
+    logic_init(&g, &puzzle);
+    h.step = &step;
+    h.explanation = text;
+    if (logic_step(&g, &step) == LOGIC_OK) {
+        logic_explain(&step, text, sizeof(text));
+        /* An elimination cannot be written on a board: say which digit the
+         * eliminations lead to, so the next hint is not the same one. */
+        ahead = g;
+        next = step;
+        while (next.nplacements == 0) {
+            logic_apply(&ahead, &next);
+            h.next_steps++;
+            if (logic_step(&ahead, &next) != LOGIC_OK)
+                break;
+        }
+        if (next.nplacements > 0 && h.next_steps > 0) {
+            h.next = &next;
+        }
+    } else {
+        int cell;
+        solution_step(&g, &sol, &step);
+        cell = step.placements[0].cell;
+        h.technique = "from_solution";
+        h.stuck = 1;
+        snprintf(text, sizeof(text),
+                 "None of the implemented techniques finds a step here, so "
+                 "this is not a logical deduction: in the solution, cell "
+                 "[%d,%d] is %d.", cell / 9, cell % 9, step.placements[0].digit);
+    }
+    body = codec_encode_hint(&h, &len);
+    respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /grade
+ * ------------------------------------------------------------------------ */
+
+void api_handle_grade(const struct api_context *ctx,
+                      const struct api_request *req, struct api_response *resp)
+{
+    struct sudoku_grid puzzle, sol;
+    struct logic_grade grade;
+    size_t len = 0;
+    char *body;
+
+    if (read_puzzle(ctx, req, resp, &puzzle, &sol) != 0)
+        return;
+    logic_grade(&puzzle, &grade, NULL);
+    body = codec_encode_grade(&grade, &len);
+    respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /generate
+ * ------------------------------------------------------------------------ */
+
+/* application/json, any case, optionally followed by parameters (as
+ * api_solve.c checks it for the board routes). */
+static int is_json(const char *type)
+{
+    size_t n = strlen(API_JSON_TYPE);
+
+    if (type == NULL)
+        return 0;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    if (strncasecmp(type, API_JSON_TYPE, n) != 0)
+        return 0;
+    type += n;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    return *type == '\0' || *type == ';';
+}
+
+/* Size, media type and JSON of the /generate body; 0 or -1 (resp set). */
+static int read_options(const struct api_context *ctx,
+                        const struct api_request *req,
+                        struct api_response *resp,
+                        struct codec_generate_request *o)
+{
+    struct codec_problem p;
+    struct codec_error err;
+    enum codec_status st;
+    char detail[96];
+
+    if (req->body_too_large) {
+        snprintf(detail, sizeof(detail),
+                 "the body is larger than the limit of %zu bytes",
+                 ctx->max_body);
+        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
+        p.limit = (long long)ctx->max_body;
+        api_respond_problem(resp, &p);
+        return -1;
+    }
+    if (!is_json(req->content_type)) {
+        api_respond_simple(resp, 415, "unsupported_media_type",
+                           "Unsupported media type",
+                           "send the body with Content-Type: application/json");
+        return -1;
+    }
+    st = codec_decode_generate(req->body, req->body_len, o, &err);
+    if (st == CODEC_OK)
+        return 0;
+    if (st == CODEC_INVALID_JSON) {
+        codec_problem_init(&p, 400, "invalid_json", "Body is not JSON",
+                           err.detail);
+        p.offset = err.offset;
+    } else {
+        codec_problem_init(&p, 400, "invalid_request", "Malformed request",
+                           err.detail);
+        p.pointer = err.pointer;
+    }
+    api_respond_problem(resp, &p);
+    return -1;
+}
+
+void api_handle_generate(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp)
+{
+    struct codec_generate_request o;
+    struct generate_options opt;
+    struct generate_result r;
+    struct codec_problem p;
+    struct codec_generated out;
+    enum logic_level level = LOGIC_MEDIUM;
+    enum generate_symmetry sym = GENERATE_NONE;
+    char detail[200], *body;
+    size_t len = 0;
+
+    if (read_options(ctx, req, resp, &o) != 0)
+        return;
+    if (o.difficulty[0] && logic_level_parse(o.difficulty, &level) != 0) {
+        codec_problem_init(&p, 422, "invalid_difficulty", "Unknown difficulty",
+                           "\"difficulty\" must be one of easy, medium, hard, "
+                           "expert, extreme");
+        p.pointer = "/difficulty";
+        api_respond_problem(resp, &p);
+        return;
+    }
+    if (o.symmetry[0] && generate_symmetry_parse(o.symmetry, &sym) != 0) {
+        codec_problem_init(&p, 400, "invalid_request", "Malformed request",
+                           "\"symmetry\" must be one of none, rotational, "
+                           "diagonal");
+        p.pointer = "/symmetry";
+        api_respond_problem(resp, &p);
+        return;
+    }
+    /* Without a seed, one from the clock; the answer says which. */
+    generate_options_init(&opt, level,
+                          o.has_seed ? o.seed
+                                     : api_now_us() & ((1ull << 53) - 1));
+    opt.symmetry = sym;
+    opt.max_us = API_GENERATE_MAX_US;
+    if (generate_puzzle(&opt, &r) != GENERATE_OK) {
+        snprintf(detail, sizeof(detail),
+                 "no %s puzzle was found within the budget (%u attempts, "
+                 "%llu ms); the closest was %s: try another seed",
+                 logic_level_name(level), r.attempts,
+                 (unsigned long long)(r.took_us / 1000),
+                 logic_level_name(r.grade.level));
+        codec_problem_init(&p, 503, "generation_timeout",
+                           "Generation budget exhausted", detail);
+        p.limit = (long long)(API_GENERATE_MAX_US / 1000);
+        api_respond_problem(resp, &p);
+        return;
+    }
+    out = (struct codec_generated){&r.puzzle, &r.solution, CODEC_SHAPE_LINE,
+                                   &r.grade, opt.seed,
+                                   generate_symmetry_name(sym), r.givens,
+                                   r.attempts, r.took_us};
+    body = codec_encode_generated(&out, &len);
+    respond_json(resp, body, len);
+}

@@ -1,0 +1,279 @@
+/* codec_batch.c - the wire format of POST /solve/batch: a JSON object
+ * {"boards": [...]} or NDJSON (one board per line) in; results in input
+ * order out, as a JSON object {"results": [...], "stats": {...}} or as
+ * NDJSON, one result per line. Each result is {"index", "solution"} or
+ * {"index", "problem"}. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec_internal.h"
+
+/* ------------------------------------------------------------------------
+ * Decoding
+ * ------------------------------------------------------------------------ */
+
+static int grow(struct codec_batch *b)
+{
+    size_t cap = b->cap ? b->cap * 2 : 64;
+    struct codec_batch_item *p = realloc(b->items, cap * sizeof(*p));
+
+    if (p == NULL)
+        return -1;
+    b->items = p;
+    b->cap = cap;
+    return 0;
+}
+
+/* Adds the board `value` found at pointer `at` as the next item. */
+static enum codec_status add_item(struct codec_batch *b, const cJSON *value,
+                                  const char *at)
+{
+    struct codec_batch_item *it;
+
+    if (b->n == b->cap && grow(b) != 0)
+        return CODEC_NO_MEMORY;
+    it = &b->items[b->n++];
+    snprintf(it->at, sizeof(it->at), "%s", at);
+    it->err.offset = -1;
+    it->err.row = -1;
+    it->err.column = -1;
+    it->err.pointer[0] = '\0';
+    it->status = codec_board_value(value, at, &it->board, &it->err);
+    return CODEC_OK;
+}
+
+/* Adds an item that failed before any board was found. */
+static enum codec_status add_failed(struct codec_batch *b,
+                                    enum codec_status st,
+                                    const struct codec_error *err)
+{
+    if (b->n == b->cap && grow(b) != 0)
+        return CODEC_NO_MEMORY;
+    b->items[b->n].status = st;
+    b->items[b->n].err = *err;
+    b->items[b->n].at[0] = '\0';
+    b->n++;
+    return CODEC_OK;
+}
+
+static enum codec_status too_many(struct codec_error *err, size_t max)
+{
+    return codec_fail(err, CODEC_TOO_MANY, "", -1,
+                      "the batch has more than %zu puzzles", max);
+}
+
+static enum codec_status decode_object(const char *body, size_t len,
+                                       size_t max_items, struct codec_batch *b,
+                                       struct codec_error *err)
+{
+    cJSON *root;
+    const cJSON *boards, *value;
+    enum codec_status st;
+    size_t i = 0;
+
+    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+        return st;
+    boards = cJSON_GetObjectItemCaseSensitive(root, "boards");
+    if (!cJSON_IsObject(root) || !cJSON_IsArray(boards)) {
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "/boards", -1,
+                        "the body must be a JSON object whose \"boards\" "
+                        "member is an array of boards");
+    } else if ((size_t)cJSON_GetArraySize(boards) > max_items) {
+        st = too_many(err, max_items);
+    } else {
+        cJSON_ArrayForEach(value, boards) {
+            char at[32];
+            snprintf(at, sizeof(at), "/boards/%zu", i++);
+            if ((st = add_item(b, value, at)) != CODEC_OK)
+                break;
+        }
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
+/* One NDJSON line: a board value, or an object with a "board" member. */
+static enum codec_status decode_line(const char *line, size_t len,
+                                     struct codec_batch *b)
+{
+    struct codec_error err;
+    const cJSON *board;
+    cJSON *root;
+    enum codec_status st = codec_parse(line, len, &root, &err);
+
+    if (st == CODEC_NO_MEMORY)
+        return st;
+    if (st != CODEC_OK)
+        return add_failed(b, st, &err);
+    if (cJSON_IsObject(root)) {
+        board = cJSON_GetObjectItemCaseSensitive(root, "board");
+        if (board == NULL) {
+            codec_fail(&err, CODEC_INVALID_REQUEST, "/board", -1,
+                       "the \"board\" member is missing");
+            st = add_failed(b, CODEC_INVALID_REQUEST, &err);
+        } else {
+            st = add_item(b, board, "/board");
+        }
+    } else {
+        st = add_item(b, root, "");
+    }
+    cJSON_Delete(root);
+    return st;
+}
+
+static enum codec_status decode_ndjson(const char *body, size_t len,
+                                       size_t max_items, struct codec_batch *b,
+                                       struct codec_error *err)
+{
+    const char *p = body, *end = body + len;
+
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *stop = nl ? nl : end;
+        size_t n = (size_t)(stop - p);
+        enum codec_status st;
+
+        if (n > 0 && p[n - 1] == '\r')
+            n--;
+        if (n > 0) { /* empty lines are skipped */
+            if (b->n == max_items)
+                return too_many(err, max_items);
+            if ((st = decode_line(p, n, b)) != CODEC_OK)
+                return st;
+        }
+        p = stop + (nl != NULL);
+    }
+    return CODEC_OK;
+}
+
+enum codec_status codec_decode_batch(const char *body, size_t len, int ndjson,
+                                     size_t max_items, struct codec_batch *out,
+                                     struct codec_error *err)
+{
+    enum codec_status st;
+
+    memset(out, 0, sizeof(*out));
+    err->offset = -1;
+    err->row = -1;
+    err->column = -1;
+    err->pointer[0] = '\0';
+    st = ndjson ? decode_ndjson(body, len, max_items, out, err)
+                : decode_object(body, len, max_items, out, err);
+    if (st != CODEC_OK)
+        codec_batch_free(out);
+    return st;
+}
+
+void codec_batch_free(struct codec_batch *b)
+{
+    free(b->items);
+    memset(b, 0, sizeof(*b));
+}
+
+/* ------------------------------------------------------------------------
+ * Encoding
+ * ------------------------------------------------------------------------ */
+
+static void out_put(struct codec_out *o, const char *s, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->len + n + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap : 4096;
+        char *p;
+        while (cap < o->len + n + 1)
+            cap *= 2;
+        if ((p = realloc(o->data, cap)) == NULL) {
+            o->failed = 1;
+            return;
+        }
+        o->data = p;
+        o->cap = cap;
+    }
+    memcpy(o->data + o->len, s, n);
+    o->len += n;
+    o->data[o->len] = '\0';
+}
+
+/* The separator before result `index`, and its opening. */
+static void item_start(struct codec_out *o, size_t index)
+{
+    char head[48];
+    int n = snprintf(head, sizeof(head), "%s{\"index\":%zu,",
+                     !o->ndjson && index > 0 ? "," : "", index);
+
+    out_put(o, head, (size_t)n);
+}
+
+static void item_end(struct codec_out *o)
+{
+    out_put(o, o->ndjson ? "}\n" : "}", o->ndjson ? 2 : 1);
+}
+
+void codec_out_begin(struct codec_out *o, int ndjson)
+{
+    memset(o, 0, sizeof(*o));
+    o->ndjson = ndjson;
+    if (!ndjson)
+        out_put(o, "{\"results\":[", 12);
+}
+
+void codec_out_solution(struct codec_out *o, size_t index,
+                        const struct sudoku_grid *g, enum codec_shape shape)
+{
+    char text[SUDOKU_CELLS + 1], buf[160], *p = buf;
+
+    sudoku_format(g, text);
+    item_start(o, index);
+    p += sprintf(p, "\"solution\":%s", shape == CODEC_SHAPE_ROWS ? "[" : "\"");
+    for (int r = 0; r < SUDOKU_SIZE; r++) {
+        if (shape == CODEC_SHAPE_ROWS)
+            p += sprintf(p, "%s\"%.9s\"", r ? "," : "", text + 9 * r);
+        else
+            p += sprintf(p, "%.9s", text + 9 * r);
+    }
+    *p++ = shape == CODEC_SHAPE_ROWS ? ']' : '"';
+    out_put(o, buf, (size_t)(p - buf));
+    item_end(o);
+}
+
+void codec_out_problem(struct codec_out *o, size_t index,
+                       const struct codec_problem *pr)
+{
+    size_t len = 0;
+    char *body = codec_encode_problem(pr, &len);
+
+    if (body == NULL) {
+        o->failed = 1;
+        return;
+    }
+    item_start(o, index);
+    out_put(o, "\"problem\":", 10);
+    out_put(o, body, len);
+    item_end(o);
+    free(body);
+}
+
+char *codec_out_end(struct codec_out *o, size_t puzzles, size_t solved,
+                    uint64_t solve_us, size_t *len)
+{
+    if (!o->ndjson) {
+        char tail[160];
+        int n = snprintf(tail, sizeof(tail),
+                         "],\"stats\":{\"puzzles\":%zu,\"solved\":%zu,"
+                         "\"failed\":%zu,\"solve_us\":%llu}}",
+                         puzzles, solved, puzzles - solved,
+                         (unsigned long long)solve_us);
+        out_put(o, tail, (size_t)n);
+    } else if (o->len == 0) {
+        out_put(o, "", 0); /* an empty batch is an empty body */
+    }
+    if (o->failed) {
+        free(o->data);
+        o->data = NULL;
+        return NULL;
+    }
+    *len = o->len;
+    return o->data;
+}

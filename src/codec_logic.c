@@ -1,0 +1,345 @@
+/* codec_logic.c - the codec module's part for /validate, /hint, /grade and
+ * /generate: the /generate options in, the answers out. Answers are built as
+ * cJSON trees (explanations need escaping); every builder returns NULL when
+ * out of memory and frees what it made. Cells are [row, column], 0-based. */
+#include "codec.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logic.h"
+
+static const char *const unit_words[] = {"row", "column", "box"};
+
+static enum codec_status request_error(struct codec_error *err,
+                                       const char *pointer, const char *fmt,
+                                       ...) __attribute__((format(printf, 3, 4)));
+
+static enum codec_status request_error(struct codec_error *err,
+                                       const char *pointer, const char *fmt,
+                                       ...)
+{
+    va_list ap;
+
+    snprintf(err->pointer, sizeof(err->pointer), "%s", pointer);
+    va_start(ap, fmt);
+    vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+    va_end(ap);
+    return CODEC_INVALID_REQUEST;
+}
+
+static enum codec_status copy_string(const cJSON *root, const char *name,
+                                     char *out, size_t size,
+                                     struct codec_error *err)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, name);
+    char pointer[32];
+
+    snprintf(pointer, sizeof(pointer), "/%s", name);
+    out[0] = '\0';
+    if (item == NULL)
+        return CODEC_OK;
+    if (!cJSON_IsString(item))
+        return request_error(err, pointer, "\"%s\" must be a string", name);
+    if (strlen(item->valuestring) >= size)
+        return request_error(err, pointer, "\"%s\" is too long", name);
+    strcpy(out, item->valuestring);
+    return CODEC_OK;
+}
+
+enum codec_status codec_decode_generate(const char *body, size_t len,
+                                        struct codec_generate_request *out,
+                                        struct codec_error *err)
+{
+    const char *end = NULL;
+    const cJSON *seed;
+    enum codec_status st;
+    cJSON *root;
+
+    memset(out, 0, sizeof(*out));
+    err->offset = -1;
+    err->row = -1;
+    err->column = -1;
+    err->pointer[0] = '\0';
+    if (body == NULL || len == 0) {
+        err->offset = 0;
+        snprintf(err->detail, sizeof(err->detail),
+                 "the body is empty; send a JSON object such as "
+                 "{\"difficulty\": \"medium\"}");
+        return CODEC_INVALID_JSON;
+    }
+    root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+    if (root != NULL && end != NULL) {
+        while (end < body + len && strchr(" \t\r\n", *end) != NULL)
+            end++;
+        if (end < body + len) {
+            cJSON_Delete(root);
+            root = NULL;
+        }
+    }
+    if (root == NULL) {
+        err->offset = end ? (long)(end - body) : 0;
+        snprintf(err->detail, sizeof(err->detail),
+                 "the body is not valid JSON: parsing stopped at byte %ld",
+                 err->offset);
+        return CODEC_INVALID_JSON;
+    }
+    if (!cJSON_IsObject(root)) {
+        st = request_error(err, "", "the body must be a JSON object");
+        goto out;
+    }
+    st = copy_string(root, "difficulty", out->difficulty,
+                     sizeof(out->difficulty), err);
+    if (st == CODEC_OK)
+        st = copy_string(root, "symmetry", out->symmetry,
+                         sizeof(out->symmetry), err);
+    seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
+    if (st == CODEC_OK && seed != NULL) {
+        double v = cJSON_IsNumber(seed) ? seed->valuedouble : -1;
+        if (v < 0 || v > 9007199254740992.0 || (double)(uint64_t)v != v) {
+            st = request_error(err, "/seed", "\"seed\" must be an integer "
+                               "from 0 to 9007199254740992");
+        } else {
+            out->has_seed = 1;
+            out->seed = (uint64_t)v;
+        }
+    }
+out:
+    cJSON_Delete(root);
+    return st;
+}
+
+/* ------------------------------------------------------------------------
+ * Answers
+ * ------------------------------------------------------------------------ */
+
+static char *finish(cJSON *obj, int ok, size_t *len)
+{
+    char *out = ok ? cJSON_PrintUnformatted(obj) : NULL;
+
+    cJSON_Delete(obj);
+    if (out != NULL)
+        *len = strlen(out);
+    return out;
+}
+
+static cJSON *cell_pair(int cell)
+{
+    int rc[2] = {cell / SUDOKU_SIZE, cell % SUDOKU_SIZE};
+
+    return cJSON_CreateIntArray(rc, 2);
+}
+
+static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c,
+                         size_t n)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
+
+    if (list == NULL)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *item = cJSON_CreateObject(), *cells;
+        if (item == NULL)
+            return 0;
+        cJSON_AddItemToArray(list, item);
+        if (!cJSON_AddStringToObject(item, "unit", unit_words[c[i].unit]) ||
+            !cJSON_AddNumberToObject(item, "index", c[i].index) ||
+            !cJSON_AddNumberToObject(item, "digit", c[i].digit) ||
+            !(cells = cJSON_AddArrayToObject(item, "cells")))
+            return 0;
+        for (int k = 0; k < c[i].ncells; k++) {
+            cJSON *pair = cell_pair(c[i].cells[k]);
+            if (pair == NULL)
+                return 0;
+            cJSON_AddItemToArray(cells, pair);
+        }
+    }
+    return 1;
+}
+
+char *codec_encode_validate(int valid, unsigned solutions, int complete,
+                            const struct sudoku_conflict *c, size_t n,
+                            size_t *len)
+{
+    cJSON *obj = cJSON_CreateObject();
+    int ok;
+
+    if (obj == NULL)
+        return NULL;
+    ok = cJSON_AddBoolToObject(obj, "valid", valid) &&
+         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
+         cJSON_AddBoolToObject(obj, "complete", complete) &&
+         add_conflicts(obj, c, n);
+    return finish(obj, ok, len);
+}
+
+/* [{"cell": [r, c], "digit": d}, ...] */
+static int add_moves(cJSON *obj, const char *name,
+                     const struct logic_move *m, int n)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, name);
+
+    if (list == NULL)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        cJSON *item = cJSON_CreateObject(), *pair = cell_pair(m[i].cell);
+        if (item == NULL || pair == NULL) {
+            cJSON_Delete(item);
+            cJSON_Delete(pair);
+            return 0;
+        }
+        cJSON_AddItemToArray(list, item);
+        cJSON_AddItemToObject(item, "cell", pair);
+        if (!cJSON_AddNumberToObject(item, "digit", m[i].digit))
+            return 0;
+    }
+    return 1;
+}
+
+static int add_step(cJSON *obj, const struct logic_step *s)
+{
+    cJSON *units, *cells, *digits;
+
+    if (!add_moves(obj, "placements", s->placements, s->nplacements) ||
+        !add_moves(obj, "eliminations", s->eliminations, s->neliminations) ||
+        !(units = cJSON_AddArrayToObject(obj, "units")) ||
+        !(cells = cJSON_AddArrayToObject(obj, "cells")) ||
+        !(digits = cJSON_AddArrayToObject(obj, "digits")))
+        return 0;
+    for (int i = 0; i < s->nunits; i++) {
+        cJSON *u = cJSON_CreateObject();
+        if (u == NULL)
+            return 0;
+        cJSON_AddItemToArray(units, u);
+        if (!cJSON_AddStringToObject(u, "unit", unit_words[s->units[i].unit]) ||
+            !cJSON_AddNumberToObject(u, "index", s->units[i].index))
+            return 0;
+    }
+    for (int i = 0; i < s->ncells; i++) {
+        cJSON *pair = cell_pair(s->cells[i]);
+        if (pair == NULL)
+            return 0;
+        cJSON_AddItemToArray(cells, pair);
+    }
+    for (int d = 1; d <= 9; d++) {
+        cJSON *num;
+        if (!(s->digits & (1u << (d - 1))))
+            continue;
+        if ((num = cJSON_CreateNumber(d)) == NULL)
+            return 0;
+        cJSON_AddItemToArray(digits, num);
+    }
+    return 1;
+}
+
+char *codec_encode_hint(const struct codec_hint *h, size_t *len)
+{
+    cJSON *obj = cJSON_CreateObject(), *next;
+    const char *name = h->technique ? h->technique
+                                    : logic_technique_name(h->step->technique);
+    int ok;
+
+    if (obj == NULL)
+        return NULL;
+    ok = cJSON_AddStringToObject(obj, "technique", name) &&
+         add_step(obj, h->step) &&
+         cJSON_AddStringToObject(obj, "explanation", h->explanation) &&
+         cJSON_AddBoolToObject(obj, "stuck", h->stuck);
+    if (ok && h->next != NULL) {
+        const struct logic_move *m = &h->next->placements[0];
+        cJSON *pair = cell_pair(m->cell);
+        ok = pair != NULL &&
+             (next = cJSON_AddObjectToObject(obj, "next_placement")) != NULL;
+        if (ok) {
+            cJSON_AddItemToObject(next, "cell", pair);
+            ok = cJSON_AddNumberToObject(next, "digit", m->digit) &&
+                 cJSON_AddStringToObject(
+                     next, "technique",
+                     logic_technique_name(h->next->technique)) &&
+                 cJSON_AddNumberToObject(next, "steps", h->next_steps);
+        } else {
+            cJSON_Delete(pair);
+        }
+    }
+    return finish(obj, ok, len);
+}
+
+static int add_grade(cJSON *obj, const struct logic_grade *g)
+{
+    cJSON *techniques;
+
+    if (!cJSON_AddStringToObject(obj, "level", logic_level_name(g->level)) ||
+        !(g->hardest < 0
+              ? cJSON_AddNullToObject(obj, "hardest")
+              : cJSON_AddStringToObject(
+                    obj, "hardest",
+                    logic_technique_name((enum logic_technique)g->hardest))) ||
+        !cJSON_AddBoolToObject(obj, "needs_guessing", g->needs_guessing) ||
+        !cJSON_AddNumberToObject(obj, "steps", g->steps) ||
+        !cJSON_AddNumberToObject(obj, "blanks_left", g->blanks_left) ||
+        !(techniques = cJSON_AddObjectToObject(obj, "techniques")))
+        return 0;
+    for (int t = 0; t < LOGIC_NTECHNIQUES; t++)
+        if (g->counts[t] > 0 &&
+            !cJSON_AddNumberToObject(
+                techniques, logic_technique_name((enum logic_technique)t),
+                g->counts[t]))
+            return 0;
+    return 1;
+}
+
+char *codec_encode_grade(const struct logic_grade *g, size_t *len)
+{
+    cJSON *obj = cJSON_CreateObject();
+
+    if (obj == NULL)
+        return NULL;
+    return finish(obj, add_grade(obj, g), len);
+}
+
+/* A board as 9 strings of 9 or one string of 81. */
+static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
+                     enum codec_shape shape)
+{
+    char text[SUDOKU_CELLS + 1], row[SUDOKU_SIZE + 1];
+    cJSON *rows;
+
+    sudoku_format(g, text);
+    if (shape == CODEC_SHAPE_LINE)
+        return cJSON_AddStringToObject(obj, name, text) != NULL;
+    if ((rows = cJSON_AddArrayToObject(obj, name)) == NULL)
+        return 0;
+    for (int r = 0; r < SUDOKU_SIZE; r++) {
+        cJSON *s;
+        memcpy(row, text + r * SUDOKU_SIZE, SUDOKU_SIZE);
+        row[SUDOKU_SIZE] = '\0';
+        if ((s = cJSON_CreateString(row)) == NULL)
+            return 0;
+        cJSON_AddItemToArray(rows, s);
+    }
+    return 1;
+}
+
+char *codec_encode_generated(const struct codec_generated *g, size_t *len)
+{
+    cJSON *obj = cJSON_CreateObject(), *grade;
+    int ok;
+
+    if (obj == NULL)
+        return NULL;
+    ok = add_board(obj, "puzzle", g->puzzle, g->shape) &&
+         add_board(obj, "solution", g->solution, g->shape) &&
+         cJSON_AddStringToObject(obj, "difficulty",
+                                 logic_level_name(g->grade->level)) &&
+         cJSON_AddNumberToObject(obj, "seed", (double)g->seed) &&
+         cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
+         cJSON_AddNumberToObject(obj, "givens", g->givens) &&
+         cJSON_AddNumberToObject(obj, "attempts", g->attempts) &&
+         cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
+         (grade = cJSON_AddObjectToObject(obj, "grade")) != NULL &&
+         add_grade(grade, g->grade);
+    return finish(obj, ok, len);
+}

@@ -1,0 +1,252 @@
+/* generate.c - puzzles of a requested level.
+ * Method: one attempt = a random full grid (random digits in the three
+ * independent diagonal boxes, completed by the solver, then shuffled by
+ * relabelling digits and permuting bands, stacks, rows and columns), then the
+ * cells are visited in random order by symmetry orbit and blanked when the
+ * puzzle keeps exactly one solution (sudoku_count to 2). For easy to expert,
+ * a removal is also undone when it raises the grade above the target, so the
+ * dig ends on the hardest puzzle of at most that level; extreme digs to a
+ * minimal puzzle. Attempts repeat until the grade matches or the budget ends. */
+#include "generate.h"
+
+#include <string.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------------
+ * Random numbers: splitmix64 seeds xoshiro256**
+ * ------------------------------------------------------------------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15u);
+
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+void generate_rng_seed(struct generate_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t generate_rng_next(struct generate_rng *r)
+{
+    uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+unsigned generate_rng_below(struct generate_rng *r, unsigned n)
+{
+    /* Rejection keeps it uniform; n is tiny, so one draw almost always. */
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
+
+    do
+        x = generate_rng_next(r);
+    while (x >= limit);
+    return (unsigned)(x % n);
+}
+
+static void shuffle(struct generate_rng *r, uint8_t *a, unsigned n)
+{
+    for (unsigned i = n; i > 1; i--) {
+        unsigned j = generate_rng_below(r, i);
+        uint8_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Full grids
+ * ------------------------------------------------------------------------ */
+
+/* A permutation of 0-8 that keeps bands of three together: the three
+ * groups shuffled, and the three members of each group. */
+static void band_perm(struct generate_rng *r, uint8_t out[9])
+{
+    uint8_t groups[3] = {0, 1, 2};
+
+    shuffle(r, groups, 3);
+    for (int g = 0; g < 3; g++) {
+        uint8_t in[3] = {0, 1, 2};
+        shuffle(r, in, 3);
+        for (int k = 0; k < 3; k++)
+            out[g * 3 + k] = (uint8_t)(groups[g] * 3 + in[k]);
+    }
+}
+
+void generate_full_grid(struct generate_rng *r, struct sudoku_grid *out)
+{
+    struct sudoku_grid seed, full;
+    uint8_t digits[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, rows[9], cols[9];
+    int solved = 0, flip;
+
+    memset(&seed, 0, sizeof(seed));
+    for (int box = 0; box < 9; box += 4) { /* boxes 0, 4, 8 */
+        shuffle(r, digits, 9);
+        for (int k = 0; k < 9; k++)
+            seed.cell[((box / 3) * 3 + k / 3) * 9 + (box % 3) * 3 + k % 3] =
+                digits[k];
+    }
+    /* Three filled diagonal boxes always complete. */
+    sudoku_solve(&seed, 0, &full, &solved, NULL);
+    shuffle(r, digits, 9);
+    band_perm(r, rows);
+    band_perm(r, cols);
+    flip = (int)generate_rng_below(r, 2);
+    for (int i = 0; i < 9; i++)
+        for (int j = 0; j < 9; j++) {
+            int src = rows[i] * 9 + cols[j];
+            out->cell[flip ? j * 9 + i : i * 9 + j] =
+                digits[full.cell[src] - 1];
+        }
+}
+
+/* ------------------------------------------------------------------------
+ * Digging
+ * ------------------------------------------------------------------------ */
+
+static const char *const symmetry_names[GENERATE_NSYMMETRIES] = {
+    "none", "rotational", "diagonal"};
+
+const char *generate_symmetry_name(enum generate_symmetry s)
+{
+    return (unsigned)s < GENERATE_NSYMMETRIES ? symmetry_names[s] : NULL;
+}
+
+int generate_symmetry_parse(const char *name, enum generate_symmetry *out)
+{
+    for (int s = 0; s < GENERATE_NSYMMETRIES; s++)
+        if (strcmp(name, symmetry_names[s]) == 0) {
+            *out = (enum generate_symmetry)s;
+            return 0;
+        }
+    return -1;
+}
+
+/* The partner of a cell under the symmetry (the cell itself if none). */
+static int mirror(enum generate_symmetry s, int cell)
+{
+    switch (s) {
+    case GENERATE_ROTATIONAL: return 80 - cell;
+    case GENERATE_DIAGONAL: return (cell % 9) * 9 + cell / 9;
+    default: return cell;
+    }
+}
+
+static int unique(const struct sudoku_grid *g)
+{
+    unsigned count = 0;
+
+    sudoku_count(g, 2, 0, NULL, &count, NULL);
+    return count == 1;
+}
+
+/* Digs holes into *g (a full grid on entry); *grade receives the grade of
+ * the result. */
+static void dig(struct generate_rng *r, const struct generate_options *opt,
+                struct sudoku_grid *g, struct logic_grade *grade)
+{
+    uint8_t order[SUDOKU_CELLS];
+    unsigned n = 0;
+    int incremental = opt->level < LOGIC_EXTREME;
+
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (mirror(opt->symmetry, i) >= i)
+            order[n++] = (uint8_t)i;
+    shuffle(r, order, n);
+    for (unsigned k = 0; k < n; k++) {
+        int a = order[k], b = mirror(opt->symmetry, a);
+        uint8_t va = g->cell[a], vb = g->cell[b];
+        g->cell[a] = 0;
+        g->cell[b] = 0;
+        if (unique(g)) {
+            if (!incremental)
+                continue;
+            logic_grade(g, grade, NULL);
+            if (grade->level <= opt->level)
+                continue;
+        }
+        g->cell[a] = va;
+        g->cell[b] = vb;
+    }
+    logic_grade(g, grade, NULL);
+}
+
+void generate_options_init(struct generate_options *o, enum logic_level level,
+                           uint64_t seed)
+{
+    memset(o, 0, sizeof(*o));
+    o->level = level;
+    o->seed = seed;
+    o->symmetry = GENERATE_NONE;
+    o->max_attempts = 2000;
+    o->max_us = 2000000;
+}
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static int distance(enum logic_level a, enum logic_level b)
+{
+    return a > b ? (int)a - (int)b : (int)b - (int)a;
+}
+
+enum generate_status generate_puzzle(const struct generate_options *opt,
+                                     struct generate_result *out)
+{
+    struct generate_rng r;
+    uint64_t t0 = now_us();
+    int best = -1;
+
+    memset(out, 0, sizeof(*out));
+    generate_rng_seed(&r, opt->seed);
+    while (out->attempts < (opt->max_attempts ? opt->max_attempts : 1)) {
+        struct sudoku_grid full, puzzle;
+        struct logic_grade grade;
+        int d;
+
+        if (out->attempts > 0 && opt->max_us &&
+            now_us() - t0 >= opt->max_us) {
+            out->timed_out = 1;
+            break;
+        }
+        out->attempts++;
+        generate_full_grid(&r, &full);
+        puzzle = full;
+        dig(&r, opt, &puzzle, &grade);
+        d = distance(grade.level, opt->level);
+        if (best < 0 || d < best) {
+            best = d;
+            out->puzzle = puzzle;
+            out->solution = full;
+            out->grade = grade;
+        }
+        if (d == 0)
+            break;
+    }
+    out->givens = 0;
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        out->givens += out->puzzle.cell[i] != 0;
+    out->took_us = now_us() - t0;
+    return best == 0 ? GENERATE_OK : GENERATE_MISSED;
+}

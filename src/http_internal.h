@@ -1,0 +1,97 @@
+/* http_internal.h - what the files of the http module share (they alone may
+ * include libmicrohttpd): the server, a request's state, and the job pool
+ * that runs batches off the connection threads (http_jobs.c). */
+#ifndef HTTP_INTERNAL_H
+#define HTTP_INTERNAL_H
+
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api.h"
+#include "config.h"
+#include "log.h"
+
+#define REQUEST_ID_MAX 128
+#define DRAIN_MAX (1u << 20) /* bytes of an oversized body read and dropped */
+
+struct request;
+
+/* Batches wait here for a worker; `reserved` counts queued and promised
+ * slots, so a full queue is known before a connection is suspended. */
+struct http_jobs {
+    pthread_mutex_t lock;
+    pthread_cond_t ready;
+    struct request *head, *tail;
+    unsigned reserved, cap;
+    int stop;
+    pthread_t *threads;
+    unsigned nthreads;
+};
+
+struct http_server {
+    struct MHD_Daemon *daemon;
+    struct api_context api;
+    struct metrics *metrics;
+    struct log_sink log;
+    int access_log;
+    char cors_origins[CONFIG_CORS_MAX]; /* the api context points here */
+    unsigned max_connections;
+    atomic_int draining;
+    atomic_long connections;   /* open connections */
+    atomic_ulong next_id;      /* for generated request ids */
+    uint32_t boot_id;          /* random, so ids differ between runs */
+    MHD_socket quiesced_fd;    /* listening socket, closed after the stop */
+    struct http_jobs jobs;
+};
+
+/* Where a request is. A batch goes READING -> QUEUED (connection suspended,
+ * owned by the job pool) -> DONE (resumed, job.resp holds the answer). */
+enum request_state { REQUEST_READING = 0, REQUEST_QUEUED, REQUEST_DONE };
+
+/* What a batch needs on the worker: copies of everything it reads. */
+struct request_job {
+    struct api_request api;
+    struct api_response resp;
+    struct MHD_Connection *conn;
+    char content_type[128];
+    char origin[256];
+    struct request *next;
+};
+
+/* One request between its first and its completed callback. */
+struct request {
+    char *body;
+    size_t len, cap;
+    size_t limit;        /* body limit of its route */
+    int too_large;
+    size_t dropped;      /* bytes past the limit, read and thrown away */
+    int status;          /* 0 until answered */
+    size_t bytes;        /* body bytes of the answer */
+    size_t route;
+    uint64_t start_us;
+    enum request_state state;
+    char method[16];
+    char path[256];      /* for the log; longer paths are cut */
+    char id[REQUEST_ID_MAX + 1];
+    struct request_job job;
+};
+
+/* Starts n workers for a queue of `cap` batches. Returns 0 or -1. */
+int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap);
+
+/* Takes a queue slot; -1 when the queue is full. */
+int http_jobs_reserve(struct http_server *srv);
+
+/* Queues rq (its slot reserved, its connection suspended). A worker runs
+ * api_handle on rq->job.api, stores rq->job.resp, sets REQUEST_DONE and
+ * resumes the connection; after that it never touches rq again. */
+void http_jobs_push(struct http_server *srv, struct request *rq);
+
+/* Lets the workers finish every queued batch (each connection is resumed)
+ * and joins them. Call before MHD_stop_daemon. */
+void http_jobs_stop(struct http_server *srv);
+
+#endif

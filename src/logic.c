@@ -1,0 +1,456 @@
+/* logic.c - the logic engine's core: pencil marks, the simple techniques
+ * (singles, locked candidates, naked and hidden subsets), and grading.
+ * Method: every technique is a pure search over the candidate grid that
+ * returns the first pattern (units in order rows, columns, boxes; cells and
+ * digits ascending) that removes at least one candidate. logic_step tries the
+ * techniques simplest first, so repeating step + apply is how a careful
+ * person solves, and the hardest technique that loop needed is the grade. */
+#include "logic.h"
+
+#include <string.h>
+
+#include "logic_internal.h"
+
+#define ALL_DIGITS 0x1FFu
+
+static const char *const technique_names[LOGIC_NTECHNIQUES] = {
+    "naked_single",  "hidden_single", "locked_candidates_pointing",
+    "locked_candidates_claiming", "naked_pair", "hidden_pair",
+    "naked_triple",  "hidden_triple", "naked_quad", "hidden_quad",
+    "x_wing",        "swordfish",     "xy_wing", "xyz_wing", "jellyfish",
+};
+
+static const enum logic_level technique_levels[LOGIC_NTECHNIQUES] = {
+    LOGIC_EASY,   LOGIC_EASY,   LOGIC_MEDIUM, LOGIC_MEDIUM, LOGIC_MEDIUM,
+    LOGIC_MEDIUM, LOGIC_HARD,   LOGIC_HARD,   LOGIC_HARD,   LOGIC_HARD,
+    LOGIC_HARD,   LOGIC_EXPERT, LOGIC_EXPERT, LOGIC_EXPERT, LOGIC_EXPERT,
+};
+
+static const char *const level_names[LOGIC_NLEVELS] = {
+    "easy", "medium", "hard", "expert", "extreme"};
+
+const char *logic_technique_name(enum logic_technique t)
+{
+    return (unsigned)t < LOGIC_NTECHNIQUES ? technique_names[t] : NULL;
+}
+
+const char *logic_level_name(enum logic_level l)
+{
+    return (unsigned)l < LOGIC_NLEVELS ? level_names[l] : NULL;
+}
+
+enum logic_level logic_technique_level(enum logic_technique t)
+{
+    return (unsigned)t < LOGIC_NTECHNIQUES ? technique_levels[t]
+                                           : LOGIC_EXTREME;
+}
+
+int logic_level_parse(const char *name, enum logic_level *out)
+{
+    for (int l = 0; l < LOGIC_NLEVELS; l++) {
+        if (strcmp(name, level_names[l]) == 0) {
+            *out = (enum logic_level)l;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------------
+ * Steps and the grid
+ * ------------------------------------------------------------------------ */
+
+void logic_step_start(struct logic_step *s, enum logic_technique t,
+                      uint16_t digits)
+{
+    memset(s, 0, sizeof(*s));
+    s->technique = t;
+    s->digits = digits;
+}
+
+void logic_step_elim(struct logic_step *s, int cell, int digit)
+{
+    if (s->neliminations < LOGIC_MAX_ELIMINATIONS)
+        s->eliminations[s->neliminations++] =
+            (struct logic_move){(uint8_t)cell, (uint8_t)digit};
+}
+
+void logic_step_unit(struct logic_step *s, int u)
+{
+    if (s->nunits < LOGIC_MAX_UNITS)
+        s->units[s->nunits++] =
+            (struct logic_unit){(enum sudoku_unit)(u / 9), (uint8_t)(u % 9)};
+}
+
+void logic_step_cell(struct logic_step *s, int cell)
+{
+    if (s->ncells < LOGIC_MAX_CELLS)
+        s->cells[s->ncells++] = (uint8_t)cell;
+}
+
+static void place(struct logic_grid *g, int cell, int digit)
+{
+    uint16_t bit = (uint16_t)(1u << (digit - 1));
+
+    g->value[cell] = (uint8_t)digit;
+    g->cand[cell] = 0;
+    for (int p = 0; p < SUDOKU_CELLS; p++)
+        if (logic_sees(cell, p))
+            g->cand[p] &= (uint16_t)~bit;
+}
+
+enum logic_status logic_init(struct logic_grid *g,
+                             const struct sudoku_grid *board)
+{
+    memset(g, 0, sizeof(*g));
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        g->cand[i] = board->cell[i] ? 0 : ALL_DIGITS;
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (board->cell[i] >= 1 && board->cell[i] <= 9)
+            place(g, i, board->cell[i]);
+    return sudoku_conflicts(board, NULL, 0) > 0 ? LOGIC_CONTRADICTION
+                                                 : LOGIC_OK;
+}
+
+void logic_apply(struct logic_grid *g, const struct logic_step *s)
+{
+    for (int i = 0; i < s->nplacements; i++)
+        place(g, s->placements[i].cell, s->placements[i].digit);
+    for (int i = 0; i < s->neliminations; i++)
+        g->cand[s->eliminations[i].cell] &=
+            (uint16_t)~(1u << (s->eliminations[i].digit - 1));
+}
+
+void logic_board(const struct logic_grid *g, struct sudoku_grid *board)
+{
+    memcpy(board->cell, g->value, SUDOKU_CELLS);
+}
+
+/* Every blank keeps a candidate and every unit can still get each digit. */
+static int consistent(const struct logic_grid *g)
+{
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (g->value[i] == 0 && g->cand[i] == 0)
+            return 0;
+    for (int u = 0; u < LOGIC_NUNITS; u++) {
+        unsigned seen = 0;
+        for (int k = 0; k < 9; k++) {
+            int c = logic_unit_cell(u, k);
+            seen |= g->value[c] ? 1u << (g->value[c] - 1) : g->cand[c];
+        }
+        if (seen != ALL_DIGITS)
+            return 0;
+    }
+    return 1;
+}
+
+/* Bit k set when cell k of unit u has `digit` as a candidate. */
+static unsigned positions(const struct logic_grid *g, int u, int digit)
+{
+    unsigned m = 0, bit = 1u << (digit - 1);
+
+    for (int k = 0; k < 9; k++)
+        if (g->cand[logic_unit_cell(u, k)] & bit)
+            m |= 1u << k;
+    return m;
+}
+
+static int placed_in(const struct logic_grid *g, int u, int digit)
+{
+    for (int k = 0; k < 9; k++)
+        if (g->value[logic_unit_cell(u, k)] == digit)
+            return 1;
+    return 0;
+}
+
+/* Next n-combination of 0..m-1 in idx (lexicographic); 0 when done. */
+static int next_comb(int *idx, int n, int m)
+{
+    int i = n - 1;
+
+    while (i >= 0 && idx[i] == m - n + i)
+        i--;
+    if (i < 0)
+        return 0;
+    idx[i]++;
+    for (int j = i + 1; j < n; j++)
+        idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Singles
+ * ------------------------------------------------------------------------ */
+
+static void single(struct logic_step *out, enum logic_technique t, int cell,
+                   int digit)
+{
+    logic_step_start(out, t, (uint16_t)(1u << (digit - 1)));
+    out->placements[0] = (struct logic_move){(uint8_t)cell, (uint8_t)digit};
+    out->nplacements = 1;
+    logic_step_cell(out, cell);
+}
+
+static int naked_single(const struct logic_grid *g, struct logic_step *out)
+{
+    for (int i = 0; i < SUDOKU_CELLS; i++) {
+        if (g->value[i] || logic_popcount(g->cand[i]) != 1)
+            continue;
+        single(out, LOGIC_NAKED_SINGLE, i, __builtin_ctz(g->cand[i]) + 1);
+        logic_step_unit(out, logic_row(i));
+        logic_step_unit(out, 9 + logic_col(i));
+        logic_step_unit(out, 18 + logic_box(i));
+        return 1;
+    }
+    return 0;
+}
+
+static int hidden_single(const struct logic_grid *g, struct logic_step *out)
+{
+    for (int u = 0; u < LOGIC_NUNITS; u++) {
+        for (int d = 1; d <= 9; d++) {
+            unsigned m = positions(g, u, d);
+            if (logic_popcount(m) != 1)
+                continue;
+            single(out, LOGIC_HIDDEN_SINGLE,
+                   logic_unit_cell(u, __builtin_ctz(m)), d);
+            logic_step_unit(out, u);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Locked candidates
+ * ------------------------------------------------------------------------ */
+
+/* The candidates `digit` of unit `from` all lie in unit `to`: remove the
+ * digit from the cells of `to` outside `from`. Returns 1 when that removed
+ * something (out filled). */
+static int locked(const struct logic_grid *g, enum logic_technique t,
+                  int from, int to, int digit, struct logic_step *out)
+{
+    unsigned bit = 1u << (digit - 1);
+
+    logic_step_start(out, t, (uint16_t)bit);
+    for (int k = 0; k < 9; k++) {
+        int c = logic_unit_cell(to, k), inside = 0;
+        for (int j = 0; j < 9; j++)
+            inside |= logic_unit_cell(from, j) == c;
+        if (!inside && (g->cand[c] & bit))
+            logic_step_elim(out, c, digit);
+    }
+    if (out->neliminations == 0)
+        return 0;
+    for (int k = 0; k < 9; k++)
+        if (g->cand[logic_unit_cell(from, k)] & bit)
+            logic_step_cell(out, logic_unit_cell(from, k));
+    logic_step_unit(out, from);
+    logic_step_unit(out, to);
+    return 1;
+}
+
+/* The one unit of kind `kind` (0 row, 1 column, 2 box) that holds every
+ * candidate `digit` of unit u, or -1. */
+static int common_unit(const struct logic_grid *g, int u, int digit, int kind)
+{
+    int found = -1;
+
+    for (int k = 0; k < 9; k++) {
+        int c = logic_unit_cell(u, k), w;
+        if (!(g->cand[c] & (1u << (digit - 1))))
+            continue;
+        w = kind == 0 ? logic_row(c) : kind == 1 ? 9 + logic_col(c)
+                                                : 18 + logic_box(c);
+        if (found >= 0 && found != w)
+            return -1;
+        found = w;
+    }
+    return found;
+}
+
+static int pointing(const struct logic_grid *g, struct logic_step *out)
+{
+    for (int u = 18; u < LOGIC_NUNITS; u++)
+        for (int d = 1; d <= 9; d++)
+            for (int kind = 0; kind < 2; kind++) {
+                int line = common_unit(g, u, d, kind);
+                if (line >= 0 &&
+                    locked(g, LOGIC_POINTING, u, line, d, out))
+                    return 1;
+            }
+    return 0;
+}
+
+static int claiming(const struct logic_grid *g, struct logic_step *out)
+{
+    for (int u = 0; u < 18; u++)
+        for (int d = 1; d <= 9; d++) {
+            int box = common_unit(g, u, d, 2);
+            if (box >= 0 && locked(g, LOGIC_CLAIMING, u, box, d, out))
+                return 1;
+        }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Naked and hidden subsets
+ * ------------------------------------------------------------------------ */
+
+static const enum logic_technique naked_kind[5] = {
+    0, 0, LOGIC_NAKED_PAIR, LOGIC_NAKED_TRIPLE, LOGIC_NAKED_QUAD};
+static const enum logic_technique hidden_kind[5] = {
+    0, 0, LOGIC_HIDDEN_PAIR, LOGIC_HIDDEN_TRIPLE, LOGIC_HIDDEN_QUAD};
+
+/* n cells of a unit whose candidates together are n digits: those digits
+ * go nowhere else in the unit. */
+static int naked_subset(const struct logic_grid *g, int n,
+                        struct logic_step *out)
+{
+    for (int u = 0; u < LOGIC_NUNITS; u++) {
+        int cells[9], m = 0, idx[4];
+        for (int k = 0; k < 9; k++) {
+            int c = logic_unit_cell(u, k), pc = logic_popcount(g->cand[c]);
+            if (g->value[c] == 0 && pc >= 2 && pc <= n)
+                cells[m++] = c;
+        }
+        if (m < n)
+            continue;
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        do {
+            unsigned uni = 0;
+            for (int i = 0; i < n; i++)
+                uni |= g->cand[cells[idx[i]]];
+            if (logic_popcount(uni) != n)
+                continue;
+            logic_step_start(out, naked_kind[n], (uint16_t)uni);
+            for (int k = 0; k < 9; k++) {
+                int c = logic_unit_cell(u, k), member = 0;
+                for (int i = 0; i < n; i++)
+                    member |= cells[idx[i]] == c;
+                if (member)
+                    continue;
+                for (int d = 1; d <= 9; d++)
+                    if (g->cand[c] & uni & (1u << (d - 1)))
+                        logic_step_elim(out, c, d);
+            }
+            if (out->neliminations == 0)
+                continue;
+            for (int i = 0; i < n; i++)
+                logic_step_cell(out, cells[idx[i]]);
+            logic_step_unit(out, u);
+            return 1;
+        } while (next_comb(idx, n, m));
+    }
+    return 0;
+}
+
+/* n digits of a unit that together fit in only n cells: those cells hold
+ * nothing else. */
+static int hidden_subset(const struct logic_grid *g, int n,
+                         struct logic_step *out)
+{
+    for (int u = 0; u < LOGIC_NUNITS; u++) {
+        int digits[9], m = 0, idx[4];
+        unsigned pos[9];
+        for (int d = 1; d <= 9; d++) {
+            unsigned p = positions(g, u, d);
+            int pc = logic_popcount(p);
+            if (pc >= 2 && pc <= n && !placed_in(g, u, d)) {
+                pos[m] = p;
+                digits[m++] = d;
+            }
+        }
+        if (m < n)
+            continue;
+        for (int i = 0; i < n; i++)
+            idx[i] = i;
+        do {
+            unsigned where = 0, set = 0;
+            for (int i = 0; i < n; i++) {
+                where |= pos[idx[i]];
+                set |= 1u << (digits[idx[i]] - 1);
+            }
+            if (logic_popcount(where) != n)
+                continue;
+            logic_step_start(out, hidden_kind[n], (uint16_t)set);
+            for (int k = 0; k < 9; k++) {
+                int c = logic_unit_cell(u, k);
+                if (!(where & (1u << k)))
+                    continue;
+                for (int d = 1; d <= 9; d++)
+                    if (g->cand[c] & ~set & (1u << (d - 1)))
+                        logic_step_elim(out, c, d);
+            }
+            if (out->neliminations == 0)
+                continue;
+            for (int k = 0; k < 9; k++)
+                if (where & (1u << k))
+                    logic_step_cell(out, logic_unit_cell(u, k));
+            logic_step_unit(out, u);
+            return 1;
+        } while (next_comb(idx, n, m));
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Stepping and grading
+ * ------------------------------------------------------------------------ */
+
+enum logic_status logic_step(const struct logic_grid *g,
+                             struct logic_step *out)
+{
+    struct logic_step s;
+    int blank = 0;
+
+    for (int i = 0; i < SUDOKU_CELLS && !blank; i++)
+        blank = g->value[i] == 0;
+    if (!consistent(g))
+        return LOGIC_CONTRADICTION;
+    if (!blank)
+        return LOGIC_SOLVED;
+    if (naked_single(g, &s) || hidden_single(g, &s) || pointing(g, &s) ||
+        claiming(g, &s) || naked_subset(g, 2, &s) || hidden_subset(g, 2, &s) ||
+        naked_subset(g, 3, &s) || hidden_subset(g, 3, &s) ||
+        naked_subset(g, 4, &s) || hidden_subset(g, 4, &s) ||
+        logic_find_fish(g, 2, &s) || logic_find_fish(g, 3, &s) ||
+        logic_find_xy_wing(g, &s) || logic_find_xyz_wing(g, &s) ||
+        logic_find_fish(g, 4, &s)) {
+        *out = s;
+        return LOGIC_OK;
+    }
+    return LOGIC_STUCK;
+}
+
+enum logic_status logic_grade(const struct sudoku_grid *board,
+                              struct logic_grade *out, struct logic_grid *end)
+{
+    struct logic_grid g;
+    struct logic_step s;
+    enum logic_status st;
+
+    memset(out, 0, sizeof(*out));
+    out->hardest = -1;
+    st = logic_init(&g, board);
+    /* Every step removes at least one candidate, so this ends. */
+    while (st == LOGIC_OK && (st = logic_step(&g, &s)) == LOGIC_OK) {
+        out->counts[s.technique]++;
+        out->steps++;
+        if ((int)s.technique > out->hardest)
+            out->hardest = (int)s.technique;
+        logic_apply(&g, &s);
+    }
+    out->needs_guessing = st == LOGIC_STUCK;
+    out->level = out->hardest < 0 ? LOGIC_EASY
+                                  : technique_levels[out->hardest];
+    if (out->needs_guessing)
+        out->level = LOGIC_EXTREME;
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        out->blanks_left += g.value[i] == 0;
+    if (end != NULL)
+        *end = g;
+    return st == LOGIC_CONTRADICTION ? LOGIC_CONTRADICTION : LOGIC_OK;
+}

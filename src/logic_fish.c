@@ -1,0 +1,178 @@
+/* logic_fish.c - the logic engine's harder techniques: basic fish (X-wing,
+ * swordfish, jellyfish) and the bivalue wings (XY-wing, XYZ-wing).
+ * Fish: for one digit, n base lines (rows, or columns) whose candidates all
+ * lie in n cover lines (columns, or rows); each base line needs the digit
+ * once, so the n placements fill the cover lines and the digit leaves the
+ * rest of them. Wings: a pivot cell and two pincers it sees, each with two
+ * or three candidates, force digit z into one of the pincers. */
+#include <string.h>
+
+#include "logic_internal.h"
+
+/* Cell of line `line` (0-8) at position k, rows when by_row else columns. */
+static int line_cell(int by_row, int line, int k)
+{
+    return by_row ? line * 9 + k : k * 9 + line;
+}
+
+int logic_find_fish(const struct logic_grid *g, int size,
+                    struct logic_step *out)
+{
+    static const enum logic_technique kinds[5] = {
+        0, 0, LOGIC_X_WING, LOGIC_SWORDFISH, LOGIC_JELLYFISH};
+
+    for (int d = 1; d <= 9; d++) {
+        unsigned bit = 1u << (d - 1);
+        for (int by_row = 1; by_row >= 0; by_row--) {
+            unsigned mask[9];
+            int lines[9], m = 0, idx[4];
+            for (int line = 0; line < 9; line++) {
+                unsigned p = 0;
+                for (int k = 0; k < 9; k++)
+                    if (g->cand[line_cell(by_row, line, k)] & bit)
+                        p |= 1u << k;
+                if (logic_popcount(p) >= 2 && logic_popcount(p) <= size) {
+                    mask[m] = p;
+                    lines[m++] = line;
+                }
+            }
+            if (m < size)
+                continue;
+            for (int i = 0; i < size; i++)
+                idx[i] = i;
+            for (;;) {
+                unsigned cover = 0, base = 0;
+                for (int i = 0; i < size; i++) {
+                    cover |= mask[idx[i]];
+                    base |= 1u << lines[idx[i]];
+                }
+                if (logic_popcount(cover) == size) {
+                    logic_step_start(out, kinds[size], (uint16_t)bit);
+                    for (int line = 0; line < 9; line++) {
+                        if (!(cover & (1u << line)))
+                            continue;
+                        for (int k = 0; k < 9; k++) {
+                            int c = line_cell(!by_row, line, k);
+                            if (!(base & (1u << k)) && (g->cand[c] & bit))
+                                logic_step_elim(out, c, d);
+                        }
+                    }
+                    if (out->neliminations > 0) {
+                        for (int i = 0; i < size; i++)
+                            logic_step_unit(out, (by_row ? 0 : 9) + lines[idx[i]]);
+                        for (int line = 0; line < 9; line++)
+                            if (cover & (1u << line))
+                                logic_step_unit(out, (by_row ? 9 : 0) + line);
+                        for (int i = 0; i < size; i++)
+                            for (int k = 0; k < 9; k++)
+                                if (mask[idx[i]] & (1u << k))
+                                    logic_step_cell(out, line_cell(by_row, lines[idx[i]], k));
+                        return 1;
+                    }
+                }
+                /* next combination of `size` of the m lines */
+                int i = size - 1;
+                while (i >= 0 && idx[i] == m - size + i)
+                    i--;
+                if (i < 0)
+                    break;
+                idx[i]++;
+                for (int j = i + 1; j < size; j++)
+                    idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The first unit (row, column, box) that cells a and b share, 0-26. */
+static int shared_unit(int a, int b)
+{
+    if (logic_row(a) == logic_row(b))
+        return logic_row(a);
+    if (logic_col(a) == logic_col(b))
+        return 9 + logic_col(a);
+    return 18 + logic_box(a);
+}
+
+/* Removes z from every cell that sees all of the given cells (n of them);
+ * returns the number of eliminations. */
+static int eliminate_seen(const struct logic_grid *g, const int *cells, int n,
+                          unsigned z, struct logic_step *out)
+{
+    for (int c = 0; c < SUDOKU_CELLS; c++) {
+        int all = (g->cand[c] & z) != 0;
+        for (int i = 0; i < n && all; i++)
+            all = logic_sees(c, cells[i]);
+        if (all)
+            logic_step_elim(out, c, __builtin_ctz(z) + 1);
+    }
+    return out->neliminations;
+}
+
+static void wing_pattern(struct logic_step *out, int p, int a, int b)
+{
+    logic_step_cell(out, p);
+    logic_step_cell(out, a);
+    logic_step_cell(out, b);
+    logic_step_unit(out, shared_unit(p, a));
+    logic_step_unit(out, shared_unit(p, b));
+}
+
+/* Pivot {x,y}, pincers {x,z} and {y,z}: z leaves the cells seeing both
+ * pincers. */
+int logic_find_xy_wing(const struct logic_grid *g, struct logic_step *out)
+{
+    for (int p = 0; p < SUDOKU_CELLS; p++) {
+        unsigned pc = g->cand[p];
+        if (logic_popcount(pc) != 2)
+            continue;
+        for (int a = 0; a < SUDOKU_CELLS; a++) {
+            unsigned ac = g->cand[a];
+            if (!logic_sees(p, a) || logic_popcount(ac) != 2 ||
+                logic_popcount(ac & pc) != 1)
+                continue;
+            unsigned z = ac & ~pc, want = (pc & ~ac) | z;
+            for (int b = 0; b < SUDOKU_CELLS; b++) {
+                int pincers[2] = {a, b};
+                if (b == a || g->cand[b] != want || !logic_sees(p, b))
+                    continue;
+                logic_step_start(out, LOGIC_XY_WING, (uint16_t)(pc | z));
+                if (eliminate_seen(g, pincers, 2, z, out) > 0) {
+                    wing_pattern(out, p, a, b);
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* Pivot {x,y,z}, pincers {x,z} and {y,z}: z leaves the cells seeing all
+ * three. */
+int logic_find_xyz_wing(const struct logic_grid *g, struct logic_step *out)
+{
+    for (int p = 0; p < SUDOKU_CELLS; p++) {
+        unsigned pc = g->cand[p];
+        if (logic_popcount(pc) != 3)
+            continue;
+        for (int a = 0; a < SUDOKU_CELLS; a++) {
+            unsigned ac = g->cand[a];
+            if (!logic_sees(p, a) || logic_popcount(ac) != 2 || (ac & ~pc))
+                continue;
+            for (int b = a + 1; b < SUDOKU_CELLS; b++) {
+                unsigned bc = g->cand[b], z = ac & bc;
+                int trio[3] = {p, a, b};
+                if (!logic_sees(p, b) || logic_popcount(bc) != 2 ||
+                    (bc & ~pc) || bc == ac || logic_popcount(z) != 1)
+                    continue;
+                logic_step_start(out, LOGIC_XYZ_WING, (uint16_t)pc);
+                if (eliminate_seen(g, trio, 3, z, out) > 0) {
+                    wing_pattern(out, p, a, b);
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}

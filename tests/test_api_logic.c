@@ -1,0 +1,394 @@
+/* test_api_logic.c - cmocka tests of POST /validate, /hint, /grade and
+ * /generate (src/api_logic.c), called through api_handle with request
+ * values, no socket. Answers are parsed back with cJSON and checked against
+ * the solver: a hint may never contradict the solution. Reads tests/data/. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "logic.h"
+#include "sudoku.h"
+#include "tests.h"
+
+static const struct api_context ctx = {.max_nodes = 200000,
+                                       .max_body = 16 * 1024};
+
+static const char example[] =
+    "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9"
+    ".4.9...5.";
+static const char example_solution[] =
+    "957214386824736591361859742495372618786491235132568974519687423273145869"
+    "648923157";
+static const char forum_hardest[] =
+    "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8."
+    "..52....6";
+static const char pointing_board[] =
+    "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9..28.....5."
+    "6.......2";
+static const char swordfish_board[] =
+    ".21.53.64.654.13.2.3462.1574.32167.52.6..543151734..26352197648678534219"
+    "149862573";
+/* First of tests/data/puzzles7_serg_benchmark: several solutions. */
+static const char several[] =
+    "8.........95.......76.........426798...571243...893165......916....3.487"
+    "....1.532";
+
+/* POSTs body (copied to an exact-size heap buffer) and parses the answer. */
+static cJSON *post(const char *path, const char *type, const char *body,
+                   int want_status)
+{
+    struct api_request req = {.method = "POST", .path = path,
+                              .content_type = type};
+    struct api_response resp;
+    size_t len = strlen(body);
+    char *copy = malloc(len ? len : 1);
+    cJSON *root;
+
+    assert_non_null(copy);
+    memcpy(copy, body, len);
+    req.body = copy;
+    req.body_len = len;
+    api_handle(&ctx, &req, &resp);
+    free(copy);
+    if (resp.status != want_status)
+        fail_msg("%s: status %d, want %d: %.*s", path, resp.status,
+                 want_status, (int)resp.body_len, resp.body);
+    assert_string_equal(resp.content_type, want_status == 200
+                                               ? "application/json"
+                                               : "application/problem+json");
+    root = cJSON_ParseWithLength(resp.body, resp.body_len);
+    assert_non_null(root);
+    api_response_free(&resp);
+    return root;
+}
+
+static cJSON *post_board(const char *path, const char *board, int want)
+{
+    char body[256];
+
+    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", board);
+    return post(path, "application/json", body, want);
+}
+
+static const cJSON *get(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    if (v == NULL)
+        fail_msg("no member \"%s\"", name);
+    return v;
+}
+
+static void expect_code(cJSON *root, const char *code)
+{
+    assert_string_equal(get(root, "code")->valuestring, code);
+    cJSON_Delete(root);
+}
+
+static int cell_of(const cJSON *pair)
+{
+    return cJSON_GetArrayItem(pair, 0)->valueint * 9 +
+           cJSON_GetArrayItem(pair, 1)->valueint;
+}
+
+/* --------------------------------------------------------------- validate */
+
+static void test_validate(void **state)
+{
+    cJSON *r;
+    char rows[256];
+
+    (void)state;
+    r = post_board("/validate", example, 200);
+    assert_true(cJSON_IsTrue(get(r, "valid")));
+    assert_int_equal(get(r, "solutions")->valueint, 1);
+    assert_true(cJSON_IsFalse(get(r, "complete")));
+    assert_int_equal(cJSON_GetArraySize(get(r, "conflicts")), 0);
+    cJSON_Delete(r);
+
+    r = post_board("/validate", example_solution, 200); /* checked as a solution */
+    assert_true(cJSON_IsTrue(get(r, "valid")));
+    assert_true(cJSON_IsTrue(get(r, "complete")));
+    cJSON_Delete(r);
+
+    r = post_board("/validate", several, 200);
+    assert_true(cJSON_IsFalse(get(r, "valid")));
+    assert_int_equal(get(r, "solutions")->valueint, 2);
+    cJSON_Delete(r);
+
+    /* A wrong digit in a full board: a conflict, reported in a 200. */
+    char wrong[82];
+    memcpy(wrong, example_solution, 82);
+    wrong[1] = '9';
+    r = post_board("/validate", wrong, 200);
+    assert_true(cJSON_IsFalse(get(r, "valid")));
+    assert_int_equal(get(r, "solutions")->valueint, 0);
+    assert_true(cJSON_IsTrue(get(r, "complete")));
+    const cJSON *c = cJSON_GetArrayItem(get(r, "conflicts"), 0);
+    assert_string_equal(get(c, "unit")->valuestring, "row");
+    assert_int_equal(get(c, "digit")->valueint, 9);
+    assert_int_equal(cell_of(cJSON_GetArrayItem(get(c, "cells"), 1)), 1);
+    cJSON_Delete(r);
+
+    /* No solution although the rules hold (tests/data, count 0). */
+    r = post_board("/validate", "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.", 200);
+    assert_int_equal(get(r, "solutions")->valueint, 0);
+    assert_true(cJSON_IsFalse(get(r, "valid")));
+    cJSON_Delete(r);
+
+    /* Rows shape; a malformed board is still an error. */
+    snprintf(rows, sizeof(rows), "{\"board\": [\"%.9s\", \"%.9s\", \"%.9s\", "
+             "\"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\"]}",
+             example, example + 9, example + 18, example + 27, example + 36,
+             example + 45, example + 54, example + 63, example + 72);
+    r = post("/validate", "application/json", rows, 200);
+    assert_true(cJSON_IsTrue(get(r, "valid")));
+    cJSON_Delete(r);
+    expect_code(post_board("/validate", "12x", 422), "invalid_board");
+    expect_code(post("/validate", "text/plain", "{}", 415),
+                "unsupported_media_type");
+}
+
+/* ------------------------------------------------------------------- hint */
+
+/* Checks a hint answer against the solution. */
+static void check_hint(cJSON *r, const char *solution)
+{
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, get(r, "placements"))
+        assert_int_equal(get(m, "digit")->valueint,
+                         solution[cell_of(get(m, "cell"))] - '0');
+    cJSON_ArrayForEach(m, get(r, "eliminations"))
+        assert_int_not_equal(get(m, "digit")->valueint,
+                             solution[cell_of(get(m, "cell"))] - '0');
+    assert_true(strlen(get(r, "explanation")->valuestring) > 20);
+    assert_true(cJSON_GetArraySize(get(r, "placements")) +
+                    cJSON_GetArraySize(get(r, "eliminations")) > 0);
+}
+
+static void test_hint_technique(void **state)
+{
+    struct sudoku_grid g, sol;
+    char s[82];
+    int ok;
+    cJSON *r;
+
+    (void)state;
+    sudoku_parse(pointing_board, 81, &g, NULL);
+    sudoku_solve(&g, 0, &sol, &ok, NULL);
+    sudoku_format(&sol, s);
+    r = post_board("/hint", pointing_board, 200);
+    assert_string_equal(get(r, "technique")->valuestring,
+                        "locked_candidates_pointing");
+    assert_true(cJSON_IsFalse(get(r, "stuck")));
+    assert_int_equal(cJSON_GetArraySize(get(r, "eliminations")), 2);
+    assert_string_equal(get(cJSON_GetArrayItem(get(r, "units"), 0), "unit")
+                            ->valuestring, "box");
+    check_hint(r, s);
+    cJSON_Delete(r);
+
+    r = post_board("/hint", example, 200);
+    assert_string_equal(get(r, "technique")->valuestring, "naked_single");
+    check_hint(r, example_solution);
+    cJSON_Delete(r);
+}
+
+static void test_hint_stuck(void **state)
+{
+    cJSON *r;
+    const char *sol =
+        "981752643752643819463198275514867932629431758837529164348976521296315"
+        "487175284396";
+
+    (void)state;
+    r = post_board("/hint", forum_hardest, 200);
+    assert_string_equal(get(r, "technique")->valuestring, "from_solution");
+    assert_true(cJSON_IsTrue(get(r, "stuck")));
+    assert_int_equal(cJSON_GetArraySize(get(r, "placements")), 1);
+    check_hint(r, sol);
+    cJSON_Delete(r);
+}
+
+/* Every unique puzzle of tests/data/test_puzzles_with_solutions: the hint
+ * agrees with the file's solution, and so does the next placement. */
+static void test_hints_never_contradict(void **state)
+{
+    char line[512];
+    FILE *f = fopen("tests/data/test_puzzles_with_solutions", "r");
+    unsigned n = 0;
+
+    (void)state;
+    assert_non_null(f);
+    while (fgets(line, sizeof(line), f)) {
+        char board[82];
+        cJSON *r;
+        if (strncmp(line + 81, ":1:", 3) != 0)
+            continue;
+        memcpy(board, line, 81);
+        board[81] = '\0';
+        r = post_board("/hint", board, 200);
+        check_hint(r, line + 84);
+        const cJSON *next = cJSON_GetObjectItemCaseSensitive(r, "next_placement");
+        if (next != NULL)
+            assert_int_equal(get(next, "digit")->valueint,
+                             line[84 + cell_of(get(next, "cell"))] - '0');
+        cJSON_Delete(r);
+        n++;
+    }
+    fclose(f);
+    assert_int_equal(n, 18);
+}
+
+static void test_hint_errors(void **state)
+{
+    char bad[82];
+
+    (void)state;
+    memcpy(bad, example, 82);
+    bad[1] = '9';
+    expect_code(post_board("/hint", bad, 422), "conflict");
+    expect_code(post_board("/hint", several, 422), "multiple_solutions");
+    expect_code(post_board("/grade", several, 422), "multiple_solutions");
+    expect_code(post_board("/hint", example_solution, 422), "already_solved");
+    expect_code(post("/hint", "application/json", "{\"board\": 5}", 400),
+                "invalid_request");
+    expect_code(post("/grade", "application/json", "[1,", 400),
+                "invalid_json");
+}
+
+/* ------------------------------------------------------------------ grade */
+
+static void test_grade(void **state)
+{
+    cJSON *r;
+
+    (void)state;
+    r = post_board("/grade", example, 200);
+    assert_string_equal(get(r, "level")->valuestring, "easy");
+    assert_true(cJSON_IsFalse(get(r, "needs_guessing")));
+    assert_int_equal(get(r, "blanks_left")->valueint, 0);
+    assert_null(cJSON_GetObjectItemCaseSensitive(get(r, "techniques"),
+                                                 "x_wing"));
+    cJSON_Delete(r);
+
+    r = post_board("/grade", swordfish_board, 200);
+    assert_string_equal(get(r, "level")->valuestring, "expert");
+    assert_int_equal(get(get(r, "techniques"), "swordfish")->valueint, 1);
+    cJSON_Delete(r);
+
+    r = post_board("/grade", forum_hardest, 200);
+    assert_string_equal(get(r, "level")->valuestring, "extreme");
+    assert_true(cJSON_IsTrue(get(r, "needs_guessing")));
+    cJSON_Delete(r);
+}
+
+/* --------------------------------------------------------------- generate */
+
+static void test_generate_route(void **state)
+{
+    static const char *const levels[] = {"easy", "medium", "expert",
+                                         "extreme"};
+    char body[128], first[82] = "";
+
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        for (int rep = 0; rep < 2; rep++) {
+            struct sudoku_grid p, sol;
+            unsigned count = 0;
+            snprintf(body, sizeof(body), "{\"difficulty\": \"%s\", \"seed\": "
+                     "77, \"symmetry\": \"rotational\"}", levels[i]);
+            cJSON *r = post("/generate", "application/json", body, 200);
+            const char *puzzle = get(r, "puzzle")->valuestring;
+            assert_string_equal(get(r, "difficulty")->valuestring, levels[i]);
+            assert_string_equal(get(get(r, "grade"), "level")->valuestring,
+                                levels[i]);
+            assert_int_equal(get(r, "seed")->valueint, 77);
+            assert_int_equal(sudoku_parse(puzzle, strlen(puzzle), &p, NULL),
+                             SUDOKU_OK);
+            sudoku_count(&p, 2, 0, &sol, &count, NULL);
+            assert_int_equal(count, 1);
+            char s[82];
+            sudoku_format(&sol, s);
+            assert_string_equal(get(r, "solution")->valuestring, s);
+            if (rep == 0)
+                memcpy(first, puzzle, 82);
+            else
+                assert_string_equal(first, puzzle); /* same seed, same puzzle */
+            cJSON_Delete(r);
+        }
+    }
+}
+
+static void test_generate_errors(void **state)
+{
+    cJSON *r;
+
+    (void)state;
+    r = post("/generate", "application/json", "{\"difficulty\": \"nightmare\"}",
+             422);
+    assert_string_equal(get(r, "pointer")->valuestring, "/difficulty");
+    expect_code(r, "invalid_difficulty");
+    r = post("/generate", "application/json", "{\"seed\": -1}", 400);
+    assert_string_equal(get(r, "pointer")->valuestring, "/seed");
+    expect_code(r, "invalid_request");
+    expect_code(post("/generate", "application/json", "{\"seed\": 1.5}", 400),
+                "invalid_request");
+    expect_code(post("/generate", "application/json",
+                     "{\"symmetry\": \"mirror\"}", 400), "invalid_request");
+    expect_code(post("/generate", "application/json",
+                     "{\"difficulty\": 3}", 400), "invalid_request");
+    expect_code(post("/generate", "application/json", "", 400), "invalid_json");
+    expect_code(post("/generate", "application/json", "{} x", 400),
+                "invalid_json");
+    expect_code(post("/generate", "text/plain", "{}", 415),
+                "unsupported_media_type");
+    /* Defaults: medium, a seed from the clock that the answer reports. */
+    r = post("/generate", "application/json", "{}", 200);
+    assert_string_equal(get(r, "difficulty")->valuestring, "medium");
+    assert_string_equal(get(r, "symmetry")->valuestring, "none");
+    assert_true(cJSON_IsNumber(get(r, "seed")));
+    cJSON_Delete(r);
+}
+
+static void test_routes_methods(void **state)
+{
+    static const char *const paths[] = {"/validate", "/hint", "/grade",
+                                        "/generate"};
+    struct api_response resp;
+
+    (void)state;
+    for (int i = 0; i < 4; i++) {
+        struct api_request req = {.method = "GET", .path = paths[i]};
+        api_handle(&ctx, &req, &resp);
+        assert_int_equal(resp.status, 405);
+        assert_string_equal(resp.allow, "POST, OPTIONS");
+        api_response_free(&resp);
+    }
+}
+
+int test_api_logic(unsigned *ntests)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_hint_technique),
+        cmocka_unit_test(test_hint_stuck),
+        cmocka_unit_test(test_hints_never_contradict),
+        cmocka_unit_test(test_hint_errors),
+        cmocka_unit_test(test_grade),
+        cmocka_unit_test(test_generate_route),
+        cmocka_unit_test(test_generate_errors),
+        cmocka_unit_test(test_routes_methods),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("api_logic", tests, NULL, NULL);
+}

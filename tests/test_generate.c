@@ -1,0 +1,160 @@
+/* test_generate.c - cmocka tests of the generator (src/generate.c): the
+ * random source, full grids, and puzzles that are unique, of the requested
+ * level and symmetry, the same for the same seed, for many seeds. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "generate.h"
+#include "logic.h"
+#include "sudoku.h"
+#include "tests.h"
+
+static void test_rng(void **state)
+{
+    struct generate_rng a, b, c;
+    int differ = 0;
+
+    (void)state;
+    generate_rng_seed(&a, 42);
+    generate_rng_seed(&b, 42);
+    generate_rng_seed(&c, 43);
+    for (int i = 0; i < 100; i++) {
+        uint64_t x = generate_rng_next(&a);
+        assert_true(x == generate_rng_next(&b));
+        differ += x != generate_rng_next(&c);
+        assert_true(generate_rng_below(&a, 9) < 9);
+        generate_rng_below(&b, 9);
+    }
+    assert_true(differ > 90);
+}
+
+static void test_full_grids(void **state)
+{
+    struct sudoku_grid empty, g, prev;
+
+    (void)state;
+    memset(&empty, 0, sizeof(empty));
+    memset(&prev, 0, sizeof(prev));
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        struct generate_rng r;
+        generate_rng_seed(&r, seed);
+        generate_full_grid(&r, &g);
+        assert_true(sudoku_is_solution_of(&empty, &g));
+        assert_memory_not_equal(g.cell, prev.cell, SUDOKU_CELLS);
+        prev = g;
+    }
+}
+
+/* Generates and checks one puzzle; returns its puzzle grid. */
+static struct sudoku_grid check_one(enum logic_level level, uint64_t seed,
+                                    enum generate_symmetry sym)
+{
+    struct generate_options o;
+    struct generate_result r;
+    struct sudoku_grid sol;
+    struct logic_grade gr;
+    unsigned count = 0, givens = 0;
+
+    generate_options_init(&o, level, seed);
+    o.symmetry = sym;
+    o.max_us = 0; /* deterministic: attempts only */
+    if (generate_puzzle(&o, &r) != GENERATE_OK)
+        fail_msg("%s seed %llu: missed (got %s after %u attempts)",
+                 logic_level_name(level), (unsigned long long)seed,
+                 logic_level_name(r.grade.level), r.attempts);
+    assert_int_equal(sudoku_count(&r.puzzle, 2, 0, &sol, &count, NULL),
+                     SUDOKU_OK);
+    assert_int_equal(count, 1);
+    assert_memory_equal(sol.cell, r.solution.cell, SUDOKU_CELLS);
+    assert_int_equal(logic_grade(&r.puzzle, &gr, NULL), LOGIC_OK);
+    assert_int_equal(gr.level, level);
+    assert_int_equal(r.grade.level, level);
+    for (int i = 0; i < SUDOKU_CELLS; i++) {
+        int m = sym == GENERATE_ROTATIONAL ? 80 - i
+                : sym == GENERATE_DIAGONAL ? (i % 9) * 9 + i / 9 : i;
+        assert_int_equal(r.puzzle.cell[i] == 0, r.puzzle.cell[m] == 0);
+        givens += r.puzzle.cell[i] != 0;
+    }
+    assert_int_equal(givens, r.givens);
+    return r.puzzle;
+}
+
+static void test_levels_many_seeds(void **state)
+{
+    (void)state;
+    for (int level = 0; level < LOGIC_NLEVELS; level++) {
+        unsigned seeds = level == LOGIC_HARD ? 4 : 10;
+        for (uint64_t seed = 1; seed <= seeds; seed++)
+            check_one((enum logic_level)level, seed * 7919,
+                      (enum generate_symmetry)(seed % GENERATE_NSYMMETRIES));
+    }
+}
+
+static void test_same_seed_same_puzzle(void **state)
+{
+    struct sudoku_grid a, b, c;
+
+    (void)state;
+    a = check_one(LOGIC_MEDIUM, 2024, GENERATE_ROTATIONAL);
+    b = check_one(LOGIC_MEDIUM, 2024, GENERATE_ROTATIONAL);
+    c = check_one(LOGIC_MEDIUM, 2025, GENERATE_ROTATIONAL);
+    assert_memory_equal(a.cell, b.cell, SUDOKU_CELLS);
+    assert_memory_not_equal(a.cell, c.cell, SUDOKU_CELLS);
+}
+
+static void test_budget_bounds_time(void **state)
+{
+    struct generate_options o;
+    struct generate_result r;
+    unsigned count = 0;
+
+    (void)state;
+    generate_options_init(&o, LOGIC_HARD, 3);
+    o.max_us = 1; /* one attempt, then the clock stops it */
+    generate_puzzle(&o, &r);
+    assert_int_equal(r.attempts, 1);
+    assert_true(r.timed_out || r.grade.level == LOGIC_HARD);
+    sudoku_count(&r.puzzle, 2, 0, NULL, &count, NULL);
+    assert_int_equal(count, 1); /* the best found is still a puzzle */
+    generate_options_init(&o, LOGIC_HARD, 3);
+    o.max_attempts = 1;
+    o.max_us = 0;
+    generate_puzzle(&o, &r);
+    assert_int_equal(r.attempts, 1);
+    assert_false(r.timed_out);
+}
+
+static void test_symmetry_names(void **state)
+{
+    enum generate_symmetry s;
+
+    (void)state;
+    for (int i = 0; i < GENERATE_NSYMMETRIES; i++) {
+        assert_int_equal(generate_symmetry_parse(
+                             generate_symmetry_name((enum generate_symmetry)i),
+                             &s), 0);
+        assert_int_equal(s, i);
+    }
+    assert_int_equal(generate_symmetry_parse("mirror", &s), -1);
+    assert_null(generate_symmetry_name(GENERATE_NSYMMETRIES));
+}
+
+int test_generate(unsigned *ntests)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rng),
+        cmocka_unit_test(test_full_grids),
+        cmocka_unit_test(test_levels_many_seeds),
+        cmocka_unit_test(test_same_seed_same_puzzle),
+        cmocka_unit_test(test_budget_bounds_time),
+        cmocka_unit_test(test_symmetry_names),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("generate", tests, NULL, NULL);
+}

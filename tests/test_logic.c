@@ -1,0 +1,453 @@
+/* test_logic.c - cmocka tests of the logic engine (src/logic*.c).
+ * Each technique is shown on a board where it is the simplest step (so no
+ * simpler technique applies), and its result is checked against a known
+ * answer and against the board's unique solution. Reads tests/data/. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "logic.h"
+#include "sudoku.h"
+#include "tests.h"
+
+static struct sudoku_grid grid_of(const char *text)
+{
+    struct sudoku_grid g;
+
+    assert_int_equal(sudoku_parse(text, strlen(text), &g, NULL), SUDOKU_OK);
+    return g;
+}
+
+/* The first 81 characters of a data-file line. */
+static struct sudoku_grid grid_of_prefix(const char *line)
+{
+    struct sudoku_grid g;
+
+    assert_int_equal(sudoku_parse(line, SUDOKU_CELLS, &g, NULL), SUDOKU_OK);
+    return g;
+}
+
+static struct sudoku_grid solution_of(const struct sudoku_grid *g)
+{
+    struct sudoku_grid s;
+    unsigned count = 0;
+
+    assert_int_equal(sudoku_count(g, 2, 0, &s, &count, NULL), SUDOKU_OK);
+    assert_int_equal(count, 1);
+    return s;
+}
+
+/* A step is sound: it places solution digits and removes only digits that
+ * are candidates and not the solution's. */
+static void assert_sound(const struct logic_grid *g, const struct logic_step *s,
+                         const struct sudoku_grid *sol)
+{
+    for (int i = 0; i < s->nplacements; i++) {
+        assert_int_equal(g->value[s->placements[i].cell], 0);
+        assert_int_equal(s->placements[i].digit,
+                         sol->cell[s->placements[i].cell]);
+    }
+    for (int i = 0; i < s->neliminations; i++) {
+        const struct logic_move *m = &s->eliminations[i];
+        assert_true(g->cand[m->cell] & (1u << (m->digit - 1)));
+        assert_int_not_equal(m->digit, sol->cell[m->cell]);
+    }
+    assert_true(s->nplacements + s->neliminations > 0);
+}
+
+/* ------------------------------------------------------------ techniques */
+
+struct technique_case {
+    enum logic_technique technique;
+    const char *board;
+    int place_cell, place_digit;   /* -1 when the step only eliminates */
+    const char *eliminations;      /* "cell:digit ..." in step order */
+};
+
+/* Found by running the engine over tests/data and ../shared/data and keeping
+ * the first board (values only, candidates recomputed) whose simplest step
+ * is the technique; each has a unique solution. */
+static const struct technique_case cases[] = {
+    {LOGIC_NAKED_SINGLE,
+     ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..8"
+     "61.36.72.4", 2, 2, ""},
+    {LOGIC_HIDDEN_SINGLE,
+     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1....."
+     "2.4.5.....3", 17, 2, ""},
+    {LOGIC_POINTING,
+     "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9..28....."
+     "5.6.......2", -1, 0, "33:2 42:2"},
+    {LOGIC_CLAIMING,
+     "..7..8.....6.2.3...3......9.1..5..6.....1.....7.9..1.2........4.83..4."
+     "..264...51.", -1, 0, "58:9 59:9 67:9"},
+    {LOGIC_NAKED_PAIR,
+     "679.12...845.67.12123.45...237491568561278...49865312778.13.2..31.52.."
+     "..952786431", -1, 0, "7:8 8:3"},
+    {LOGIC_HIDDEN_PAIR,
+     "..2......1..49.2.5.4.....9..8...14....63..5.75......6.6...8.3.....7..1"
+     ".63......5.", -1, 0, "30:2 30:9 31:2 31:7"},
+    {LOGIC_NAKED_TRIPLE,
+     "..3.8.95.8...9.......7.3..123.....46..8.4..2.7....25..3.26.4......9..3"
+     "..59.......", -1, 0, "15:7 24:8 78:1 78:7 78:8"},
+    {LOGIC_HIDDEN_TRIPLE,
+     "1....2...9......122.31.4..5352741689647589123819263547738916254426...7"
+     "91591427...", -1, 0, "4:3 4:7 6:3 6:8"},
+    {LOGIC_NAKED_QUAD,
+     ".......31.......27.93..486594...6582326859174.85...396634218759.1....6"
+     "43579..3218", -1, 0, "3:5 3:7 4:2 4:7 12:1 12:5"},
+    {LOGIC_X_WING,
+     "58..1..3434.5.8.12..1.345.84..186357718345..9653...84183.9614.5.6485.1"
+     ".31.54.3.86", -1, 0, "19:9"},
+    {LOGIC_SWORDFISH,
+     ".21.53.64.654.13.2.3462.1574.32167.52.6..543151734..26352197648678534"
+     "219149862573", -1, 0, "9:8"},
+    {LOGIC_XY_WING,
+     ".3....6.7.7.....24..4..1....9......3....1..8.....5.7..6125.4....532.84"
+     "61.4.1..5.2", -1, 0, "44:6 46:6 47:6"},
+    {LOGIC_XYZ_WING,
+     ".23..6.41.....1.23.14325.78..2..316.....1.23.137692485391268754.56.398"
+     "122.815.396", -1, 0, "30:4"},
+    {LOGIC_JELLYFISH,
+     "642..5.13.5.3.14621.3642.5..3.26.1.55214.36.78.615.3242..536.41.1.72.5"
+     "36365.1427.", -1, 0, "56:8 4:8"},
+};
+
+static void check_case(const struct technique_case *tc)
+{
+    struct sudoku_grid board = grid_of(tc->board), sol = solution_of(&board);
+    struct logic_grid g;
+    struct logic_step s;
+    char want[256] = "", text[1024];
+    size_t len = 0;
+
+    assert_int_equal(logic_init(&g, &board), LOGIC_OK);
+    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
+    if (s.technique != tc->technique)
+        fail_msg("%s: found %s", logic_technique_name(tc->technique),
+                 logic_technique_name(s.technique));
+    assert_sound(&g, &s, &sol);
+    if (tc->place_cell >= 0) {
+        assert_int_equal(s.nplacements, 1);
+        assert_int_equal(s.placements[0].cell, tc->place_cell);
+        assert_int_equal(s.placements[0].digit, tc->place_digit);
+    } else {
+        assert_int_equal(s.nplacements, 0);
+    }
+    for (int i = 0; i < s.neliminations; i++)
+        len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%d:%d",
+                                i ? " " : "", s.eliminations[i].cell,
+                                s.eliminations[i].digit);
+    assert_string_equal(want, tc->eliminations);
+    assert_true(s.nunits >= 1);
+    assert_true(logic_explain(&s, text, sizeof(text)) < sizeof(text));
+    assert_true(strlen(text) > 20);
+    /* The grade of a board needs at least the level of its first step. */
+    struct logic_grade gr;
+    assert_int_equal(logic_grade(&board, &gr, NULL), LOGIC_OK);
+    assert_true(gr.level >= logic_technique_level(tc->technique));
+    assert_true(gr.counts[tc->technique] >= 1);
+}
+
+static void test_each_technique(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+        check_case(&cases[i]);
+}
+
+/* The hidden quad is too rare on real boards to be the first step of one, so
+ * it is shown on a candidate grid built by hand: everything blank with all
+ * nine candidates, except row 0, where 1-4 fit only in cells 0-3 and 5-9
+ * fill cells 4-8. No cell has under five candidates and no digit is locked
+ * in one box or line, so nothing simpler applies. */
+static void test_hidden_quad(void **state)
+{
+    static const uint16_t row0[9] = {0x1F9, 0x1FA, 0x1FC, 0x1FF, 0x1F0,
+                                     0x1F0, 0x1F0, 0x1F0, 0x1F0};
+    struct logic_grid g;
+    struct logic_step s;
+    char text[512];
+
+    (void)state;
+    memset(&g, 0, sizeof(g));
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        g.cand[i] = i < 9 ? row0[i] : 0x1FF;
+    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
+    assert_int_equal(s.technique, LOGIC_HIDDEN_QUAD);
+    assert_int_equal(s.digits, 0x0F);
+    assert_int_equal(s.ncells, 4);
+    assert_int_equal(s.neliminations, 20); /* 5-9 from cells 0-3 */
+    for (int i = 0; i < s.neliminations; i++) {
+        assert_true(s.eliminations[i].cell < 4);
+        assert_true(s.eliminations[i].digit >= 5);
+    }
+    logic_apply(&g, &s);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(g.cand[i], row0[i] & 0x0F);
+    logic_explain(&s, text, sizeof(text));
+    assert_non_null(strstr(text, "the digits 1, 2, 3 and 4 fit only in"));
+}
+
+/* ----------------------------------------------------------------- grid */
+
+static void test_init_candidates(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687........."
+        "8.9.4.9...5.");
+    struct logic_grid g;
+
+    (void)state;
+    assert_int_equal(logic_init(&g, &b), LOGIC_OK);
+    assert_int_equal(g.value[0], 9);
+    assert_int_equal(g.cand[0], 0);
+    /* [0,1]: row has 9 7 6, column 2 9 3 4, box 9 7 8 2 4 1 */
+    assert_int_equal(g.cand[1], 1u << 4);
+}
+
+static void test_init_conflict(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "99......................................................................."
+        "........");
+    struct logic_grid g;
+    struct logic_step s;
+
+    (void)state;
+    assert_int_equal(logic_init(&g, &b), LOGIC_CONTRADICTION);
+    b = grid_of("12345678.........9..........................................."
+                "....................");
+    assert_int_equal(logic_init(&g, &b), LOGIC_OK);
+    /* [0,8] can be nothing: 1-8 in its row, 9 in its column. */
+    assert_int_equal(logic_step(&g, &s), LOGIC_CONTRADICTION);
+}
+
+static void test_solved_board(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "957214386824736591361859742495372618786491235132568974519687423273145"
+        "869648923157");
+    struct logic_grid g;
+    struct logic_step s;
+    struct logic_grade gr;
+
+    (void)state;
+    logic_init(&g, &b);
+    assert_int_equal(logic_step(&g, &s), LOGIC_SOLVED);
+    assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
+    assert_int_equal(gr.steps, 0);
+    assert_int_equal(gr.hardest, -1);
+    assert_int_equal(gr.level, LOGIC_EASY);
+}
+
+static void test_empty_board_stuck(void **state)
+{
+    struct sudoku_grid b;
+    struct logic_grade gr;
+
+    (void)state;
+    memset(&b, 0, sizeof(b));
+    assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
+    assert_true(gr.needs_guessing);
+    assert_int_equal(gr.level, LOGIC_EXTREME);
+    assert_int_equal(gr.blanks_left, 81);
+}
+
+/* -------------------------------------------------------------- grading */
+
+static void test_grade_easy(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687........."
+        "8.9.4.9...5.");
+    struct logic_grade gr;
+    struct logic_grid end;
+    struct sudoku_grid done, sol = solution_of(&b);
+
+    (void)state;
+    assert_int_equal(logic_grade(&b, &gr, &end), LOGIC_OK);
+    assert_int_equal(gr.level, LOGIC_EASY);
+    assert_false(gr.needs_guessing);
+    assert_int_equal(gr.blanks_left, 0);
+    assert_int_equal(gr.counts[LOGIC_NAKED_SINGLE] +
+                         gr.counts[LOGIC_HIDDEN_SINGLE], gr.steps);
+    assert_int_equal(gr.steps, 52); /* one step per blank */
+    logic_board(&end, &done);
+    assert_memory_equal(done.cell, sol.cell, SUDOKU_CELLS);
+}
+
+static void test_grade_forum_hardest(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5"
+        ".8...52....6");
+    struct logic_grade gr;
+
+    (void)state;
+    assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
+    assert_true(gr.needs_guessing);
+    assert_int_equal(gr.level, LOGIC_EXTREME);
+    assert_true(gr.blanks_left > 0);
+}
+
+struct walk {
+    unsigned puzzles, steps, extreme, below_expert;
+    int monotone;
+};
+
+/* Walks every step of a puzzle, checking each against the solution; then
+ * adds the solution's digits one by one: the level may never rise. */
+static void walk_puzzle(const char *line, struct walk *w, int monotone)
+{
+    struct sudoku_grid b = grid_of_prefix(line), sol;
+    struct logic_grid g;
+    struct logic_step s;
+    struct logic_grade gr, more;
+    enum logic_status st;
+    unsigned count = 0;
+
+    sudoku_count(&b, 2, 0, &sol, &count, NULL);
+    if (count != 1)
+        return;
+    w->puzzles++;
+    logic_init(&g, &b);
+    while ((st = logic_step(&g, &s)) == LOGIC_OK) {
+        assert_sound(&g, &s, &sol);
+        logic_apply(&g, &s);
+        w->steps++;
+    }
+    assert_int_not_equal(st, LOGIC_CONTRADICTION);
+    assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
+    assert_int_equal(gr.needs_guessing, st == LOGIC_STUCK);
+    w->extreme += gr.level == LOGIC_EXTREME;
+    w->below_expert += gr.level < LOGIC_EXPERT;
+    if (!monotone)
+        return;
+    for (int i = 0; i < SUDOKU_CELLS; i += 3) {
+        if (b.cell[i])
+            continue;
+        b.cell[i] = sol.cell[i];
+        assert_int_equal(logic_grade(&b, &more, NULL), LOGIC_OK);
+        if (more.level > gr.level)
+            fail_msg("%.81s: adding [%d,%d] raised the level %s -> %s", line,
+                     i / 9, i % 9, logic_level_name(gr.level),
+                     logic_level_name(more.level));
+        gr = more;
+    }
+}
+
+static void walk_file(const char *name, struct walk *w, int monotone)
+{
+    char path[256], line[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "tests/data/%s", name);
+    f = fopen(path, "r");
+    if (f == NULL)
+        fail_msg("cannot open %s (run from the repository root)", path);
+    while (fgets(line, sizeof(line), f))
+        if (line[0] != '#' && strlen(line) >= SUDOKU_CELLS)
+            walk_puzzle(line, w, monotone);
+    fclose(f);
+}
+
+static void test_steps_agree_with_solutions(void **state)
+{
+    struct walk w = {0};
+
+    (void)state;
+    walk_file("test_puzzles_with_solutions", &w, 1);
+    walk_file("puzzles2_17_clue", &w, 1);
+    walk_file("puzzles3_magictour_top1465", &w, 1);
+    assert_true(w.puzzles > 300);
+    assert_true(w.steps > 10000);
+}
+
+static void test_forum_hardest_sample_is_extreme(void **state)
+{
+    struct walk w = {0};
+
+    (void)state;
+    walk_file("puzzles5_forum_hardest_1905_11+", &w, 0);
+    assert_int_equal(w.puzzles, 150);
+    assert_int_equal(w.below_expert, 0);
+}
+
+/* ---------------------------------------------------------- names, text */
+
+static void test_names(void **state)
+{
+    enum logic_level l;
+
+    (void)state;
+    for (int t = 0; t < LOGIC_NTECHNIQUES; t++) {
+        const char *n = logic_technique_name((enum logic_technique)t);
+        assert_non_null(n);
+        assert_int_equal(strspn(n, "abcdefghijklmnopqrstuvwxyz_"), strlen(n));
+        for (int u = 0; u < t; u++)
+            assert_string_not_equal(n, logic_technique_name(
+                                           (enum logic_technique)u));
+        /* Levels never fall along the order of simplicity. */
+        if (t > 0)
+            assert_true(logic_technique_level((enum logic_technique)t) >=
+                        logic_technique_level((enum logic_technique)(t - 1)));
+    }
+    assert_null(logic_technique_name(LOGIC_NTECHNIQUES));
+    assert_string_equal(logic_technique_name(LOGIC_X_WING), "x_wing");
+    for (int i = 0; i < LOGIC_NLEVELS; i++) {
+        assert_int_equal(logic_level_parse(
+                             logic_level_name((enum logic_level)i), &l), 0);
+        assert_int_equal(l, i);
+    }
+    assert_int_equal(logic_level_parse("Easy", &l), -1);
+    assert_int_equal(logic_level_parse("", &l), -1);
+}
+
+static void test_explain_truncates(void **state)
+{
+    struct sudoku_grid b = grid_of(cases[2].board);
+    struct logic_grid g;
+    struct logic_step s;
+    char full[512], small[16];
+    size_t n;
+
+    (void)state;
+    logic_init(&g, &b);
+    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
+    n = logic_explain(&s, full, sizeof(full));
+    assert_int_equal(n, strlen(full));
+    assert_string_equal(full,
+                        "In box 2, 2 can only go in [1,6] and [2,6], all of "
+                        "them in column 6. So the 2 of column 6 is one of "
+                        "these cells: remove 2 from [3,6] and [4,6].");
+    assert_int_equal(logic_explain(&s, small, sizeof(small)), n);
+    assert_int_equal(strlen(small), sizeof(small) - 1);
+    assert_int_equal(logic_explain(&s, NULL, 0), n);
+}
+
+int test_logic(unsigned *ntests)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_technique),
+        cmocka_unit_test(test_hidden_quad),
+        cmocka_unit_test(test_init_candidates),
+        cmocka_unit_test(test_init_conflict),
+        cmocka_unit_test(test_solved_board),
+        cmocka_unit_test(test_empty_board_stuck),
+        cmocka_unit_test(test_grade_easy),
+        cmocka_unit_test(test_grade_forum_hardest),
+        cmocka_unit_test(test_steps_agree_with_solutions),
+        cmocka_unit_test(test_forum_hardest_sample_is_extreme),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_explain_truncates),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("logic", tests, NULL, NULL);
+}
