@@ -42,7 +42,7 @@ TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 
-.PHONY: all run test check install clean fmt bench bench-http deps
+.PHONY: all run test check install clean fmt bench bench-http bench-batch deps
 all: $(B)/sudokud $(B)/sudoku
 
 $(B)/obj/%.o: src/%.c
@@ -103,6 +103,11 @@ bench: deps
 bench-http: deps
 	@$(MAKE) --no-print-directory $(B)/sudokud
 	tests/bench/http/run.sh $(B) $(SHARED)/data
+
+# POST /solve/batch against the CLI, and /solve latency while batches run.
+bench-batch: deps
+	@$(MAKE) --no-print-directory $(B)/sudokud $(B)/sudoku
+	tests/bench/http/batch.sh $(B) $(SHARED)/data
 
 install: $(B)/sudokud $(B)/sudoku
 	install -d $(DESTDIR)$(BINDIR)
