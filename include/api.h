@@ -37,6 +37,7 @@ struct api_request {
     const char *request_id;  /* put into problem bodies; may be NULL */
     int overloaded;          /* over the connection cap: answer 503 */
     int queue_full;          /* a batch found the job queue full: 503 */
+    int can_stream;          /* the caller can take resp->stream */
 };
 
 /* A header the response must carry besides the usual ones. */
@@ -65,6 +66,8 @@ struct api_response {
     int retry_after;            /* seconds for a Retry-After header, 0: none */
     const struct api_header *headers; /* nheaders more headers (static) */
     size_t nheaders;
+    struct api_batch *stream;   /* set (only if req->can_stream): the body is
+                                   pulled with api_batch_next */
 };
 
 /* Routes and answers one request. Never fails: every error, including
@@ -72,6 +75,18 @@ struct api_response {
  * empty 500 when even that cannot be allocated). */
 void api_handle(const struct api_context *ctx, const struct api_request *req,
                 struct api_response *resp);
+
+/* A batch whose answer is produced piece by piece (POST /solve/batch to a
+ * caller that can stream). */
+struct api_batch;
+
+/* Judges up to n more puzzles of b and returns their results as a heap
+ * string (length in *len); *done is set once the answer is complete (its
+ * closing part included). NULL when out of memory: the answer is then cut. */
+char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done);
+
+/* Frees b (and whatever it did not hand out). */
+void api_batch_free(struct api_batch *b);
 
 /* The largest body a request to `path` may have. */
 size_t api_body_limit(const struct api_context *ctx, const char *path);

@@ -74,6 +74,11 @@ struct codec_problem {
     const char *request_id; /* the X-Request-Id of the request */
     const struct sudoku_conflict *conflicts;
     size_t nconflicts;
+    /* Killer sudoku: the cage (-1: none), the other cage of an overlap
+     * (-1: none), and ncells cells as [row, column] ("cells"). */
+    int cage, other_cage;
+    const int *cell_rows, *cell_cols;
+    size_t ncells;
 };
 
 /* Sets every optional member of *p to "absent". */
@@ -126,15 +131,19 @@ struct codec_out {
 };
 
 void codec_out_begin(struct codec_out *o, int ndjson);
+/* Appends n bytes as they are. */
+void codec_out_raw(struct codec_out *o, const char *s, size_t n);
 void codec_out_solution(struct codec_out *o, size_t index,
                         const struct sudoku_grid *g, enum codec_shape shape);
 void codec_out_problem(struct codec_out *o, size_t index,
                        const struct codec_problem *p);
-/* Closes the answer (the JSON form ends with "stats") and hands over the
- * heap string, or NULL when memory ran out (o is freed either way). */
-char *codec_out_end(struct codec_out *o, size_t puzzles, size_t solved,
-                    uint64_t solve_us, size_t *len);
-
+/* Appends the closing part (the JSON form ends with "stats"). */
+void codec_out_tail(struct codec_out *o, size_t puzzles, size_t solved,
+                    uint64_t solve_us);
+/* Hands over what was written since the last take, as a heap string (length
+ * in *len), and goes on empty: an answer can be sent in pieces. NULL once
+ * memory has run out; every later take is NULL too. */
+char *codec_out_take(struct codec_out *o, size_t *len);
 
 /* ------------------------------------------------------------------------
  * The logic routes: /validate, /hint, /grade, /generate (codec_logic.c)
@@ -196,5 +205,23 @@ struct codec_generated {
     uint64_t generate_us;
 };
 char *codec_encode_generated(const struct codec_generated *g, size_t *len);
+
+/* ------------------------------------------------------------------------
+ * Killer sudoku: the "cages" of /solve and /validate (codec_killer.c)
+ * ------------------------------------------------------------------------ */
+
+struct killer_cages;
+
+/* Decodes the optional "cages" member of a puzzle body (already accepted by
+ * codec_decode_board): [{"sum": n, "cells": [[row, column], ...]}, ...].
+ * *present says whether the member is there (*out is empty when not).
+ * CODEC_INVALID_REQUEST, with err->pointer such as /cages/3/cells/1, when
+ * it is not a non-empty array of such objects, a cage has no cell, or a
+ * sum, row or column is not an integer (within +-1000000). The values are
+ * not checked (killer_check does); past 81 cages or cells the list is cut,
+ * see killer.h. */
+enum codec_status codec_decode_cages(const char *body, size_t len,
+                                     struct killer_cages *out, int *present,
+                                     struct codec_error *err);
 
 #endif

@@ -64,27 +64,34 @@ static int judge_item(const struct api_context *ctx,
     return v->result == METRICS_SOLVED;
 }
 
-void api_handle_solve_batch(const struct api_context *ctx,
-                            const struct api_request *req,
-                            struct api_response *resp)
+/* A batch being answered: its puzzles, how far it has got, the answer. */
+struct api_batch {
+    const struct api_context *ctx;
+    struct codec_batch items;
+    size_t next, solved;
+    uint64_t solve_us;
+    int ndjson;
+    struct codec_out out;
+    struct api_verdict verdict; /* scratch, reused for every puzzle */
+};
+
+struct api_batch *api_batch_open(const struct api_context *ctx,
+                                 const struct api_request *req,
+                                 struct api_response *resp)
 {
     int ndjson = media_is(req->content_type, NDJSON_TYPE);
-    struct codec_batch batch;
+    struct api_batch *b;
     struct codec_error err;
     struct codec_problem p;
-    struct codec_out o;
-    struct api_verdict *v;
     enum codec_status st;
-    size_t solved = 0, len = 0;
-    uint64_t solve_us = 0;
-    char detail[160], *body;
+    char detail[160];
 
     if (req->queue_full) {
         resp->retry_after = 1;
         api_respond_simple(resp, 503, "busy", "Batch queue full",
                            "every batch worker is busy and the queue is full; "
                            "retry in a moment");
-        return;
+        return NULL;
     }
     if (req->body_too_large) {
         snprintf(detail, sizeof(detail),
@@ -93,7 +100,7 @@ void api_handle_solve_batch(const struct api_context *ctx,
         codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
         p.limit = (long long)ctx->max_batch_body;
         api_respond_problem(resp, &p);
-        return;
+        return NULL;
     }
     if (!ndjson && !media_is(req->content_type, API_JSON_TYPE)) {
         api_respond_simple(resp, 415, "unsupported_media_type",
@@ -101,40 +108,99 @@ void api_handle_solve_batch(const struct api_context *ctx,
                            "send the batch with Content-Type: application/json "
                            "({\"boards\": [...]}) or application/x-ndjson (one "
                            "board per line)");
-        return;
+        return NULL;
     }
-    st = codec_decode_batch(req->body, req->body_len, ndjson, ctx->max_batch,
-                            &batch, &err);
-    if (st == CODEC_TOO_MANY) {
-        codec_problem_init(&p, 413, "batch_too_large", "Batch too large",
-                           err.detail);
-        p.limit = (long long)ctx->max_batch;
-        api_respond_problem(resp, &p);
-        return;
-    }
-    if (st != CODEC_OK) {
-        api_decode_problem(st, &err, &p);
-        api_respond_problem(resp, &p);
-        return;
-    }
-    if ((v = malloc(sizeof(*v))) == NULL) {
-        codec_batch_free(&batch);
+    if ((b = calloc(1, sizeof(*b))) == NULL) {
         api_respond_simple(resp, 500, "internal_error", "Internal error",
                            "the server ran out of memory; try again");
+        return NULL;
+    }
+    st = codec_decode_batch(req->body, req->body_len, ndjson, ctx->max_batch,
+                            &b->items, &err);
+    if (st != CODEC_OK) {
+        if (st == CODEC_TOO_MANY) {
+            codec_problem_init(&p, 413, "batch_too_large", "Batch too large",
+                               err.detail);
+            p.limit = (long long)ctx->max_batch;
+        } else {
+            api_decode_problem(st, &err, &p);
+        }
+        api_respond_problem(resp, &p);
+        free(b);
+        return NULL;
+    }
+    b->ctx = ctx;
+    b->ndjson = ndjson;
+    codec_out_begin(&b->out, ndjson);
+    return b;
+}
+
+const char *api_batch_type(const struct api_batch *b)
+{
+    return b->ndjson ? NDJSON_TYPE : API_JSON_TYPE;
+}
+
+char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
+{
+    size_t end = b->next + n < b->items.n ? b->next + n : b->items.n;
+
+    for (; b->next < end; b->next++)
+        b->solved += (size_t)judge_item(b->ctx, &b->items.items[b->next],
+                                        b->next, &b->verdict, &b->out,
+                                        &b->solve_us);
+    *done = b->next == b->items.n;
+    if (*done)
+        codec_out_tail(&b->out, b->items.n, b->solved, b->solve_us);
+    return codec_out_take(&b->out, len);
+}
+
+void api_batch_free(struct api_batch *b)
+{
+    size_t len;
+
+    if (b == NULL)
+        return;
+    free(codec_out_take(&b->out, &len));
+    codec_batch_free(&b->items);
+    free(b);
+}
+
+/* A caller that can stream gets the batch itself in resp->stream and pulls
+ * the answer piece by piece; otherwise the whole answer is built here. */
+void api_handle_solve_batch(const struct api_context *ctx,
+                            const struct api_request *req,
+                            struct api_response *resp)
+{
+    struct api_batch *b = api_batch_open(ctx, req, resp);
+    struct codec_out all;
+    size_t len;
+    int done = 0;
+    char *body;
+
+    if (b == NULL)
+        return;
+    if (req->can_stream) {
+        resp->status = 200;
+        resp->content_type = api_batch_type(b);
+        resp->stream = b;
         return;
     }
-    codec_out_begin(&o, ndjson);
-    for (size_t i = 0; i < batch.n; i++)
-        solved += (size_t)judge_item(ctx, &batch.items[i], i, v, &o, &solve_us);
-    body = codec_out_end(&o, batch.n, solved, solve_us, &len);
-    free(v);
-    codec_batch_free(&batch);
+    codec_out_begin(&all, 1); /* a plain buffer: ndjson adds no head */
+    while (!done) {
+        char *chunk = api_batch_next(b, 256, &len, &done);
+        if (chunk == NULL)
+            break;
+        codec_out_raw(&all, chunk, len);
+        free(chunk);
+    }
+    body = done ? codec_out_take(&all, &len) : NULL;
+    free(done ? NULL : codec_out_take(&all, &len));
     if (body == NULL)
         api_respond_simple(resp, 500, "internal_error", "Internal error",
                            "the server ran out of memory; try again");
     else
-        api_respond_body(resp, 200, ndjson ? NDJSON_TYPE : API_JSON_TYPE, body,
-                         len);
+        api_respond_body(resp, 200, api_batch_type(b), body, len);
+    api_batch_free(b);
 }
 
 size_t api_body_limit(const struct api_context *ctx, const char *path)

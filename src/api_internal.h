@@ -90,6 +90,13 @@ void api_handle_solve_batch(const struct api_context *ctx,
                             const struct api_request *req,
                             struct api_response *resp);
 
+/* Decodes a batch request; NULL when resp already holds the answer (an
+ * error: 503 busy, 413, 415, 400). */
+struct api_batch *api_batch_open(const struct api_context *ctx,
+                                 const struct api_request *req,
+                                 struct api_response *resp);
+const char *api_batch_type(const struct api_batch *b);
+
 /* The route handlers of api_logic.c. */
 void api_handle_validate(const struct api_context *ctx,
                          const struct api_request *req,
@@ -101,5 +108,18 @@ void api_handle_grade(const struct api_context *ctx,
 void api_handle_generate(const struct api_context *ctx,
                          const struct api_request *req,
                          struct api_response *resp);
+
+/* api_killer.c: killer sudoku (a "cages" member beside the board) on
+ * /solve and /validate, after api_read_board. Each returns 0 when the body
+ * has no "cages" (nothing done), else 1 with the answer in resp;
+ * api_solve_killer also sets v's result, stats and took_us. */
+int api_solve_killer(const struct api_context *ctx,
+                     const struct api_request *req, struct api_response *resp,
+                     const struct codec_board *board,
+                     const struct sudoku_grid *puzzle, struct api_verdict *v);
+int api_validate_killer(const struct api_context *ctx,
+                        const struct api_request *req,
+                        struct api_response *resp,
+                        const struct sudoku_grid *puzzle);
 
 #endif

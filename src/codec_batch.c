@@ -211,6 +211,11 @@ static void item_end(struct codec_out *o)
     out_put(o, o->ndjson ? "}\n" : "}", o->ndjson ? 2 : 1);
 }
 
+void codec_out_raw(struct codec_out *o, const char *s, size_t n)
+{
+    out_put(o, s, n);
+}
+
 void codec_out_begin(struct codec_out *o, int ndjson)
 {
     memset(o, 0, sizeof(*o));
@@ -255,25 +260,34 @@ void codec_out_problem(struct codec_out *o, size_t index,
     free(body);
 }
 
-char *codec_out_end(struct codec_out *o, size_t puzzles, size_t solved,
-                    uint64_t solve_us, size_t *len)
+void codec_out_tail(struct codec_out *o, size_t puzzles, size_t solved,
+                    uint64_t solve_us)
 {
-    if (!o->ndjson) {
-        char tail[160];
-        int n = snprintf(tail, sizeof(tail),
-                         "],\"stats\":{\"puzzles\":%zu,\"solved\":%zu,"
-                         "\"failed\":%zu,\"solve_us\":%llu}}",
-                         puzzles, solved, puzzles - solved,
-                         (unsigned long long)solve_us);
-        out_put(o, tail, (size_t)n);
-    } else if (o->len == 0) {
-        out_put(o, "", 0); /* an empty batch is an empty body */
-    }
-    if (o->failed) {
+    char tail[160];
+    int n;
+
+    if (o->ndjson)
+        return;
+    n = snprintf(tail, sizeof(tail),
+                 "],\"stats\":{\"puzzles\":%zu,\"solved\":%zu,"
+                 "\"failed\":%zu,\"solve_us\":%llu}}",
+                 puzzles, solved, puzzles - solved,
+                 (unsigned long long)solve_us);
+    out_put(o, tail, (size_t)n);
+}
+
+char *codec_out_take(struct codec_out *o, size_t *len)
+{
+    char *data = o->data;
+
+    if (!o->failed && data == NULL) /* nothing yet: an empty string */
+        data = calloc(1, 1);
+    if (o->failed || data == NULL) {
         free(o->data);
-        o->data = NULL;
-        return NULL;
+        data = NULL;
     }
-    *len = o->len;
-    return o->data;
+    *len = data ? o->len : 0;
+    o->data = NULL;
+    o->len = o->cap = 0;
+    return data;
 }

@@ -68,12 +68,15 @@ static void add_cors_headers(struct MHD_Response *resp,
 
 static enum MHD_Result queue(struct http_server *srv,
                              struct MHD_Connection *conn,
-                             const struct api_response *r, const char *id)
+                             const struct api_response *r, struct request *rq)
 {
+    const char *id = rq->id;
     struct MHD_Response *resp;
     enum MHD_Result ret;
 
-    if (r->body_owned)
+    if (rq->job.stream != NULL) /* a batch's answer, streamed by its worker */
+        resp = http_stream_response(rq);
+    else if (r->body_owned)
         resp = MHD_create_response_from_buffer_with_free_callback(
             r->body_len, r->body, free);
     else
@@ -119,9 +122,9 @@ static enum MHD_Result reply(struct http_server *srv,
                              const struct api_response *resp)
 {
     rq->status = resp->status;
-    rq->bytes = resp->body_len;
+    rq->bytes = rq->job.stream ? 0 : resp->body_len; /* a stream counts */
     rq->route = resp->route;
-    return queue(srv, conn, resp, rq->id);
+    return queue(srv, conn, resp, rq);
 }
 
 static enum MHD_Result answer(struct http_server *srv,

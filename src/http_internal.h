@@ -51,11 +51,28 @@ struct http_server {
  * owned by the job pool) -> DONE (resumed, job.resp holds the answer). */
 enum request_state { REQUEST_READING = 0, REQUEST_QUEUED, REQUEST_DONE };
 
+/* A batch's answer on its way from the worker to the connection: the
+ * worker appends pieces, libmicrohttpd's content reader sends them, and
+ * whichever of the two waits for the other is woken through suspend and
+ * resume. Shared by both, so freed by whichever lets go last. */
+struct http_stream {
+    pthread_mutex_t lock;
+    char *data;
+    size_t pos, len, cap;  /* data[pos..len) is not sent yet */
+    int done;              /* the worker has appended everything */
+    int waiting;           /* the reader suspended the connection for more */
+    int gone;              /* libmicrohttpd let go of the response */
+    int refs;
+    struct MHD_Connection *conn;
+    size_t *sent;          /* the request's byte count, for the log */
+};
+
 /* What a batch needs on the worker: copies of everything it reads. */
 struct request_job {
     struct api_request api;
     struct api_response resp;
     struct MHD_Connection *conn;
+    struct http_stream *stream; /* set when the answer is streamed */
     char content_type[128];
     char origin[256];
     struct request *next;
@@ -93,5 +110,8 @@ void http_jobs_push(struct http_server *srv, struct request *rq);
 /* Lets the workers finish every queued batch (each connection is resumed)
  * and joins them. Call before MHD_stop_daemon. */
 void http_jobs_stop(struct http_server *srv);
+
+/* The response that sends rq->job.stream; NULL when out of memory. */
+struct MHD_Response *http_stream_response(struct request *rq);
 
 #endif

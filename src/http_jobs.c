@@ -1,10 +1,165 @@
 /* http_jobs.c - the job pool: a bounded queue of batches and a few worker
  * threads, so that a long batch never holds a connection thread and short
  * requests keep flowing. The waiting connection is suspended (libmicrohttpd
- * stops polling it) and resumed by the worker when its answer is ready. */
+ * stops polling it) and resumed by the worker when its answer starts; the
+ * answer is then streamed as the worker produces it, a few dozen puzzles at
+ * a time (http_stream). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "http_internal.h"
+
+#define STREAM_STEP 64 /* puzzles judged between two pieces of the answer */
+
+/* ------------------------------------------------------------------------
+ * Streams
+ * ------------------------------------------------------------------------ */
+
+static struct http_stream *stream_new(struct request *rq)
+{
+    struct http_stream *st = calloc(1, sizeof(*st));
+
+    if (st == NULL)
+        return NULL;
+    pthread_mutex_init(&st->lock, NULL);
+    st->refs = 2; /* the worker and the response */
+    st->conn = rq->job.conn;
+    st->sent = &rq->bytes;
+    return st;
+}
+
+static void stream_release(struct http_stream *st)
+{
+    int last;
+
+    pthread_mutex_lock(&st->lock);
+    last = --st->refs == 0;
+    pthread_mutex_unlock(&st->lock);
+    if (last) {
+        pthread_mutex_destroy(&st->lock);
+        free(st->data);
+        free(st);
+    }
+}
+
+/* Appends a piece (the last one when done); wakes a waiting reader. Returns
+ * 0, or -1 when nobody listens any more. */
+static int stream_append(struct http_stream *st, const char *p, size_t n,
+                         int done)
+{
+    int gone;
+
+    pthread_mutex_lock(&st->lock);
+    gone = st->gone;
+    if (!gone && n > 0) {
+        if (st->pos == st->len)
+            st->pos = st->len = 0;
+        if (st->len + n > st->cap) {
+            size_t cap = st->cap ? st->cap : 16384;
+            char *q;
+            while (cap < st->len + n)
+                cap *= 2;
+            if ((q = realloc(st->data, cap)) == NULL) {
+                done = 1; /* the answer is cut short */
+            } else {
+                st->data = q;
+                st->cap = cap;
+            }
+        }
+        if (st->len + n <= st->cap) {
+            memcpy(st->data + st->len, p, n);
+            st->len += n;
+        }
+    }
+    if (done)
+        st->done = 1;
+    if (st->waiting && !gone) {
+        st->waiting = 0;
+        MHD_resume_connection(st->conn);
+    }
+    pthread_mutex_unlock(&st->lock);
+    return gone ? -1 : 0;
+}
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct http_stream *st = cls;
+    ssize_t n;
+
+    (void)pos;
+    pthread_mutex_lock(&st->lock);
+    if (st->pos < st->len) {
+        size_t k = st->len - st->pos < max ? st->len - st->pos : max;
+        memcpy(buf, st->data + st->pos, k);
+        st->pos += k;
+        *st->sent += k;
+        n = (ssize_t)k;
+    } else if (st->done) {
+        n = MHD_CONTENT_READER_END_OF_STREAM;
+    } else {
+        /* Nothing to send yet: sleep until the worker appends. */
+        st->waiting = 1;
+        MHD_suspend_connection(st->conn);
+        n = 0;
+    }
+    pthread_mutex_unlock(&st->lock);
+    return n;
+}
+
+static void stream_gone(void *cls)
+{
+    struct http_stream *st = cls;
+
+    pthread_mutex_lock(&st->lock);
+    st->gone = 1;
+    pthread_mutex_unlock(&st->lock);
+    stream_release(st);
+}
+
+struct MHD_Response *http_stream_response(struct request *rq)
+{
+    struct MHD_Response *resp = MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, 16384, stream_read, rq->job.stream, stream_gone);
+
+    if (resp == NULL) /* no response will let go of the stream: do it now */
+        stream_gone(rq->job.stream);
+    return resp;
+}
+
+/* Runs a batch whose answer is streamed: the connection is resumed as soon
+ * as the answer can start, then pieces follow. */
+static void run_stream(struct request *rq)
+{
+    struct api_batch *b = rq->job.resp.stream;
+    struct MHD_Connection *conn = rq->job.conn;
+    struct http_stream *st = stream_new(rq);
+    int done = 0;
+
+    rq->job.stream = st;
+    if (st == NULL) { /* no memory: answer 200 with an empty body */
+        rq->job.resp.stream = NULL;
+        api_batch_free(b);
+        rq->state = REQUEST_DONE;
+        MHD_resume_connection(conn);
+        return;
+    }
+    rq->state = REQUEST_DONE;
+    MHD_resume_connection(conn); /* from here on rq is not ours */
+    while (!done) {
+        size_t len = 0;
+        char *piece = api_batch_next(b, STREAM_STEP, &len, &done);
+        if (stream_append(st, piece, piece ? len : 0, done || !piece) != 0 ||
+            piece == NULL)
+            done = 1;
+        free(piece);
+    }
+    api_batch_free(b);
+    stream_release(st);
+}
+
+/* ------------------------------------------------------------------------
+ * The pool
+ * ------------------------------------------------------------------------ */
 
 static void *worker(void *arg)
 {
@@ -31,7 +186,12 @@ static void *worker(void *arg)
 
         rq->job.api.draining =
             atomic_load_explicit(&srv->draining, memory_order_relaxed);
+        rq->job.api.can_stream = 1;
         api_handle(&srv->api, &rq->job.api, &rq->job.resp);
+        if (rq->job.resp.stream != NULL) {
+            run_stream(rq);
+            continue;
+        }
         conn = rq->job.conn;
         rq->state = REQUEST_DONE;
         /* From here on rq belongs to the connection's thread again. */
