@@ -74,7 +74,7 @@ static enum MHD_Result queue(struct http_server *srv,
     struct MHD_Response *resp;
     enum MHD_Result ret;
 
-    if (rq->job.stream != NULL) /* a batch's answer, streamed by its worker */
+    if (rq->job && rq->job->stream) /* a batch's answer, streamed by its worker */
         resp = http_stream_response(rq);
     else if (r->body_owned)
         resp = MHD_create_response_from_buffer_with_free_callback(
@@ -122,7 +122,7 @@ static enum MHD_Result reply(struct http_server *srv,
                              const struct api_response *resp)
 {
     rq->status = resp->status;
-    rq->bytes = rq->job.stream ? 0 : resp->body_len; /* a stream counts */
+    rq->bytes = rq->job && rq->job->stream ? 0 : resp->body_len; /* a stream counts */
     rq->route = resp->route;
     return queue(srv, conn, resp, rq);
 }
@@ -159,22 +159,23 @@ static enum MHD_Result answer(struct http_server *srv,
 static int submit(struct http_server *srv, struct MHD_Connection *conn,
                   const char *url, const char *method, struct request *rq)
 {
-    if (http_jobs_reserve(srv) != 0)
+    if ((rq->job = calloc(1, sizeof(*rq->job))) == NULL ||
+        http_jobs_reserve(srv) != 0)
         return -1;
-    rq->job.api = (struct api_request){
+    rq->job->api = (struct api_request){
         .method = rq->method,
         .path = rq->path,
-        .content_type = copy_header(rq->job.content_type,
-                                    sizeof(rq->job.content_type),
+        .content_type = copy_header(rq->job->content_type,
+                                    sizeof(rq->job->content_type),
                                     header(conn, MHD_HTTP_HEADER_CONTENT_TYPE)),
         .body = rq->body,
         .body_len = rq->len,
-        .origin = copy_header(rq->job.origin, sizeof(rq->job.origin),
+        .origin = copy_header(rq->job->origin, sizeof(rq->job->origin),
                               header(conn, "Origin")),
         .request_id = rq->id,
     };
     (void)url, (void)method;
-    rq->job.conn = conn;
+    rq->job->conn = conn;
     rq->state = REQUEST_QUEUED;
     MHD_suspend_connection(conn);
     http_jobs_push(srv, rq);
@@ -324,7 +325,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     }
     if (rq->state == REQUEST_DONE) { /* resumed: the worker's answer */
         rq->state = REQUEST_READING;
-        return reply(srv, conn, rq, &rq->job.resp);
+        return reply(srv, conn, rq, &rq->job->resp);
     }
     if (rq->status != 0)
         return MHD_YES;
@@ -382,6 +383,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     if (srv->access_log)
         log_access(srv, conn, rq, took, toe);
     free(rq->body);
+    free(rq->job);
     free(rq);
     *con_cls = NULL;
 }

@@ -93,7 +93,7 @@ struct request {
     char method[16];
     char path[256];      /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
-    struct request_job job;
+    struct request_job *job; /* batches only (most requests need none) */
 };
 
 /* Starts n workers for a queue of `cap` batches. Returns 0 or -1. */
@@ -103,7 +103,7 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap);
 int http_jobs_reserve(struct http_server *srv);
 
 /* Queues rq (its slot reserved, its connection suspended). A worker runs
- * api_handle on rq->job.api, stores rq->job.resp, sets REQUEST_DONE and
+ * api_handle on rq->job->api, stores rq->job->resp, sets REQUEST_DONE and
  * resumes the connection; after that it never touches rq again. */
 void http_jobs_push(struct http_server *srv, struct request *rq);
 
@@ -111,7 +111,7 @@ void http_jobs_push(struct http_server *srv, struct request *rq);
  * and joins them. Call before MHD_stop_daemon. */
 void http_jobs_stop(struct http_server *srv);
 
-/* The response that sends rq->job.stream; NULL when out of memory. */
+/* The response that sends rq->job->stream; NULL when out of memory. */
 struct MHD_Response *http_stream_response(struct request *rq);
 
 #endif

@@ -23,7 +23,7 @@ static struct http_stream *stream_new(struct request *rq)
         return NULL;
     pthread_mutex_init(&st->lock, NULL);
     st->refs = 2; /* the worker and the response */
-    st->conn = rq->job.conn;
+    st->conn = rq->job->conn;
     st->sent = &rq->bytes;
     return st;
 }
@@ -119,10 +119,10 @@ static void stream_gone(void *cls)
 struct MHD_Response *http_stream_response(struct request *rq)
 {
     struct MHD_Response *resp = MHD_create_response_from_callback(
-        MHD_SIZE_UNKNOWN, 16384, stream_read, rq->job.stream, stream_gone);
+        MHD_SIZE_UNKNOWN, 16384, stream_read, rq->job->stream, stream_gone);
 
     if (resp == NULL) /* no response will let go of the stream: do it now */
-        stream_gone(rq->job.stream);
+        stream_gone(rq->job->stream);
     return resp;
 }
 
@@ -130,14 +130,14 @@ struct MHD_Response *http_stream_response(struct request *rq)
  * as the answer can start, then pieces follow. */
 static void run_stream(struct request *rq)
 {
-    struct api_batch *b = rq->job.resp.stream;
-    struct MHD_Connection *conn = rq->job.conn;
+    struct api_batch *b = rq->job->resp.stream;
+    struct MHD_Connection *conn = rq->job->conn;
     struct http_stream *st = stream_new(rq);
     int done = 0;
 
-    rq->job.stream = st;
+    rq->job->stream = st;
     if (st == NULL) { /* no memory: answer 200 with an empty body */
-        rq->job.resp.stream = NULL;
+        rq->job->resp.stream = NULL;
         api_batch_free(b);
         rq->state = REQUEST_DONE;
         MHD_resume_connection(conn);
@@ -178,21 +178,21 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&j->lock);
             return NULL;
         }
-        j->head = rq->job.next;
+        j->head = rq->job->next;
         if (j->head == NULL)
             j->tail = NULL;
         j->reserved--;
         pthread_mutex_unlock(&j->lock);
 
-        rq->job.api.draining =
+        rq->job->api.draining =
             atomic_load_explicit(&srv->draining, memory_order_relaxed);
-        rq->job.api.can_stream = 1;
-        api_handle(&srv->api, &rq->job.api, &rq->job.resp);
-        if (rq->job.resp.stream != NULL) {
+        rq->job->api.can_stream = 1;
+        api_handle(&srv->api, &rq->job->api, &rq->job->resp);
+        if (rq->job->resp.stream != NULL) {
             run_stream(rq);
             continue;
         }
-        conn = rq->job.conn;
+        conn = rq->job->conn;
         rq->state = REQUEST_DONE;
         /* From here on rq belongs to the connection's thread again. */
         MHD_resume_connection(conn);
@@ -239,10 +239,10 @@ void http_jobs_push(struct http_server *srv, struct request *rq)
 {
     struct http_jobs *j = &srv->jobs;
 
-    rq->job.next = NULL;
+    rq->job->next = NULL;
     pthread_mutex_lock(&j->lock);
     if (j->tail)
-        j->tail->job.next = rq;
+        j->tail->job->next = rq;
     else
         j->head = rq;
     j->tail = rq;
