@@ -329,7 +329,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     }
     if (rq->status != 0)
         return MHD_YES;
-    if (!rq->too_large && api_is_batch(method, url))
+    /* A batch goes to the job pool unless it can be answered at once: too
+     * large, or from a connection over the cap (503 overloaded). */
+    if (!rq->too_large && api_is_batch(method, url) &&
+        !over_capacity(srv, conn))
         return submit(srv, conn, url, method, rq) == 0
                    ? MHD_YES
                    : answer(srv, conn, url, method, rq, 1);
