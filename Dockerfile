@@ -19,6 +19,8 @@ COPY src/ src/
 RUN make build/sudokud CFLAGS=-O2 \
  && strip build/sudokud \
  && ./build/sudokud --version
+# Lets docker/test-image.sh find and remove old, untagged builder images.
+LABEL org.sudokud.stage=build
 
 FROM debian:bookworm-slim
 # ca-certificates is not needed: the only client in the image is --probe,
