@@ -37,6 +37,10 @@ LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c
 LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_explain.c src/generate.c
 LOGIC_OBJ := $(LOGIC_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c
+# Killer sudoku: cage checks and solver (also linked into the CLI and bench).
+KILLER_SRC := src/killer.c src/killer_search.c
+KILLER_OBJ := $(KILLER_SRC:src/%.c=$(B)/obj/%.o)
+LIB_SRC  += $(KILLER_SRC) src/api_killer.c src/codec_killer.c
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
@@ -61,13 +65,13 @@ $(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 $(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(B)/obj/cli.o
+$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(B)/obj/cli.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) $(LDLIBS)
 
-$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ)
+$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
 
 # Installs the Debian packages the build needs when any is missing (as root),
@@ -125,8 +129,9 @@ clean:
 # `make fuzz FUZZ_SECONDS=N` builds the libFuzzer targets of tests/fuzz/ with
 # clang, ASan and UBSan into build/fuzz/ (the library without src/http*.c and
 # src/probe.c: no sockets) and runs each for N seconds on a scratch copy of
-# its seed corpus, so tests/fuzz/corpus/ only changes by hand; crashes are
-# written to build/fuzz/artifacts/<target>/. `make valgrind` runs the unit suites under
+# its seed corpus (build/fuzz/corpus/<target>/, which keeps growing between
+# runs), so tests/fuzz/corpus/ only changes by hand; crashes are written to
+# build/fuzz/artifacts/<target>/. `make valgrind` runs the unit suites under
 # memcheck; `make soak` drives the release daemon (tests/bench/soak.sh).
 FUZZ_CC       ?= clang
 FUZZ_SECONDS  ?= 60
@@ -225,7 +230,7 @@ test-browser:
 # debootstrap when it is missing, and checks it and docker/compose.yaml
 # (docker/test-image.sh; a minute or two; COMPOSE=0 skips compose).
 # `make gateway-test` runs Debian's nginx with docker/gateway/ in front of
-# three build/sudokud processes on 127.0.0.1 (docker/test-gateway.sh, ~20 s).
+# three build/sudokud processes on 127.0.0.1 (docker/test-gateway.sh, 20-30 s).
 # `make k8s-check` checks docker/k8s/ offline (docker/check-k8s.sh; npm
 # packages in build/k8s-check/). Each script installs what it lacks, as root,
 # and ends with "<name>: N passed, N failed".
@@ -243,3 +248,21 @@ gateway-test: deps
 k8s-check:
 	SUDOKUD_BIN=build/sudokud docker/check-k8s.sh
 # --- container and gateway (end) ---
+
+# --- killer puzzles (begin) ---
+# `make killer-puzzles` rebuilds tests/data/killer_puzzles with
+# tests/tools/killer_gen.c: killer puzzles with exactly one solution, cut
+# from the solved grids of tests/data/test_puzzles_with_solutions by seeded
+# random walks (the same file on every run for the same count and seed).
+KILLER_COUNT ?= 100
+KILLER_SEED  ?= 1
+
+.PHONY: killer-puzzles
+
+$(B)/killer_gen: tests/tools/killer_gen.c $(B)/obj/sudoku.o $(KILLER_OBJ)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS)
+
+killer-puzzles: $(B)/killer_gen
+	./$(B)/killer_gen tests/data/test_puzzles_with_solutions $(KILLER_COUNT) \
+	  $(KILLER_SEED) > tests/data/killer_puzzles
+# --- killer puzzles (end) ---

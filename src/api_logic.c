@@ -107,7 +107,8 @@ void api_handle_validate(const struct api_context *ctx,
     size_t n, len = 0;
     char *body;
 
-    if (api_read_board(ctx, req, resp, &board, &puzzle) != 0)
+    if (api_read_board(ctx, req, resp, &board, &puzzle) != 0 ||
+        api_validate_killer(ctx, req, resp, &puzzle))
         return;
     n = sudoku_conflicts(&puzzle, conflicts, MAX_CONFLICTS);
     if (n == 0 && sudoku_count(&puzzle, 2, ctx->max_nodes, NULL, &count,

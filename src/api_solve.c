@@ -227,7 +227,8 @@ void api_handle_solve(const struct api_context *ctx,
     v.result = METRICS_INVALID;
     v.took_us = 0;
     v.stats.guesses = 0;
-    if (api_read_board(ctx, req, resp, &board, &puzzle) == 0) {
+    if (api_read_board(ctx, req, resp, &board, &puzzle) == 0 &&
+        !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {
         if (api_judge(ctx, &puzzle, &v) != METRICS_SOLVED)
             api_respond_problem(resp, &v.problem);
         else if ((body = codec_encode_solution(&v.solution, board.shape,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "generate.h"
+#include "killer.h"
 #include "logic.h"
 #include "sudoku.h"
 
@@ -56,6 +57,18 @@ static const char usage[] =
     "          budget prints the closest puzzle with a note on stderr and\n"
     "          exit status 1.\n"
     "\n"
+    "Killer sudoku (solve and count): the board may go on with '|' and\n"
+    "its cages, separated by ';': each a sum, ':' and its cells separated\n"
+    "by ','; a cell is two digits, row then column, counting from 1 (11 is\n"
+    "the top left cell, 99 the bottom right); blanks around them are fine\n"
+    "and anything after a second '|' (such as the solution) is ignored.\n"
+    "The board may be all blanks. For example (board shortened):\n"
+    "  ......|3:11,12;15:13,14,24;...\n"
+    "The cages are checked before the search: every cell in the grid and in\n"
+    "one cage only, each cage connected side by side, each sum possible for\n"
+    "its size, the sums totalling 405 when the cages cover the grid, and\n"
+    "givens that fit their cage; a problem is reported on stderr.\n"
+    "\n"
     "In messages, lines, columns (character positions), rows and boxes\n"
     "count from 1, as in editors; the HTTP API counts from 0.\n"
     "\n"
@@ -85,6 +98,7 @@ enum cli_verdict {
     CLI_NONE,
     CLI_MULTIPLE,
     CLI_BUDGET,
+    CLI_CAGES,      /* killer: cages malformed or wrong; see cages_msg */
 };
 
 struct cli_item {
@@ -100,6 +114,7 @@ struct cli_item {
     int complete;                 /* validate */
     struct logic_grade grade;     /* grade */
     char hint[512];               /* hint: "technique: explanation" */
+    char cages_msg[200];          /* CLI_CAGES */
 };
 
 struct cli_batch {
@@ -140,6 +155,51 @@ static void cli_hint(const struct sudoku_grid *g, const struct sudoku_grid *sol,
     }
 }
 
+/* A killer line: the board g, then '|' and the cages at it->text[81]. */
+static void cli_run_killer(const struct cli_options *opt, struct cli_item *it,
+                           const struct sudoku_grid *g)
+{
+    struct killer_cages k;
+    struct killer_error err;
+    enum killer_status st;
+    size_t bad = 0;
+    int n;
+
+    it->verdict = CLI_CAGES;
+    if (opt->mode != CLI_SOLVE && opt->mode != CLI_COUNT) {
+        snprintf(it->cages_msg, sizeof(it->cages_msg), "killer puzzles "
+                 "(cages after '|') are read by solve and count only");
+        return;
+    }
+    if (killer_parse(it->text + SUDOKU_CELLS + 1, it->len - SUDOKU_CELLS - 1,
+                     &k, &bad) != KILLER_OK) {
+        snprintf(it->cages_msg, sizeof(it->cages_msg), "malformed cages at "
+                 "column %zu: want SUM:RC,RC,...;SUM:RC,... (RC: row and "
+                 "column digits 1-9)", SUDOKU_CELLS + 2 + bad);
+        return;
+    }
+    if ((it->nconflicts = sudoku_conflicts(g, &it->conflict, 1)) > 0) {
+        it->verdict = opt->mode == CLI_COUNT ? CLI_SOLVED : CLI_CONFLICT;
+        it->count = 0;
+        return;
+    }
+    if ((st = killer_check(g, &k, &err)) != KILLER_OK) {
+        n = snprintf(it->cages_msg, sizeof(it->cages_msg), "bad cages: ");
+        killer_describe(st, &err, 1, it->cages_msg + n,
+                        sizeof(it->cages_msg) - (size_t)n);
+        return;
+    }
+    if (killer_count(g, &k, 2, opt->max_nodes, &it->solution, &it->count,
+                     NULL) != KILLER_OK) {
+        it->verdict = CLI_BUDGET;
+        return;
+    }
+    if (opt->mode == CLI_COUNT || it->count == 1)
+        it->verdict = CLI_SOLVED;
+    else
+        it->verdict = it->count == 0 ? CLI_NONE : CLI_MULTIPLE;
+}
+
 static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
 {
     struct sudoku_grid g;
@@ -147,6 +207,10 @@ static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
 
     if (sudoku_parse(it->text, len, &g, &it->bad_index) != SUDOKU_OK) {
         it->verdict = CLI_MALFORMED;
+        return;
+    }
+    if (it->len > SUDOKU_CELLS && it->text[SUDOKU_CELLS] == '|') {
+        cli_run_killer(opt, it, &g);
         return;
     }
     it->complete = 1;
@@ -269,6 +333,9 @@ static int cli_print_item(const struct cli_options *opt, const char *name,
     case CLI_BUDGET:
         fprintf(stderr, "%s:%u: gave up after %llu search nodes\n", name,
                 it->lineno, (unsigned long long)opt->max_nodes);
+        return 1;
+    case CLI_CAGES:
+        fprintf(stderr, "%s:%u: %s\n", name, it->lineno, it->cages_msg);
         return 1;
     }
     return 1;

@@ -313,6 +313,8 @@ void codec_problem_init(struct codec_problem *p, int status, const char *code,
     p->row = -1;
     p->column = -1;
     p->limit = -1;
+    p->cage = -1;
+    p->other_cage = -1;
 }
 
 static const char *const unit_names[] = {"row", "column", "box"};
@@ -346,6 +348,23 @@ static int add_conflicts(cJSON *obj, const struct codec_problem *p)
     return 0;
 }
 
+/* "cells": [[row, column], ...] of a killer problem. */
+static int add_cells(cJSON *obj, const struct codec_problem *p)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "cells");
+
+    if (list == NULL)
+        return -1;
+    for (size_t i = 0; i < p->ncells; i++) {
+        int rc[2] = {p->cell_rows[i], p->cell_cols[i]};
+        cJSON *pair = cJSON_CreateIntArray(rc, 2);
+        if (pair == NULL)
+            return -1;
+        cJSON_AddItemToArray(list, pair);
+    }
+    return 0;
+}
+
 char *codec_encode_problem(const struct codec_problem *p, size_t *len)
 {
     char type[64];
@@ -373,6 +392,12 @@ char *codec_encode_problem(const struct codec_problem *p, size_t *len)
         ok = cJSON_AddNumberToObject(obj, "limit", (double)p->limit) != NULL;
     if (ok && p->conflicts != NULL)
         ok = add_conflicts(obj, p) == 0;
+    if (ok && p->cage >= 0)
+        ok = cJSON_AddNumberToObject(obj, "cage", p->cage) != NULL;
+    if (ok && p->other_cage >= 0)
+        ok = cJSON_AddNumberToObject(obj, "other_cage", p->other_cage) != NULL;
+    if (ok && p->ncells > 0)
+        ok = add_cells(obj, p) == 0;
     if (ok && p->request_id != NULL)
         ok = cJSON_AddStringToObject(obj, "request_id", p->request_id) != NULL;
     if (ok)

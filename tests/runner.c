@@ -17,6 +17,7 @@ static const struct suite suites[] = {
     {"http", test_http},     {"main", test_main},       {"cli", test_cli},
     {"logic", test_logic},
     {"generate", test_generate}, {"api_logic", test_api_logic},
+    {"killer", test_killer}, {"api_killer", test_api_killer},
 };
 
 static int wanted(const char *name, int argc, char **argv)

@@ -19,5 +19,7 @@ int test_logic(unsigned *ntests);
 int test_generate(unsigned *ntests);
 int test_api_logic(unsigned *ntests);
 int test_cli(unsigned *ntests);
+int test_killer(unsigned *ntests);
+int test_api_killer(unsigned *ntests);
 
 #endif

@@ -356,6 +356,7 @@ int main(int argc, char **argv)
     bench_budget(max_nodes, slowest_rate);
     printf("\nverified %zu puzzles: %zu wrong\n", total, wrong);
     wrong += (size_t)bench_logic(argv[1]);
+    wrong += (size_t)bench_killer("tests/data/killer_puzzles");
     for (size_t k = 0; k < nsets; k++)
         free(names[k]);
     free(names);

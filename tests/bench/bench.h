@@ -30,4 +30,9 @@ void bench_budget(uint64_t max_seen, double real_rate);
  * below expert or a level was missed, else 0. */
 int bench_logic(const char *dir);
 
+/* tests/bench/killer.c: killer sudoku solve and check times over the set at
+ * `path` (board|cages|solution lines), every answer verified. Returns 1
+ * when an answer is wrong or the set cannot be read, else 0. */
+int bench_killer(const char *path);
+
 #endif

@@ -1,0 +1,146 @@
+/* codec_killer.c - the codec module's part for killer sudoku: the optional
+ * "cages" member of a puzzle body, [{"sum": n, "cells": [[row, column],
+ * ...]}, ...]. Only the JSON shape is judged here (400 invalid_request with
+ * a pointer such as /cages/3/cells/1); the values go to killer_check. */
+#include "codec.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "killer.h"
+
+/* The largest value of a sum, row or column taken as a number; anything
+ * further out is certainly wrong and is refused as malformed. */
+#define CODEC_KILLER_MAX_INT 1000000
+
+static enum codec_status shape_error(struct codec_error *err,
+                                     const char *pointer, const char *fmt,
+                                     ...) __attribute__((format(printf, 3, 4)));
+
+static enum codec_status shape_error(struct codec_error *err,
+                                     const char *pointer, const char *fmt,
+                                     ...)
+{
+    va_list ap;
+
+    snprintf(err->pointer, sizeof(err->pointer), "%s", pointer);
+    va_start(ap, fmt);
+    vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+    va_end(ap);
+    return CODEC_INVALID_REQUEST;
+}
+
+/* An integral JSON number within +-CODEC_KILLER_MAX_INT into *out. */
+static int get_int(const cJSON *item, int *out)
+{
+    double v;
+
+    if (!cJSON_IsNumber(item))
+        return 0;
+    v = item->valuedouble;
+    if (!(v >= -CODEC_KILLER_MAX_INT && v <= CODEC_KILLER_MAX_INT) ||
+        (double)(int)v != v)
+        return 0;
+    *out = (int)v;
+    return 1;
+}
+
+static enum codec_status decode_cage(const cJSON *cage, int c,
+                                     struct killer_cages *out,
+                                     struct codec_error *err)
+{
+    const cJSON *sum = NULL, *cells = NULL, *cell;
+    char pointer[64]; /* indices are small: a body holds 16 KiB at most */
+    int value, j = 0;
+
+    snprintf(pointer, sizeof(pointer), "/cages/%d", c);
+    if (!cJSON_IsObject(cage))
+        return shape_error(err, pointer, "cage %d must be an object "
+                           "{\"sum\": n, \"cells\": [[row, column], ...]}", c);
+    sum = cJSON_GetObjectItemCaseSensitive(cage, "sum");
+    cells = cJSON_GetObjectItemCaseSensitive(cage, "cells");
+    snprintf(pointer, sizeof(pointer), "/cages/%d/sum", c);
+    if (sum == NULL)
+        return shape_error(err, pointer, "cage %d has no \"sum\"", c);
+    if (!get_int(sum, &value))
+        return shape_error(err, pointer, "the sum of cage %d must be an "
+                           "integer (and not beyond %d)", c,
+                           CODEC_KILLER_MAX_INT);
+    killer_add_cage(out, value);
+    snprintf(pointer, sizeof(pointer), "/cages/%d/cells", c);
+    if (cells == NULL)
+        return shape_error(err, pointer, "cage %d has no \"cells\"", c);
+    if (!cJSON_IsArray(cells) || cJSON_GetArraySize(cells) == 0)
+        return shape_error(err, pointer, "the cells of cage %d must be a "
+                           "non-empty array of [row, column] pairs", c);
+    cJSON_ArrayForEach(cell, cells) {
+        int rc[2];
+        snprintf(pointer, sizeof(pointer), "/cages/%d/cells/%d", c, j);
+        if (!cJSON_IsArray(cell) || cJSON_GetArraySize(cell) != 2)
+            return shape_error(err, pointer, "cell %d of cage %d must be a "
+                               "pair [row, column]", j, c);
+        for (int k = 0; k < 2; k++)
+            if (!get_int(cJSON_GetArrayItem(cell, k), &rc[k])) {
+                snprintf(pointer, sizeof(pointer), "/cages/%d/cells/%d/%d", c,
+                         j, k);
+                return shape_error(err, pointer, "the %s of cell %d of cage "
+                                   "%d must be an integer (0 to 8)",
+                                   k ? "column" : "row", j, c);
+            }
+        killer_add_cell(out, rc[0], rc[1]);
+        j++;
+    }
+    return CODEC_OK;
+}
+
+enum codec_status codec_decode_cages(const char *body, size_t len,
+                                     struct killer_cages *out, int *present,
+                                     struct codec_error *err)
+{
+    const char *end = NULL;
+    const cJSON *cages, *cage;
+    enum codec_status st = CODEC_OK;
+    cJSON *root;
+    int c = 0;
+
+    killer_init(out);
+    *present = 0;
+    err->offset = -1;
+    err->row = -1;
+    err->column = -1;
+    err->pointer[0] = '\0';
+    err->detail[0] = '\0';
+    /* Without the bytes "cages" or an escape no member can be named so:
+     * classic bodies skip the second parse. */
+    if (body == NULL || (memmem(body, len, "cages", 5) == NULL &&
+                         memchr(body, '\\', len) == NULL))
+        return CODEC_OK;
+    root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
+    if (root == NULL) {
+        err->offset = end ? (long)(end - body) : 0;
+        snprintf(err->detail, sizeof(err->detail),
+                 "the body is not valid JSON: parsing stopped at byte %ld",
+                 err->offset);
+        return CODEC_INVALID_JSON;
+    }
+    cages = cJSON_IsObject(root)
+                ? cJSON_GetObjectItemCaseSensitive(root, "cages") : NULL;
+    if (cages == NULL)
+        goto out;
+    *present = 1;
+    if (!cJSON_IsArray(cages) || cJSON_GetArraySize(cages) == 0) {
+        st = shape_error(err, "/cages", "\"cages\" must be a non-empty array "
+                         "of {\"sum\": n, \"cells\": [[row, column], ...]}; "
+                         "leave it out for a classic puzzle");
+        goto out;
+    }
+    cJSON_ArrayForEach(cage, cages) {
+        if ((st = decode_cage(cage, c++, out, err)) != CODEC_OK)
+            break;
+    }
+out:
+    cJSON_Delete(root);
+    return st;
+}
