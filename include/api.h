@@ -17,6 +17,7 @@ extern const char *const api_route_labels[API_NROUTES];
 /* What the handlers need from the configuration. */
 struct api_context {
     uint64_t max_nodes;        /* node budget of one search */
+    uint64_t max_killer_nodes; /* node budget of one killer search */
     size_t max_body;           /* request-body limit, for the 413 message */
     const char *cors_origins;  /* "*", "https://a,https://b", or NULL: no CORS */
     size_t max_batch;          /* puzzles in one POST /solve/batch */

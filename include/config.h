@@ -28,6 +28,7 @@ struct config {
     unsigned threads;             /* worker threads of the HTTP pool */
     size_t max_body;              /* request-body limit in bytes */
     uint64_t max_nodes;           /* node budget of one search */
+    uint64_t max_killer_nodes;    /* node budget of one killer search */
     unsigned timeout;             /* idle connection timeout, seconds */
     unsigned drain_timeout;       /* longest wait for requests on SIGTERM, s */
     unsigned max_connections;     /* connections served at once */

@@ -72,10 +72,10 @@ static void respond_search_limit(const struct api_context *ctx,
 
     snprintf(detail, sizeof(detail),
              "the search gave up after %llu nodes without settling the "
-             "puzzle", (unsigned long long)ctx->max_nodes);
+             "puzzle", (unsigned long long)ctx->max_killer_nodes);
     codec_problem_init(&p, 422, "search_limit", "Search limit reached",
                        detail);
-    p.limit = (long long)ctx->max_nodes;
+    p.limit = (long long)ctx->max_killer_nodes;
     api_respond_problem(resp, &p);
 }
 
@@ -109,7 +109,7 @@ int api_solve_killer(const struct api_context *ctx,
         return 1;
     }
     t0 = api_now_us();
-    st = killer_count(puzzle, &k, 2, ctx->max_nodes, &v->solution, &count,
+    st = killer_count(puzzle, &k, 2, ctx->max_killer_nodes, &v->solution, &count,
                       &stats);
     v->took_us = api_now_us() - t0;
     v->stats.nodes = stats.nodes;
@@ -167,7 +167,7 @@ int api_validate_killer(const struct api_context *ctx,
         return 1;
     }
     if (n == 0 && st == KILLER_OK &&
-        killer_count(puzzle, &k, 2, ctx->max_nodes, NULL, &count, NULL) ==
+        killer_count(puzzle, &k, 2, ctx->max_killer_nodes, NULL, &count, NULL) ==
             KILLER_BUDGET) {
         respond_search_limit(ctx, resp);
         return 1;

@@ -44,6 +44,10 @@ static const struct opt opts[] = {
      "largest request body accepted, K/M suffix allowed (default 16K)", NULL},
     {"max-nodes", "MAX_NODES", OPT_UINT, FIELD(max_nodes), 1000, UINT32_MAX,
      "N", "search-node budget of one puzzle (default 100000)", NULL},
+    {"max-killer-nodes", "MAX_KILLER_NODES", OPT_UINT, FIELD(max_killer_nodes),
+     1000, UINT32_MAX, "N",
+     "node budget of one killer puzzle, whose nodes cost more (default 25000)",
+     NULL},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
      "close connections idle this long (default 10)", NULL},
     {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
@@ -81,6 +85,7 @@ void config_init(struct config *cfg)
     cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
     cfg->max_body = 16 * 1024;
     cfg->max_nodes = 100000;
+    cfg->max_killer_nodes = 25000;
     cfg->timeout = 10;
     cfg->drain_timeout = 25;
     cfg->max_connections = 1000;

@@ -483,6 +483,7 @@ enum http_status http_server_start(const struct config *cfg,
         return HTTP_NO_MEMORY;
     }
     srv->api.max_nodes = cfg->max_nodes;
+    srv->api.max_killer_nodes = cfg->max_killer_nodes;
     srv->api.max_body = cfg->max_body;
     snprintf(srv->cors_origins, sizeof(srv->cors_origins), "%s",
              cfg->cors_origins);

@@ -23,7 +23,7 @@
 #define ROW9 "........."
 #define BLANK ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9
 
-static const struct api_context ctx = {.max_nodes = 200000,
+static const struct api_context ctx = {.max_nodes = 200000, .max_killer_nodes = 200000,
                                        .max_body = 64 * 1024};
 
 /* One puzzle of the set: board, cages (text format) and solution. */
@@ -256,7 +256,7 @@ static void test_solve_outcomes(void **state)
     assert_string_equal(str(r, "code"), "conflict");
     cJSON_Delete(r);
     /* the node budget */
-    tight.max_nodes = 1;
+    tight.max_killer_nodes = 1;
     for (unsigned i = 0;; i++) {
         read_line(i, 0, &l);
         cages_json(l.cages, json, sizeof(json));

@@ -132,6 +132,18 @@ if ! kill -0 "$server_pid" 2>/dev/null; then
     exit 1
 fi
 
+# The daemon's own count, from /metrics over bash's /dev/tcp (no curl
+# needed): every request it answered, and how many of them were 5xx.
+server_total="?" server_5xx="?"
+if exec 3<>"/dev/tcp/127.0.0.1/$port" 2>/dev/null; then
+    printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+    timeout 5 cat <&3 >"$tmp/metrics" || true
+    exec 3<&-
+    read -r server_total server_5xx < <(awk '
+        /^http_requests_total\{/ { t += $NF; if ($0 ~ /code="5/) f += $NF }
+        END { print t + 0, f + 0 }' "$tmp/metrics")
+fi
+
 # --- figures and verdict ---------------------------------------------------
 line=$(grep '^soak: requests=' "$tmp/wrk.out" || true)
 field() { echo "$line" | sed -n "s/.* $1=\([0-9.]*\).*/\1/p"; }
@@ -147,6 +159,8 @@ limit=$((rss_warm + rss_warm / 10 + 2048))
 echo "soak: RSS samples (s KiB): $(tr '\n' ' ' <"$tmp/rss")"
 printf 'soak: requests served %s, errors %s (unexpected status %s, socket errors and timeouts %s)\n' \
     "$requests" "$errors" "$unexpected" "$sock"
+printf 'soak: the daemon counted %s requests answered, %s of them 5xx\n' \
+    "$server_total" "$server_5xx"
 printf 'soak: RSS start %s KiB, after warm-up %s KiB, end %s KiB, max %s KiB, growth after warm-up %+d KiB (limit %s KiB)\n' \
     "$rss_start" "$rss_warm" "$rss_end" "$rss_max" $((rss_end - rss_warm)) "$limit"
 
@@ -157,6 +171,10 @@ if [ -z "$requests" ] || [ "$requests" -eq 0 ]; then
 fi
 if [ "$errors" -ne 0 ]; then
     echo "soak: FAIL: $errors requests failed" >&2
+    fail=1
+fi
+if [ "$server_5xx" != "?" ] && [ "$server_5xx" -ne 0 ]; then
+    echo "soak: FAIL: the daemon answered $server_5xx requests with 5xx" >&2
     fail=1
 fi
 if [ "$rss_end" -gt "$limit" ]; then
