@@ -15,22 +15,6 @@
 
 #define NDJSON_TYPE "application/x-ndjson"
 
-/* Is `type` the media type `want`, in any case, maybe with parameters? */
-static int media_is(const char *type, const char *want)
-{
-    size_t n = strlen(want);
-
-    if (type == NULL)
-        return 0;
-    while (*type == ' ' || *type == '\t')
-        type++;
-    if (strncasecmp(type, want, n) != 0)
-        return 0;
-    type += n;
-    while (*type == ' ' || *type == '\t')
-        type++;
-    return *type == '\0' || *type == ';';
-}
 
 /* Judges item i and appends its result; returns 1 when it was solved. */
 static int judge_item(const struct api_context *ctx,
@@ -79,7 +63,7 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
                                  const struct api_request *req,
                                  struct api_response *resp)
 {
-    int ndjson = media_is(req->content_type, NDJSON_TYPE);
+    int ndjson = api_media_is(req->content_type, NDJSON_TYPE);
     struct api_batch *b;
     struct codec_error err;
     struct codec_problem p;
@@ -102,7 +86,7 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
         api_respond_problem(resp, &p);
         return NULL;
     }
-    if (!ndjson && !media_is(req->content_type, API_JSON_TYPE)) {
+    if (!ndjson && !api_media_is(req->content_type, API_JSON_TYPE)) {
         api_respond_simple(resp, 415, "unsupported_media_type",
                            "Unsupported media type",
                            "send the batch with Content-Type: application/json "

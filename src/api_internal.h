@@ -28,11 +28,24 @@ void api_respond_simple(struct api_response *resp, int status,
                         const char *code, const char *title,
                         const char *detail);
 
+/* Is `type` (a Content-Type value, maybe NULL) the media type `want`, in
+ * any case, maybe followed by parameters such as charset? */
+int api_media_is(const char *type, const char *want);
+
+/* The checks every JSON route makes first: 413 when the body passed
+ * max_body, 415 unless it is application/json. 0, or -1 with resp set. */
+int api_check_body(const struct api_context *ctx,
+                   const struct api_request *req, struct api_response *resp);
+
 /* Room for the texts a problem points into. */
 struct api_problem_text {
     char detail[200];
     char pointer[40];
 };
+
+/* 422 search_limit for a search that used its `budget` of nodes. */
+void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
+                              struct api_problem_text *t);
 
 /* The problem for a codec failure: 400 invalid_json / invalid_request, 422
  * invalid_board, 500 when out of memory. p points into err. */

@@ -67,15 +67,10 @@ static void respond_cages(struct api_response *resp, enum killer_status st,
 static void respond_search_limit(const struct api_context *ctx,
                                  struct api_response *resp)
 {
+    struct api_problem_text t;
     struct codec_problem p;
-    char detail[160];
 
-    snprintf(detail, sizeof(detail),
-             "the search gave up after %llu nodes without settling the "
-             "puzzle", (unsigned long long)ctx->max_killer_nodes);
-    codec_problem_init(&p, 422, "search_limit", "Search limit reached",
-                       detail);
-    p.limit = (long long)ctx->max_killer_nodes;
+    api_search_limit_problem(ctx->max_killer_nodes, &p, &t);
     api_respond_problem(resp, &p);
 }
 

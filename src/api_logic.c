@@ -33,15 +33,10 @@ static void respond_json(struct api_response *resp, char *body, size_t len)
 static void respond_search_limit(const struct api_context *ctx,
                                  struct api_response *resp)
 {
+    struct api_problem_text t;
     struct codec_problem p;
-    char detail[160];
 
-    snprintf(detail, sizeof(detail),
-             "the search gave up after %llu nodes without settling the "
-             "puzzle", (unsigned long long)ctx->max_nodes);
-    codec_problem_init(&p, 422, "search_limit", "Search limit reached",
-                       detail);
-    p.limit = (long long)ctx->max_nodes;
+    api_search_limit_problem(ctx->max_nodes, &p, &t);
     api_respond_problem(resp, &p);
 }
 
@@ -220,24 +215,6 @@ void api_handle_grade(const struct api_context *ctx,
  * POST /generate
  * ------------------------------------------------------------------------ */
 
-/* application/json, any case, optionally followed by parameters (as
- * api_solve.c checks it for the board routes). */
-static int is_json(const char *type)
-{
-    size_t n = strlen(API_JSON_TYPE);
-
-    if (type == NULL)
-        return 0;
-    while (*type == ' ' || *type == '\t')
-        type++;
-    if (strncasecmp(type, API_JSON_TYPE, n) != 0)
-        return 0;
-    type += n;
-    while (*type == ' ' || *type == '\t')
-        type++;
-    return *type == '\0' || *type == ';';
-}
-
 /* Size, media type and JSON of the /generate body; 0 or -1 (resp set). */
 static int read_options(const struct api_context *ctx,
                         const struct api_request *req,
@@ -247,35 +224,13 @@ static int read_options(const struct api_context *ctx,
     struct codec_problem p;
     struct codec_error err;
     enum codec_status st;
-    char detail[96];
 
-    if (req->body_too_large) {
-        snprintf(detail, sizeof(detail),
-                 "the body is larger than the limit of %zu bytes",
-                 ctx->max_body);
-        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
-        p.limit = (long long)ctx->max_body;
-        api_respond_problem(resp, &p);
+    if (api_check_body(ctx, req, resp) != 0)
         return -1;
-    }
-    if (!is_json(req->content_type)) {
-        api_respond_simple(resp, 415, "unsupported_media_type",
-                           "Unsupported media type",
-                           "send the body with Content-Type: application/json");
-        return -1;
-    }
     st = codec_decode_generate(req->body, req->body_len, o, &err);
     if (st == CODEC_OK)
         return 0;
-    if (st == CODEC_INVALID_JSON) {
-        codec_problem_init(&p, 400, "invalid_json", "Body is not JSON",
-                           err.detail);
-        p.offset = err.offset;
-    } else {
-        codec_problem_init(&p, 400, "invalid_request", "Malformed request",
-                           err.detail);
-        p.pointer = err.pointer;
-    }
+    api_decode_problem(st, &err, &p);
     api_respond_problem(resp, &p);
     return -1;
 }

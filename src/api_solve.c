@@ -17,21 +17,55 @@
  * POST /solve
  * ------------------------------------------------------------------------ */
 
-/* application/json, any case, optionally followed by parameters. */
-static int is_json(const char *type)
+int api_media_is(const char *type, const char *want)
 {
-    size_t n = strlen(API_JSON_TYPE);
+    size_t n = strlen(want);
 
     if (type == NULL)
         return 0;
     while (*type == ' ' || *type == '\t')
         type++;
-    if (strncasecmp(type, API_JSON_TYPE, n) != 0)
+    if (strncasecmp(type, want, n) != 0)
         return 0;
     type += n;
     while (*type == ' ' || *type == '\t')
         type++;
     return *type == '\0' || *type == ';';
+}
+
+int api_check_body(const struct api_context *ctx,
+                   const struct api_request *req, struct api_response *resp)
+{
+    struct codec_problem p;
+    char detail[160];
+
+    if (req->body_too_large) {
+        snprintf(detail, sizeof(detail),
+                 "the body is larger than the limit of %zu bytes",
+                 ctx->max_body);
+        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
+        p.limit = (long long)ctx->max_body;
+        api_respond_problem(resp, &p);
+        return -1;
+    }
+    if (!api_media_is(req->content_type, API_JSON_TYPE)) {
+        api_respond_simple(resp, 415, "unsupported_media_type",
+                           "Unsupported media type",
+                           "send the body with Content-Type: application/json");
+        return -1;
+    }
+    return 0;
+}
+
+void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
+                              struct api_problem_text *t)
+{
+    snprintf(t->detail, sizeof(t->detail),
+             "the search gave up after %llu nodes without settling the "
+             "puzzle", (unsigned long long)budget);
+    codec_problem_init(p, 422, "search_limit", "Search limit reached",
+                       t->detail);
+    p->limit = (long long)budget;
 }
 
 void api_decode_problem(enum codec_status st, const struct codec_error *err,
@@ -138,24 +172,10 @@ int api_read_board(const struct api_context *ctx,
     struct codec_error err;
     struct codec_problem p;
     enum codec_status st;
-    char detail[160];
     size_t bad;
 
-    if (req->body_too_large) {
-        snprintf(detail, sizeof(detail),
-                 "the body is larger than the limit of %zu bytes",
-                 ctx->max_body);
-        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
-        p.limit = (long long)ctx->max_body;
-        api_respond_problem(resp, &p);
+    if (api_check_body(ctx, req, resp) != 0)
         return -1;
-    }
-    if (!is_json(req->content_type)) {
-        api_respond_simple(resp, 415, "unsupported_media_type",
-                           "Unsupported media type",
-                           "send the body with Content-Type: application/json");
-        return -1;
-    }
     st = codec_decode_board(req->body, req->body_len, board, &err);
     if (st != CODEC_OK) {
         api_decode_problem(st, &err, &p);
@@ -190,12 +210,7 @@ enum metrics_result api_judge(const struct api_context *ctx,
     if (sudoku_count(puzzle, 2, ctx->max_nodes, &v->solution, &count,
                      &v->stats) == SUDOKU_BUDGET) {
         v->took_us = api_now_us() - t0;
-        snprintf(v->text.detail, sizeof(v->text.detail),
-                 "the search gave up after %llu nodes without settling the "
-                 "puzzle", (unsigned long long)ctx->max_nodes);
-        codec_problem_init(&v->problem, 422, "search_limit",
-                           "Search limit reached", v->text.detail);
-        v->problem.limit = (long long)ctx->max_nodes;
+        api_search_limit_problem(ctx->max_nodes, &v->problem, &v->text);
         return v->result = METRICS_SEARCH_LIMIT;
     }
     v->took_us = api_now_us() - t0;

@@ -4,7 +4,7 @@
  * a pointer such as /cages/3/cells/1); the values go to killer_check. */
 #include "codec.h"
 
-#include <cjson/cJSON.h>
+#include "codec_internal.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,22 +15,6 @@
  * further out is certainly wrong and is refused as malformed. */
 #define CODEC_KILLER_MAX_INT 1000000
 
-static enum codec_status shape_error(struct codec_error *err,
-                                     const char *pointer, const char *fmt,
-                                     ...) __attribute__((format(printf, 3, 4)));
-
-static enum codec_status shape_error(struct codec_error *err,
-                                     const char *pointer, const char *fmt,
-                                     ...)
-{
-    va_list ap;
-
-    snprintf(err->pointer, sizeof(err->pointer), "%s", pointer);
-    va_start(ap, fmt);
-    vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
-    va_end(ap);
-    return CODEC_INVALID_REQUEST;
-}
 
 /* An integral JSON number within +-CODEC_KILLER_MAX_INT into *out. */
 static int get_int(const cJSON *item, int *out)
@@ -57,35 +41,35 @@ static enum codec_status decode_cage(const cJSON *cage, int c,
 
     snprintf(pointer, sizeof(pointer), "/cages/%d", c);
     if (!cJSON_IsObject(cage))
-        return shape_error(err, pointer, "cage %d must be an object "
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cage %d must be an object "
                            "{\"sum\": n, \"cells\": [[row, column], ...]}", c);
     sum = cJSON_GetObjectItemCaseSensitive(cage, "sum");
     cells = cJSON_GetObjectItemCaseSensitive(cage, "cells");
     snprintf(pointer, sizeof(pointer), "/cages/%d/sum", c);
     if (sum == NULL)
-        return shape_error(err, pointer, "cage %d has no \"sum\"", c);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cage %d has no \"sum\"", c);
     if (!get_int(sum, &value))
-        return shape_error(err, pointer, "the sum of cage %d must be an "
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "the sum of cage %d must be an "
                            "integer (and not beyond %d)", c,
                            CODEC_KILLER_MAX_INT);
     killer_add_cage(out, value);
     snprintf(pointer, sizeof(pointer), "/cages/%d/cells", c);
     if (cells == NULL)
-        return shape_error(err, pointer, "cage %d has no \"cells\"", c);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cage %d has no \"cells\"", c);
     if (!cJSON_IsArray(cells) || cJSON_GetArraySize(cells) == 0)
-        return shape_error(err, pointer, "the cells of cage %d must be a "
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "the cells of cage %d must be a "
                            "non-empty array of [row, column] pairs", c);
     cJSON_ArrayForEach(cell, cells) {
         int rc[2];
         snprintf(pointer, sizeof(pointer), "/cages/%d/cells/%d", c, j);
         if (!cJSON_IsArray(cell) || cJSON_GetArraySize(cell) != 2)
-            return shape_error(err, pointer, "cell %d of cage %d must be a "
+            return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cell %d of cage %d must be a "
                                "pair [row, column]", j, c);
         for (int k = 0; k < 2; k++)
             if (!get_int(cJSON_GetArrayItem(cell, k), &rc[k])) {
                 snprintf(pointer, sizeof(pointer), "/cages/%d/cells/%d/%d", c,
                          j, k);
-                return shape_error(err, pointer, "the %s of cell %d of cage "
+                return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "the %s of cell %d of cage "
                                    "%d must be an integer (0 to 8)",
                                    k ? "column" : "row", j, c);
             }
@@ -99,7 +83,6 @@ enum codec_status codec_decode_cages(const char *body, size_t len,
                                      struct killer_cages *out, int *present,
                                      struct codec_error *err)
 {
-    const char *end = NULL;
     const cJSON *cages, *cage;
     enum codec_status st = CODEC_OK;
     cJSON *root;
@@ -117,21 +100,15 @@ enum codec_status codec_decode_cages(const char *body, size_t len,
     if (body == NULL || (memmem(body, len, "cages", 5) == NULL &&
                          memchr(body, '\\', len) == NULL))
         return CODEC_OK;
-    root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
-    if (root == NULL) {
-        err->offset = end ? (long)(end - body) : 0;
-        snprintf(err->detail, sizeof(err->detail),
-                 "the body is not valid JSON: parsing stopped at byte %ld",
-                 err->offset);
-        return CODEC_INVALID_JSON;
-    }
+    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+        return st;
     cages = cJSON_IsObject(root)
                 ? cJSON_GetObjectItemCaseSensitive(root, "cages") : NULL;
     if (cages == NULL)
         goto out;
     *present = 1;
     if (!cJSON_IsArray(cages) || cJSON_GetArraySize(cages) == 0) {
-        st = shape_error(err, "/cages", "\"cages\" must be a non-empty array "
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "/cages", -1, "\"cages\" must be a non-empty array "
                          "of {\"sum\": n, \"cells\": [[row, column], ...]}; "
                          "leave it out for a classic puzzle");
         goto out;

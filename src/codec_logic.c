@@ -4,7 +4,7 @@
  * out of memory and frees what it made. Cells are [row, column], 0-based. */
 #include "codec.h"
 
-#include <cjson/cJSON.h>
+#include "codec_internal.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,22 +14,6 @@
 
 static const char *const unit_words[] = {"row", "column", "box"};
 
-static enum codec_status request_error(struct codec_error *err,
-                                       const char *pointer, const char *fmt,
-                                       ...) __attribute__((format(printf, 3, 4)));
-
-static enum codec_status request_error(struct codec_error *err,
-                                       const char *pointer, const char *fmt,
-                                       ...)
-{
-    va_list ap;
-
-    snprintf(err->pointer, sizeof(err->pointer), "%s", pointer);
-    va_start(ap, fmt);
-    vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
-    va_end(ap);
-    return CODEC_INVALID_REQUEST;
-}
 
 static enum codec_status copy_string(const cJSON *root, const char *name,
                                      char *out, size_t size,
@@ -43,9 +27,9 @@ static enum codec_status copy_string(const cJSON *root, const char *name,
     if (item == NULL)
         return CODEC_OK;
     if (!cJSON_IsString(item))
-        return request_error(err, pointer, "\"%s\" must be a string", name);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "\"%s\" must be a string", name);
     if (strlen(item->valuestring) >= size)
-        return request_error(err, pointer, "\"%s\" is too long", name);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "\"%s\" is too long", name);
     strcpy(out, item->valuestring);
     return CODEC_OK;
 }
@@ -54,41 +38,15 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
                                         struct codec_generate_request *out,
                                         struct codec_error *err)
 {
-    const char *end = NULL;
     const cJSON *seed;
     enum codec_status st;
     cJSON *root;
 
     memset(out, 0, sizeof(*out));
-    err->offset = -1;
-    err->row = -1;
-    err->column = -1;
-    err->pointer[0] = '\0';
-    if (body == NULL || len == 0) {
-        err->offset = 0;
-        snprintf(err->detail, sizeof(err->detail),
-                 "the body is empty; send a JSON object such as "
-                 "{\"difficulty\": \"medium\"}");
-        return CODEC_INVALID_JSON;
-    }
-    root = cJSON_ParseWithLengthOpts(body, len, &end, 0);
-    if (root != NULL && end != NULL) {
-        while (end < body + len && strchr(" \t\r\n", *end) != NULL)
-            end++;
-        if (end < body + len) {
-            cJSON_Delete(root);
-            root = NULL;
-        }
-    }
-    if (root == NULL) {
-        err->offset = end ? (long)(end - body) : 0;
-        snprintf(err->detail, sizeof(err->detail),
-                 "the body is not valid JSON: parsing stopped at byte %ld",
-                 err->offset);
-        return CODEC_INVALID_JSON;
-    }
+    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+        return st;
     if (!cJSON_IsObject(root)) {
-        st = request_error(err, "", "the body must be a JSON object");
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1, "the body must be a JSON object");
         goto out;
     }
     st = copy_string(root, "difficulty", out->difficulty,
@@ -100,7 +58,7 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
     if (st == CODEC_OK && seed != NULL) {
         double v = cJSON_IsNumber(seed) ? seed->valuedouble : -1;
         if (v < 0 || v > 9007199254740992.0 || (double)(uint64_t)v != v) {
-            st = request_error(err, "/seed", "\"seed\" must be an integer "
+            st = codec_fail(err, CODEC_INVALID_REQUEST, "/seed", -1, "\"seed\" must be an integer "
                                "from 0 to 9007199254740992");
         } else {
             out->has_seed = 1;
