@@ -37,7 +37,7 @@ struct api_request {
     const char *cors_method; /* Access-Control-Request-Method, or NULL */
     const char *request_id;  /* put into problem bodies; may be NULL */
     int overloaded;          /* over the connection cap: answer 503 */
-    int queue_full;          /* a batch found the job queue full: 503 */
+    int queue_full;          /* a long job found the job queue full: 503 */
     int can_stream;          /* the caller can take resp->stream */
 };
 
@@ -92,9 +92,9 @@ void api_batch_free(struct api_batch *b);
 /* The largest body a request to `path` may have. */
 size_t api_body_limit(const struct api_context *ctx, const char *path);
 
-/* Is this request a batch, which the http module must run on its job pool
- * (it may take long) rather than on the connection's thread? */
-int api_is_batch(const char *method, const char *path);
+/* Is this request a long job (a batch, a generation), which the http module
+ * runs on its job pool rather than on a connection thread? */
+int api_is_job(const char *method, const char *path);
 
 /* Frees the body of *resp when it owns it. */
 void api_response_free(struct api_response *resp);

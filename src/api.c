@@ -268,7 +268,13 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
     resp->route = i;
     /* Liveness stays cheap and truthful under load: a probe that failed
      * because the server is busy would get a busy server restarted. */
-    if (req->overloaded && !(i < API_NROUTES && routes[i].handle == handle_livez)) {
+    if (req->queue_full) {
+        resp->retry_after = 1;
+        api_respond_simple(resp, 503, "busy", "Job queue full",
+                           "every worker for long jobs (batches, generation) "
+                           "is busy and the queue is full; retry in a moment");
+    } else if (req->overloaded &&
+               !(i < API_NROUTES && routes[i].handle == handle_livez)) {
         resp->retry_after = 1;
         api_respond_simple(resp, 503, "overloaded", "Too many connections",
                        "the server has all the connections it can serve; "

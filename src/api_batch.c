@@ -70,13 +70,6 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
     enum codec_status st;
     char detail[160];
 
-    if (req->queue_full) {
-        resp->retry_after = 1;
-        api_respond_simple(resp, 503, "busy", "Batch queue full",
-                           "every batch worker is busy and the queue is full; "
-                           "retry in a moment");
-        return NULL;
-    }
     if (req->body_too_large) {
         snprintf(detail, sizeof(detail),
                  "the body is larger than the batch limit of %zu bytes",
@@ -193,7 +186,8 @@ size_t api_body_limit(const struct api_context *ctx, const char *path)
                                              : ctx->max_body;
 }
 
-int api_is_batch(const char *method, const char *path)
+int api_is_job(const char *method, const char *path)
 {
-    return strcmp(method, "POST") == 0 && strcmp(path, "/solve/batch") == 0;
+    return strcmp(method, "POST") == 0 &&
+           (strcmp(path, "/solve/batch") == 0 || strcmp(path, "/generate") == 0);
 }

@@ -152,7 +152,7 @@ static enum MHD_Result answer(struct http_server *srv,
     return reply(srv, conn, rq, &resp);
 }
 
-/* Hands a batch to the job pool: its request is copied into rq (the worker
+/* Hands a long job to the pool: its request is copied into rq (the worker
  * must not read libmicrohttpd's strings) and the connection is suspended
  * until the worker resumes it with rq->resp filled. Returns -1, touching
  * nothing, when the queue is full. */
@@ -329,9 +329,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     }
     if (rq->status != 0)
         return MHD_YES;
-    /* A batch goes to the job pool unless it can be answered at once: too
+    /* A long job goes to the pool unless it can be answered at once: too
      * large, or from a connection over the cap (503 overloaded). */
-    if (!rq->too_large && api_is_batch(method, url) &&
+    if (!rq->too_large && api_is_job(method, url) &&
         !over_capacity(srv, conn))
         return submit(srv, conn, url, method, rq) == 0
                    ? MHD_YES

@@ -190,9 +190,10 @@ static void test_empty_batches(void **state)
 static void test_routing_and_limits(void **state)
 {
     (void)state;
-    assert_true(api_is_batch("POST", "/solve/batch"));
-    assert_false(api_is_batch("GET", "/solve/batch"));
-    assert_false(api_is_batch("POST", "/solve"));
+    assert_true(api_is_job("POST", "/solve/batch"));
+    assert_false(api_is_job("GET", "/solve/batch"));
+    assert_false(api_is_job("POST", "/solve"));
+    assert_true(api_is_job("POST", "/generate"));
     assert_int_equal(api_body_limit(&ctx, "/solve/batch"), 1 << 20);
     assert_int_equal(api_body_limit(&ctx, "/solve"), 16384);
 }

@@ -953,6 +953,11 @@ static void test_batch_over_http(void **state)
     assert_int_equal(r.status, 200);
     assert_true(has_header(&r, "Content-Type: application/x-ndjson"));
     assert_non_null(strstr(r.body, "\n{\"index\":1,\"problem\":{"));
+    /* /generate runs on the job pool too. */
+    request(curl, s->port, "POST", "/generate", "application/json",
+            "{\"difficulty\":\"easy\",\"seed\":7}", 30, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\"puzzle\":"));
     /* Its own body limit (4 MiB by default), not /solve's 16 KiB. */
     {
         size_t len;
