@@ -124,7 +124,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 scenario() {
     local name=$1 t=$2 c=$3 args=$4
     shift 4
-    local ours=$tmp/ours.$name nginx=$tmp/nginx.$name
+    local ours=$tmp/ours.${name//[^A-Za-z0-9]/_} nginx=$tmp/nginx.${name//[^A-Za-z0-9]/_}
     : >"$ours"
     : >"$nginx"
     # shellcheck disable=SC2086
