@@ -1,5 +1,6 @@
-/* log.h - structured logs: one JSON object per line, written with a single
- * write(2) so that lines from different threads never interleave. A line is
+/* log.h - structured logs: one JSON object per line, each written whole
+ * (one write(2), or appended whole to a buffer) so that lines from
+ * different threads never interleave. A line is
  * built on the caller's stack with log_begin / log_str / log_num / log_end;
  * strings are JSON-escaped, so user input is safe to log. */
 #ifndef LOG_H
@@ -10,11 +11,27 @@
 
 enum log_level { LOG_DEBUG = 0, LOG_INFO, LOG_WARN, LOG_ERROR };
 
+struct log_buffer;
+
 /* Where and what to log; a plain value, shared read-only by all threads. */
 struct log_sink {
-    int fd;                  /* usually 1 (stdout) */
-    enum log_level level;    /* lines below this level are dropped */
+    int fd;                    /* usually 1 (stdout) */
+    enum log_level level;      /* lines below this level are dropped */
+    struct log_buffer *buffer; /* NULL: one write(2) per line */
 };
+
+/* A shared buffer for busy logs (the access log): whole lines are appended
+ * under a lock and written out when 64 KiB have gathered, or by a thread
+ * every flush_ms, so a line reaches the fd at most flush_ms late and a
+ * request does not pay for a system call. Returns NULL when out of memory
+ * or threads (then log unbuffered). */
+struct log_buffer *log_buffer_start(int fd, unsigned flush_ms);
+
+/* Writes out what is buffered now. */
+void log_buffer_flush(struct log_buffer *b);
+
+/* Flushes, stops the thread and frees b (NULL is fine). */
+void log_buffer_stop(struct log_buffer *b);
 
 /* A line being built. Too long a line is cut at a field boundary and gets
  * "truncated":true instead of breaking the JSON. */

@@ -62,18 +62,20 @@ static enum codec_status decode_rows(const cJSON *board, const char *at,
                           nrows == 1 ? "" : "s");
     cJSON_ArrayForEach(row, board) {
         char pointer[40];
-        size_t n;
+        size_t n = 0;
 
-        snprintf(pointer, sizeof(pointer), "%s/%d", at, r);
-        if (!cJSON_IsString(row))
-            return codec_fail(err, CODEC_INVALID_REQUEST, pointer, r,
-                              "row %d is not a string", r);
-        n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
-                       SUDOKU_SIZE);
-        if (n != SUDOKU_SIZE)
+        if (cJSON_IsString(row))
+            n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
+                           SUDOKU_SIZE);
+        if (n != SUDOKU_SIZE) { /* the pointer is only made for an error */
+            snprintf(pointer, sizeof(pointer), "%s/%d", at, r);
+            if (!cJSON_IsString(row))
+                return codec_fail(err, CODEC_INVALID_REQUEST, pointer, r,
+                                  "row %d is not a string", r);
             return codec_fail(err, CODEC_INVALID_BOARD, pointer, r,
                               "row %d has %zu character%s; it must have 9", r,
                               n, n == 1 ? "" : "s");
+        }
         r++;
     }
     out->shape = CODEC_SHAPE_ROWS;

@@ -494,6 +494,10 @@ enum http_status http_server_start(const struct config *cfg,
     srv->log.fd = 1;
     srv->log.level = (enum log_level)cfg->log_level;
     srv->access_log = cfg->access_log;
+    /* One write per request would cost as much as the rest of it: the
+     * access log is buffered and written out at least every 200 ms. */
+    if (cfg->access_log)
+        srv->log.buffer = log_buffer_start(1, 200);
 
     srv->max_connections = cfg->max_connections;
     srv->quiesced_fd = MHD_INVALID_SOCKET;
@@ -533,6 +537,7 @@ enum http_status http_server_start(const struct config *cfg,
         snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "
                  "address of this machine?)", cfg->bind, (unsigned)cfg->port);
         metrics_destroy(srv->metrics);
+        log_buffer_stop(srv->log.buffer);
         free(srv);
         return HTTP_START_FAILED;
     }
@@ -615,6 +620,7 @@ void http_server_stop(struct http_server *srv)
         return;
     http_jobs_stop(srv); /* resumes every suspended connection first */
     MHD_stop_daemon(srv->daemon);
+    log_buffer_stop(srv->log.buffer);
     if (srv->quiesced_fd != MHD_INVALID_SOCKET)
         close(srv->quiesced_fd);
     metrics_destroy(srv->metrics);

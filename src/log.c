@@ -3,12 +3,125 @@
  * under PIPE_BUF on pipes and appends whole on files. */
 #include "log.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 static const char *const level_names[] = {"debug", "info", "warn", "error"};
+
+#define LOG_BUFFER_SIZE (64 * 1024)
+
+struct log_buffer {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    int fd;
+    unsigned flush_ms;
+    int stop;
+    size_t len;
+    char data[LOG_BUFFER_SIZE];
+};
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return; /* nowhere to report a failing log */
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+/* Called with the lock held. */
+static void flush_locked(struct log_buffer *b)
+{
+    write_all(b->fd, b->data, b->len);
+    b->len = 0;
+}
+
+static void *flusher(void *arg)
+{
+    struct log_buffer *b = arg;
+
+    pthread_mutex_lock(&b->lock);
+    while (!b->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)(b->flush_ms % 1000) * 1000000L;
+        until.tv_sec += b->flush_ms / 1000 + until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&b->wake, &b->lock, &until);
+        if (b->len > 0)
+            flush_locked(b);
+    }
+    pthread_mutex_unlock(&b->lock);
+    return NULL;
+}
+
+struct log_buffer *log_buffer_start(int fd, unsigned flush_ms)
+{
+    struct log_buffer *b = malloc(sizeof(*b));
+
+    if (b == NULL)
+        return NULL;
+    b->fd = fd;
+    b->flush_ms = flush_ms ? flush_ms : 1;
+    b->stop = 0;
+    b->len = 0;
+    pthread_mutex_init(&b->lock, NULL);
+    pthread_cond_init(&b->wake, NULL);
+    if (pthread_create(&b->thread, NULL, flusher, b) != 0) {
+        pthread_cond_destroy(&b->wake);
+        pthread_mutex_destroy(&b->lock);
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+void log_buffer_flush(struct log_buffer *b)
+{
+    pthread_mutex_lock(&b->lock);
+    flush_locked(b);
+    pthread_mutex_unlock(&b->lock);
+}
+
+void log_buffer_stop(struct log_buffer *b)
+{
+    if (b == NULL)
+        return;
+    pthread_mutex_lock(&b->lock);
+    b->stop = 1;
+    pthread_cond_signal(&b->wake);
+    pthread_mutex_unlock(&b->lock);
+    pthread_join(b->thread, NULL);
+    flush_locked(b);
+    pthread_cond_destroy(&b->wake);
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+}
+
+/* Appends one whole line, writing the buffer out first when it is full. */
+static void buffer_line(struct log_buffer *b, const char *p, size_t n)
+{
+    pthread_mutex_lock(&b->lock);
+    if (b->len + n > sizeof(b->data))
+        flush_locked(b);
+    if (n > sizeof(b->data))
+        write_all(b->fd, p, n);
+    else {
+        memcpy(b->data + b->len, p, n);
+        b->len += n;
+    }
+    pthread_mutex_unlock(&b->lock);
+}
 
 int log_level_parse(const char *name, enum log_level *out)
 {
@@ -192,10 +305,8 @@ void log_end(struct log_line *l, const struct log_sink *sink)
     }
     l->buf[l->len++] = '}';
     l->buf[l->len++] = '\n';
-    for (size_t off = 0; off < l->len;) {
-        ssize_t w = write(sink->fd, l->buf + off, l->len - off);
-        if (w <= 0)
-            return; /* nowhere to report a failing log */
-        off += (size_t)w;
-    }
+    if (sink->buffer != NULL)
+        buffer_line(sink->buffer, l->buf, l->len);
+    else
+        write_all(sink->fd, l->buf, l->len);
 }

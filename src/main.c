@@ -14,7 +14,7 @@ int main(int argc, char **argv)
 {
     struct config cfg;
     struct http_server *srv;
-    struct log_sink sink = {1, LOG_INFO};
+    struct log_sink sink = {.fd = 1, .level = LOG_INFO, .buffer = NULL};
     struct log_line l;
     char err[256];
     sigset_t stop;

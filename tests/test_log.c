@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +22,7 @@ static size_t capture(void (*build)(const struct log_sink *), char *out,
 {
     int fds[2];
     ssize_t n;
-    struct log_sink sink;
+    struct log_sink sink = {.buffer = NULL};
 
     assert_int_equal(pipe(fds), 0);
     sink.fd = fds[1];
@@ -141,6 +142,45 @@ static void test_level_names(void **state)
     assert_int_equal(log_level_parse("verbose", &lv), -1);
 }
 
+/* The buffered sink: whole lines, written within the flush interval, and
+ * everything written at the stop. */
+static void test_buffer(void **state)
+{
+    struct log_sink sink = {.level = LOG_INFO};
+    struct log_line l;
+    struct pollfd p;
+    char out[8192];
+    int fds[2];
+    ssize_t n;
+
+    (void)state;
+    assert_int_equal(pipe(fds), 0);
+    sink.fd = fds[1];
+    sink.buffer = log_buffer_start(fds[1], 100);
+    assert_non_null(sink.buffer);
+    for (int i = 0; i < 3; i++) {
+        log_begin(&l, &sink, LOG_INFO, "buffered");
+        log_num(&l, "i", i);
+        log_end(&l, &sink);
+    }
+    p = (struct pollfd){.fd = fds[0], .events = POLLIN};
+    assert_int_equal(poll(&p, 1, 2000), 1); /* flushed by the thread */
+    n = read(fds[0], out, sizeof(out) - 1);
+    assert_true(n > 0);
+    out[n] = '\0';
+    assert_non_null(strstr(out, "\"i\":0}\n"));
+    assert_non_null(strstr(out, "\"i\":2}\n"));
+    log_begin(&l, &sink, LOG_INFO, "last");
+    log_end(&l, &sink);
+    log_buffer_stop(sink.buffer); /* writes what is left */
+    close(fds[1]);
+    n = read(fds[0], out, sizeof(out) - 1);
+    assert_true(n > 0);
+    out[n] = '\0';
+    assert_non_null(strstr(out, "\"msg\":\"last\"}\n"));
+    close(fds[0]);
+}
+
 int test_log(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -149,6 +189,7 @@ int test_log(unsigned *ntests)
         cmocka_unit_test(test_truncation_keeps_json),
         cmocka_unit_test(test_escape_bounds),
         cmocka_unit_test(test_level_names),
+        cmocka_unit_test(test_buffer),
     };
 
     *ntests = TESTS_COUNT(tests);
