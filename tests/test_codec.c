@@ -914,6 +914,21 @@ static void decode_raw_control_bytes(void **state)
     assert_int_equal(e.offset, 0);
     assert_int_equal(decode_n(nul, sizeof(nul) - 1, &b, &e), CODEC_INVALID_JSON);
     assert_int_equal(e.offset, 14);
+    /* Found by fuzz_api (tests/fuzz/corpus/api/nul_*.json): a NUL after
+     * the value, or inside a row, once passed as whitespace or cut a row. */
+    {
+        static const char trailing[] = "{\"board\":\"" EXAMPLE_LINE "\"}\0";
+        static const char in_row[] =
+            "{\"board\":[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\","
+            "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\",\".4.9.\0.5.\"]}";
+        assert_int_equal(decode_n(trailing, sizeof(trailing) - 1, &b, &e),
+                         CODEC_INVALID_JSON);
+        assert_int_equal(e.offset, (long)sizeof(trailing) - 2);
+        assert_int_equal(decode_n(in_row, sizeof(in_row) - 1, &b, &e),
+                         CODEC_INVALID_JSON);
+        assert_int_equal(e.offset,
+                         (const char *)memchr(in_row, 0, sizeof(in_row) - 1) - in_row);
+    }
     /* Tab, CR and LF are whitespace between tokens. */
     assert_int_equal(decode("\t{\r\n\"board\":\"" EXAMPLE_LINE "\"}\n", &b, &e),
                      CODEC_OK);
