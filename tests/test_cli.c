@@ -18,6 +18,7 @@
 
 #define EXAMPLE "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
 #define EXAMPLE_ZEROS "907000006824030000001009002090002018000400005132508000000687000000000809040900050"
+#define CONFLICT_LINE "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
 #define SOLUTION "957214386824736591361859742495372618786491235132568974519687423273145869648923157"
 
 struct run {
@@ -192,6 +193,86 @@ static void test_usage_errors(void **state)
     free(r);
 }
 
+static void test_logic_subcommands(void **state)
+{
+    static const char *const validate[] = {"validate", NULL};
+    static const char *const hint[] = {"hint", NULL};
+    static const char *const grade[] = {"grade", NULL};
+    struct run *r = new_run();
+
+    (void)state;
+    run(r, EXAMPLE "\n" CONFLICT_LINE "\n", validate);
+    assert_int_equal(r->status, 0); /* bad puzzles are answers here */
+    assert_non_null(strstr(r->out, "valid 1 incomplete\n"));
+    assert_non_null(strstr(r->out, "invalid 0 incomplete"));
+    run(r, EXAMPLE "\n", hint);
+    assert_int_equal(r->status, 0);
+    assert_non_null(strstr(r->out, "naked_single: Cell [0,1] can only be 5"));
+    run(r, EXAMPLE "\n", grade);
+    assert_int_equal(r->status, 0);
+    assert_memory_equal(r->out, "easy ", 5);
+    free(r);
+}
+
+/* generate: the same seed gives the same puzzles, each unique and of the
+ * level asked for (checked back through the tool itself). */
+static void test_generate_lines(void **state)
+{
+    static const char *const gen[] = {"generate", "--difficulty", "medium",
+                                      "--seed", "11", "--count", "3", NULL};
+    static const char *const count[] = {"count", NULL};
+    static const char *const grade[] = {"grade", NULL};
+    struct run *a = new_run(), *b = new_run(), *c = new_run();
+    char puzzles[4 * 82 + 1] = "", *line, *save = NULL, copy[1 << 12] = "";
+
+    (void)state;
+    run(a, "", gen);
+    run(b, "", gen);
+    assert_int_equal(a->status, 0);
+    assert_string_equal(a->out, b->out);
+    assert_true(strlen(a->out) < sizeof(copy));
+    memcpy(copy, a->out, strlen(a->out) + 1);
+    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        assert_true(strlen(line) == 2 * 81 + 3 && line[81] == ':');
+        strncat(puzzles, line, 81);
+        strcat(puzzles, "\n");
+    }
+    run(c, puzzles, count);
+    assert_string_equal(c->out, "1\n1\n1\n");
+    run(c, puzzles, grade);
+    for (line = c->out; *line; line = strchr(line, '\n') + 1)
+        assert_memory_equal(line, "medium ", 7);
+    free(a), free(b), free(c);
+}
+
+static void test_killer_lines(void **state)
+{
+    static const char *const solve[] = {"solve", NULL};
+    struct run *r = new_run();
+    FILE *f = fopen("tests/data/killer_puzzles", "r");
+    char line[2048], want[100];
+    const char *sol;
+
+    (void)state;
+    assert_non_null(f);
+    do
+        assert_non_null(fgets(line, sizeof(line), f));
+    while (line[0] == '#');
+    fclose(f);
+    sol = strrchr(line, '|') + 1;
+    snprintf(want, sizeof(want), "%.81s\n", sol);
+    *strrchr(line, '|') = '\0'; /* the solution is not given to the tool */
+    strcat(line, "\n");
+    run(r, line, solve);
+    assert_int_equal(r->status, 0);
+    assert_string_equal(r->out, want);
+    /* A cage that breaks the rules of cages is reported. */
+    run(r, "..................................................................................|3:11,12;3:12,13\n", solve);
+    assert_int_equal(r->status, 1);
+    assert_non_null(strstr(r->err, "<stdin>:1:"));
+    free(r);
+}
+
 int test_cli(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -200,6 +281,9 @@ int test_cli(unsigned *ntests)
         cmocka_unit_test(test_count),
         cmocka_unit_test(test_threads_keep_order),
         cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_logic_subcommands),
+        cmocka_unit_test(test_generate_lines),
+        cmocka_unit_test(test_killer_lines),
     };
 
     *ntests = TESTS_COUNT(tests);
