@@ -285,7 +285,15 @@ env_honoured() {
         grep '"max_body":2048' | grep -q '"threads":2'
 }
 check "PORT, MAX_BODY and THREADS from the environment are honoured (listening line)" env_honoured
-check "the request id reaches the JSON log" grep -q '"request_id":"image-test-1"' <<<"$logs"
+# The access log is buffered (written at least every 200 ms): wait for it.
+id_logged() {
+    for _ in $(seq 20); do
+        docker logs "$NAME" 2>&1 | grep -q '"request_id":"image-test-1"' && return 0
+        sleep 0.1
+    done
+    return 1
+}
+check "the request id reaches the JSON log" id_logged
 big=$(head -c 3000 /dev/zero | tr '\0' ' ')
 code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "{$big}" "$BASEURL/solve" || true)
 check "a body over MAX_BODY=2K answers 413 (got $code)" test "$code" = 413
