@@ -35,13 +35,17 @@ long http_server_in_flight(const struct http_server *srv);
 long http_server_connections(const struct http_server *srv);
 
 /* Begins a graceful shutdown: /readyz answers 503 from now on, the
- * listening socket refuses new connections, and every later response closes
- * its connection. Then waits up to timeout_ms for every connection to close
+ * listening socket refuses new connections (those already waiting in its
+ * backlog are taken in first), and every later response closes its
+ * connection. Then waits up to timeout_ms for every connection to close
  * (idle ones close at the idle timeout). Returns the number of requests
- * still in flight when it stopped waiting (0: none was cut). */
+ * still in flight when it stopped waiting. */
 long http_server_drain(struct http_server *srv, unsigned timeout_ms);
 
-/* Stops the threads, closes every connection and frees srv. */
-void http_server_stop(struct http_server *srv);
+/* Stops and frees srv: long jobs not started yet are answered 503, running
+ * ones finish, answers still going out get up to a second more, then every
+ * connection is closed. Returns the number of requests cut short (0 when
+ * every request got its whole answer). */
+long http_server_stop(struct http_server *srv);
 
 #endif

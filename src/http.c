@@ -385,6 +385,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     metrics_request_end(srv->metrics, rq->method, rq->route, rq->status, took);
     if (srv->access_log)
         log_access(srv, conn, rq, took, toe);
+    /* Resumed but never answered (the client went away first): what the
+     * worker made for it is ours to let go. */
+    if (rq->job && rq->state == REQUEST_DONE) {
+        if (rq->job->stream)
+            http_stream_drop(rq->job->stream);
+        else
+            api_response_free(&rq->job->resp);
+    }
     free(rq->body);
     free(rq->job);
     free(rq);
@@ -507,6 +515,14 @@ enum http_status http_server_start(const struct config *cfg,
     atomic_init(&srv->draining, 0);
     atomic_init(&srv->connections, 0);
     atomic_init(&srv->next_id, 0);
+    /* The job pool first: the daemon's threads may submit at once. */
+    if (http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
+        snprintf(err, errlen, "cannot start the job pool's threads");
+        metrics_destroy(srv->metrics);
+        log_buffer_stop(srv->log.buffer);
+        free(srv);
+        return HTTP_START_FAILED;
+    }
     /* A pool of one is ignored by libmicrohttpd: one internal thread then. */
     srv->daemon = MHD_start_daemon(
         flags, cfg->port, NULL, NULL, on_request, srv,
@@ -521,18 +537,14 @@ enum http_status http_server_start(const struct config *cfg,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_per_ip,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned)1,
         /* Each connection's buffer for headers and body chunks. The library
          * clears all of it between requests, so its size is paid on every
          * request: the default 32 KiB cost about 1 us; 16 KiB still takes
          * headers of about 14 KiB (more gets 431). */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_END);
-    if (srv->daemon != NULL &&
-        http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
-        MHD_stop_daemon(srv->daemon);
-        srv->daemon = NULL;
-    }
+    if (srv->daemon == NULL)
+        http_jobs_free(srv);
     if (srv->daemon == NULL) {
         snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "
                  "address of this machine?)", cfg->bind, (unsigned)cfg->port);
@@ -614,15 +626,24 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
     }
 }
 
-void http_server_stop(struct http_server *srv)
+long http_server_stop(struct http_server *srv)
 {
+    const struct timespec tick = {0, 5 * 1000 * 1000};
+    long cut;
+
     if (srv == NULL)
-        return;
+        return 0;
     http_jobs_stop(srv); /* resumes every suspended connection first */
+    /* Give the answers the workers just finished a moment to go out. */
+    for (int i = 0; i < 200 && http_server_in_flight(srv) > 0; i++)
+        nanosleep(&tick, NULL);
+    cut = http_server_in_flight(srv);
     MHD_stop_daemon(srv->daemon);
+    http_jobs_free(srv);
     log_buffer_stop(srv->log.buffer);
     if (srv->quiesced_fd != MHD_INVALID_SOCKET)
         close(srv->quiesced_fd);
     metrics_destroy(srv->metrics);
     free(srv);
+    return cut;
 }

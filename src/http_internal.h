@@ -27,6 +27,7 @@ struct http_jobs {
     struct request *head, *tail;
     unsigned reserved, cap;
     int stop;
+    int initialised;   /* lock and ready exist */
     pthread_t *threads;
     unsigned nthreads;
 };
@@ -107,9 +108,19 @@ int http_jobs_reserve(struct http_server *srv);
  * resumes the connection; after that it never touches rq again. */
 void http_jobs_push(struct http_server *srv, struct request *rq);
 
-/* Lets the workers finish every queued batch (each connection is resumed)
- * and joins them. Call before MHD_stop_daemon. */
+/* Stops taking jobs (reserve fails from now on), answers the queued ones
+ * that have not started 503 busy, lets the running ones finish (each
+ * connection is resumed) and joins the workers. Call before
+ * MHD_stop_daemon: libmicrohttpd aborts on a suspended connection there. */
 void http_jobs_stop(struct http_server *srv);
+
+/* Frees the pool's lock and condition; after MHD_stop_daemon, when no
+ * connection thread can call http_jobs_reserve any more. */
+void http_jobs_free(struct http_server *srv);
+
+/* Lets go of a stream on the response's side (libmicrohttpd's free
+ * callback, or a request that ended before its answer started). */
+void http_stream_drop(void *stream);
 
 /* The response that sends rq->job->stream; NULL when out of memory. */
 struct MHD_Response *http_stream_response(struct request *rq);

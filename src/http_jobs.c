@@ -106,7 +106,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     return n;
 }
 
-static void stream_gone(void *cls)
+void http_stream_drop(void *cls)
 {
     struct http_stream *st = cls;
 
@@ -119,10 +119,10 @@ static void stream_gone(void *cls)
 struct MHD_Response *http_stream_response(struct request *rq)
 {
     struct MHD_Response *resp = MHD_create_response_from_callback(
-        MHD_SIZE_UNKNOWN, 16384, stream_read, rq->job->stream, stream_gone);
+        MHD_SIZE_UNKNOWN, 16384, stream_read, rq->job->stream, http_stream_drop);
 
     if (resp == NULL) /* no response will let go of the stream: do it now */
-        stream_gone(rq->job->stream);
+        http_stream_drop(rq->job->stream);
     return resp;
 }
 
@@ -170,11 +170,14 @@ static void *worker(void *arg)
         struct request *rq;
         struct MHD_Connection *conn;
 
+        int stopping;
+
         pthread_mutex_lock(&j->lock);
-        while (j->head == NULL && !j->stop)
+        /* A reserved slot is a job on its way: keep serving until none. */
+        while (j->head == NULL && !(j->stop && j->reserved == 0))
             pthread_cond_wait(&j->ready, &j->lock);
         rq = j->head;
-        if (rq == NULL) { /* stopping, and nothing left */
+        if (rq == NULL) { /* stopping, and nothing left or coming */
             pthread_mutex_unlock(&j->lock);
             return NULL;
         }
@@ -182,11 +185,15 @@ static void *worker(void *arg)
         if (j->head == NULL)
             j->tail = NULL;
         j->reserved--;
+        stopping = j->stop;
         pthread_mutex_unlock(&j->lock);
 
         rq->job->api.draining =
             atomic_load_explicit(&srv->draining, memory_order_relaxed);
         rq->job->api.can_stream = 1;
+        /* Stopping: a job not started yet is answered 503 at once (a
+         * gateway retries it elsewhere) rather than run past the drain. */
+        rq->job->api.queue_full = stopping;
         api_handle(&srv->api, &rq->job->api, &rq->job->resp);
         if (rq->job->resp.stream != NULL) {
             run_stream(rq);
@@ -212,11 +219,12 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap)
         return -1;
     pthread_mutex_init(&j->lock, NULL);
     pthread_cond_init(&j->ready, NULL);
+    j->initialised = 1;
     for (; j->nthreads < n; j->nthreads++)
         if (pthread_create(&j->threads[j->nthreads], NULL, worker, srv) != 0)
             break;
     if (j->nthreads == 0) {
-        http_jobs_stop(srv);
+        http_jobs_free(srv);
         return -1;
     }
     return 0;
@@ -228,7 +236,7 @@ int http_jobs_reserve(struct http_server *srv)
     int ok;
 
     pthread_mutex_lock(&j->lock);
-    ok = j->reserved < j->cap;
+    ok = !j->stop && j->reserved < j->cap;
     if (ok)
         j->reserved++;
     pthread_mutex_unlock(&j->lock);
@@ -262,8 +270,19 @@ void http_jobs_stop(struct http_server *srv)
     pthread_mutex_unlock(&j->lock);
     for (unsigned i = 0; i < j->nthreads; i++)
         pthread_join(j->threads[i], NULL);
-    pthread_cond_destroy(&j->ready);
-    pthread_mutex_destroy(&j->lock);
     free(j->threads);
     j->threads = NULL;
+    j->nthreads = 0;
+}
+
+void http_jobs_free(struct http_server *srv)
+{
+    struct http_jobs *j = &srv->jobs;
+
+    if (!j->initialised)
+        return;
+    http_jobs_stop(srv);
+    pthread_cond_destroy(&j->ready);
+    pthread_mutex_destroy(&j->lock);
+    j->initialised = 0;
 }

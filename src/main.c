@@ -76,8 +76,8 @@ int main(int argc, char **argv)
     log_num(&l, "in_flight", http_server_in_flight(srv));
     log_num(&l, "connections", http_server_connections(srv));
     log_end(&l, &sink);
-    left = http_server_drain(srv, cfg.drain_timeout * 1000u);
-    http_server_stop(srv);
+    http_server_drain(srv, cfg.drain_timeout * 1000u);
+    left = http_server_stop(srv);
     log_begin(&l, &sink, left ? LOG_WARN : LOG_INFO, "stopped");
     log_num(&l, "abandoned", left);
     log_end(&l, &sink);

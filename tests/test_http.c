@@ -1045,6 +1045,92 @@ static void test_batch_queue_full(void **state)
     teardown((void **)&s);
 }
 
+/* Clients that send a batch and leave before its answer starts: nothing
+ * may leak (the sanitizer build's leak check runs at exit) and the server
+ * goes on. */
+static void test_batch_client_gone(void **state)
+{
+    struct server *s;
+    CURL *curl = curl_easy_init();
+    size_t len;
+    char *body = hard_batch(1500, &len), head[256];
+
+    (void)state;
+    assert_int_equal(start((void **)&s, 2, 10), 0);
+    snprintf(head, sizeof(head),
+             "POST /solve/batch HTTP/1.1\r\nHost: x\r\nContent-Type: "
+             "application/json\r\nContent-Length: %zu\r\n\r\n", len);
+    for (int i = 0; i < 6; i++) {
+        int fd = tcp_connect(s->port);
+        assert_true(fd >= 0);
+        assert_int_equal(send(fd, head, strlen(head), MSG_NOSIGNAL), (ssize_t)strlen(head));
+        assert_int_equal(send(fd, body, len, MSG_NOSIGNAL), (ssize_t)len);
+        usleep((unsigned)(i % 3) * 20 * 1000);
+        close(fd);
+    }
+    sleep(2); /* the worker runs the batches nobody waits for */
+    solve_example(s->port, curl);
+    free(body);
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+/* Stopping with batches queued: those not started are answered 503 at
+ * once, the running one finishes, and the stop does not wait for them all. */
+struct stopper {
+    struct http_server *srv;
+    long cut;
+};
+
+static void *stop_thread(void *arg)
+{
+    struct stopper *st = arg;
+
+    st->cut = http_server_stop(st->srv);
+    return NULL;
+}
+
+static void test_stop_with_queued_batches(void **state)
+{
+    enum { N = 3 };
+    struct server *s;
+    struct config cfg;
+    struct batch_call b[N];
+    pthread_t t[N], stopper_t;
+    struct stopper st;
+    size_t len;
+    char *body = hard_batch(3000, &len);
+    int ok = 0, busy = 0;
+
+    (void)state;
+    server_config(&cfg, 4, 10);
+    cfg.batch_workers = 1;
+    cfg.batch_queue = 4;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    for (int i = 0; i < N; i++) {
+        b[i] = (struct batch_call){.port = s->port, .body = body, .len = len};
+        assert_int_equal(pthread_create(&t[i], NULL, batch_thread, &b[i]), 0);
+    }
+    usleep(150 * 1000); /* one batch runs, two wait in the queue */
+    http_server_drain(s->srv, 0);
+    st.srv = s->srv;
+    assert_int_equal(pthread_create(&stopper_t, NULL, stop_thread, &st), 0);
+    for (int i = 0; i < N; i++) {
+        pthread_join(t[i], NULL);
+        ok += b[i].status == 200 && b[i].results == 3000;
+        busy += b[i].status == 503;
+    }
+    pthread_join(stopper_t, NULL);
+    print_message("stop with 3 batches: %d answered in full, %d refused 503, "
+                  "%ld cut\n", ok, busy, st.cut);
+    assert_int_equal(ok + busy, N);
+    assert_true(ok >= 1);
+    assert_true(busy >= 1);
+    assert_int_equal(st.cut, 0);
+    free(body);
+    free(s);
+}
+
 int test_http(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -1068,6 +1154,8 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_batch_over_http),
         cmocka_unit_test(test_batch_leaves_others_flowing),
         cmocka_unit_test(test_batch_queue_full),
+        cmocka_unit_test(test_batch_client_gone),
+        cmocka_unit_test(test_stop_with_queued_batches),
     };
     int failed;
 
