@@ -55,8 +55,10 @@ enum config_status {
 /* Fills *cfg with the defaults (threads = online CPUs). */
 void config_init(struct config *cfg);
 
-/* Applies the environment (PORT, BIND, THREADS, MAX_BODY, MAX_NODES,
- * TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, LOG_LEVEL, ACCESS_LOG,
+/* Applies the environment (each setting's variable, listed by
+ * config_usage: PORT, BIND, THREADS, MAX_BODY, MAX_NODES, MAX_KILLER_NODES,
+ * TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH,
+ * MAX_BATCH_BODY, BATCH_WORKERS, BATCH_QUEUE, LOG_LEVEL, ACCESS_LOG,
  * CORS_ORIGINS), then the flags of argv, to *cfg.
  * On CONFIG_ERROR a one-line message naming the setting and the bad value is
  * written to err (errlen bytes) and *cfg may be partly changed. */

@@ -36,7 +36,7 @@ static enum codec_status decode_cage(const cJSON *cage, int c,
                                      struct codec_error *err)
 {
     const cJSON *sum = NULL, *cells = NULL, *cell;
-    char pointer[64]; /* indices are small: a body holds 16 KiB at most */
+    char pointer[64]; /* "/cages/N/cells/M" fits for any int N and M */
     int value, j = 0;
 
     snprintf(pointer, sizeof(pointer), "/cages/%d", c);

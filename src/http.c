@@ -25,13 +25,12 @@
 #include "log.h"
 #include "metrics.h"
 
-/* A header value copied into dst, or NULL when absent or too long. */
-static const char *copy_header(char *dst, size_t cap, const char *value)
+/* A header value copied to the heap for a job (*dst, freed with the
+ * request); NULL when absent or out of memory. */
+static const char *copy_header(char **dst, const char *value)
 {
-    if (value == NULL || strlen(value) >= cap)
-        return NULL;
-    strcpy(dst, value);
-    return dst;
+    *dst = value ? strdup(value) : NULL;
+    return *dst;
 }
 
 static uint64_t now_us(void)
@@ -165,13 +164,11 @@ static int submit(struct http_server *srv, struct MHD_Connection *conn,
     rq->job->api = (struct api_request){
         .method = rq->method,
         .path = rq->path,
-        .content_type = copy_header(rq->job->content_type,
-                                    sizeof(rq->job->content_type),
+        .content_type = copy_header(&rq->job->content_type,
                                     header(conn, MHD_HTTP_HEADER_CONTENT_TYPE)),
         .body = rq->body,
         .body_len = rq->len,
-        .origin = copy_header(rq->job->origin, sizeof(rq->job->origin),
-                              header(conn, "Origin")),
+        .origin = copy_header(&rq->job->origin, header(conn, "Origin")),
         .request_id = rq->id,
     };
     (void)url, (void)method;
@@ -394,7 +391,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
             api_response_free(&rq->job->resp);
     }
     free(rq->body);
-    free(rq->job);
+    if (rq->job) {
+        free(rq->job->content_type);
+        free(rq->job->origin);
+        free(rq->job);
+    }
     free(rq);
     *con_cls = NULL;
 }

@@ -61,6 +61,7 @@ struct http_stream {
     char *data;
     size_t pos, len, cap;  /* data[pos..len) is not sent yet */
     int done;              /* the worker has appended everything */
+    int failed;            /* ...but memory ran out: the answer is cut */
     int waiting;           /* the reader suspended the connection for more */
     int gone;              /* libmicrohttpd let go of the response */
     int refs;
@@ -74,8 +75,8 @@ struct request_job {
     struct api_response resp;
     struct MHD_Connection *conn;
     struct http_stream *stream; /* set when the answer is streamed */
-    char content_type[128];
-    char origin[256];
+    char *content_type;    /* copies of the headers, or NULL */
+    char *origin;
     struct request *next;
 };
 

@@ -60,7 +60,7 @@ static int stream_append(struct http_stream *st, const char *p, size_t n,
             while (cap < st->len + n)
                 cap *= 2;
             if ((q = realloc(st->data, cap)) == NULL) {
-                done = 1; /* the answer is cut short */
+                done = st->failed = 1; /* the answer is cut short */
             } else {
                 st->data = q;
                 st->cap = cap;
@@ -95,7 +95,10 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         *st->sent += k;
         n = (ssize_t)k;
     } else if (st->done) {
-        n = MHD_CONTENT_READER_END_OF_STREAM;
+        /* A cut answer must not look whole: the connection is closed
+         * without the last chunk, so the client sees the error. */
+        n = st->failed ? MHD_CONTENT_READER_END_WITH_ERROR
+                       : MHD_CONTENT_READER_END_OF_STREAM;
     } else {
         /* Nothing to send yet: sleep until the worker appends. */
         st->waiting = 1;
@@ -136,8 +139,10 @@ static void run_stream(struct request *rq)
     int done = 0;
 
     rq->job->stream = st;
-    if (st == NULL) { /* no memory: answer 200 with an empty body */
+    if (st == NULL) { /* no memory: an empty 500 */
         rq->job->resp.stream = NULL;
+        rq->job->resp.status = 500;
+        rq->job->resp.content_type = NULL;
         api_batch_free(b);
         rq->state = REQUEST_DONE;
         MHD_resume_connection(conn);
@@ -148,6 +153,11 @@ static void run_stream(struct request *rq)
     while (!done) {
         size_t len = 0;
         char *piece = api_batch_next(b, STREAM_STEP, &len, &done);
+        if (piece == NULL) { /* no memory: the answer is cut */
+            pthread_mutex_lock(&st->lock);
+            st->failed = 1;
+            pthread_mutex_unlock(&st->lock);
+        }
         if (stream_append(st, piece, piece ? len : 0, done || !piece) != 0 ||
             piece == NULL)
             done = 1;

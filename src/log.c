@@ -53,7 +53,7 @@ static void *flusher(void *arg)
     pthread_mutex_lock(&b->lock);
     while (!b->stop) {
         struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
+        clock_gettime(CLOCK_MONOTONIC, &until);
         until.tv_nsec += (long)(b->flush_ms % 1000) * 1000000L;
         until.tv_sec += b->flush_ms / 1000 + until.tv_nsec / 1000000000L;
         until.tv_nsec %= 1000000000L;
@@ -75,8 +75,14 @@ struct log_buffer *log_buffer_start(int fd, unsigned flush_ms)
     b->flush_ms = flush_ms ? flush_ms : 1;
     b->stop = 0;
     b->len = 0;
+    pthread_condattr_t attr;
+
     pthread_mutex_init(&b->lock, NULL);
-    pthread_cond_init(&b->wake, NULL);
+    /* The monotonic clock: a step of the wall clock must not hold logs. */
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&b->wake, &attr);
+    pthread_condattr_destroy(&attr);
     if (pthread_create(&b->thread, NULL, flusher, b) != 0) {
         pthread_cond_destroy(&b->wake);
         pthread_mutex_destroy(&b->lock);
@@ -133,25 +139,59 @@ int log_level_parse(const char *name, enum log_level *out)
     return -1;
 }
 
+/* Length of the well-formed UTF-8 sequence at p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0 if it is not one.
+ * p is NUL-terminated, so a cut sequence stops at the NUL. */
+static size_t utf8_len(const unsigned char *p)
+{
+    size_t n;
+    unsigned lo = 0x80, hi = 0xBF;
+
+    if (p[0] >= 0xC2 && p[0] <= 0xDF)
+        n = 2;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+        n = 3, lo = p[0] == 0xE0 ? 0xA0 : 0x80, hi = p[0] == 0xED ? 0x9F : 0xBF;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+        n = 4, lo = p[0] == 0xF0 ? 0x90 : 0x80, hi = p[0] == 0xF4 ? 0x8F : 0xBF;
+    else
+        return 0;
+    if (p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < n; k++)
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
 size_t log_escape(const char *s, char *out, size_t cap)
 {
     size_t n = 0;
 
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
         char esc[8];
-        size_t k;
+        size_t k, used = 1;
 
         if (*p == '"' || *p == '\\') {
             esc[0] = '\\', esc[1] = (char)*p, k = 2;
         } else if (*p < 0x20 || *p == 0x7f) {
             k = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", *p);
-        } else {
+        } else if (*p < 0x80) {
             esc[0] = (char)*p, k = 1;
+        } else if ((used = utf8_len(p)) > 0) {
+            memcpy(esc, p, used); /* a whole character, never cut */
+            k = used;
+        } else {
+            /* Not UTF-8 (user agents and unescaped paths can be anything):
+             * the replacement character keeps the line valid JSON text. */
+            memcpy(esc, "\\ufffd", 6);
+            k = 6;
+            used = 1;
         }
         if (n + k >= cap)
             break;
         memcpy(out + n, esc, k);
         n += k;
+        p += used;
     }
     if (cap > 0)
         out[n] = '\0';

@@ -234,7 +234,7 @@ char *metrics_render(const struct metrics *m, size_t *len)
                      methods[mi], route_label(m, r), code, v);
             }
     emit(&o, "# HELP http_request_duration_seconds Time from the request's "
-             "headers to its answer being queued.\n"
+             "headers to the end of its answer (a streamed batch's included).\n"
              "# TYPE http_request_duration_seconds histogram\n");
     for (size_t r = 0; r < nr; r++) {
         char labels[96];

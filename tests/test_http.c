@@ -953,6 +953,13 @@ static void test_batch_over_http(void **state)
     assert_int_equal(r.status, 200);
     assert_true(has_header(&r, "Content-Type: application/x-ndjson"));
     assert_non_null(strstr(r.body, "\n{\"index\":1,\"problem\":{"));
+    /* A long Content-Type (parameters) reaches the job whole. */
+    {
+        char type[400];
+        snprintf(type, sizeof(type), "application/json; charset=utf-8; x=%0300d", 7);
+        request(curl, s->port, "POST", "/solve/batch", type, "{\"boards\":[]}", 13, &r);
+        assert_int_equal(r.status, 200);
+    }
     /* /generate runs on the job pool too. */
     request(curl, s->port, "POST", "/generate", "application/json",
             "{\"difficulty\":\"easy\",\"seed\":7}", 30, &r);

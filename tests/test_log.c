@@ -128,6 +128,19 @@ static void test_escape_bounds(void **state)
     assert_string_equal(out, "ab");
     assert_int_equal(log_escape("\x01", out, sizeof(out)), 6);
     assert_string_equal(out, "\\u0001");
+    /* UTF-8 passes whole; bytes that are not UTF-8 become U+FFFD; a
+     * character that does not fit is left out, never cut. */
+    {
+        char big[64];
+        assert_int_equal(log_escape("\xc3\xa9", big, sizeof(big)), 2);
+        assert_string_equal(big, "\xc3\xa9");
+        log_escape("a\xff\xfe" "b\xc3", big, sizeof(big));
+        assert_string_equal(big, "a\\ufffd\\ufffdb\\ufffd");
+        log_escape("\xed\xa0\x80", big, sizeof(big)); /* a surrogate */
+        assert_string_equal(big, "\\ufffd\\ufffd\\ufffd");
+        assert_int_equal(log_escape("ab\xe2\x82\xac", big, 5), 2);
+        assert_string_equal(big, "ab");
+    }
 }
 
 static void test_level_names(void **state)
