@@ -63,6 +63,62 @@ static enum codec_status too_many(struct codec_error *err, size_t max)
                       "the batch has more than %zu puzzles", max);
 }
 
+/* Counts the elements of the "boards" array of a {"boards": [...]} body
+ * without building a tree, so that an oversized batch (say 4 MiB of
+ * "0,0,0,...": two million cJSON nodes, over 100 MB) is refused before it
+ * is parsed. Returns the count, or at most max + 1; 0 when the array is not
+ * found this way (an escaped key, say: the parse then decides). */
+static size_t count_boards(const char *p, size_t len, size_t max)
+{
+    int depth = 0, in_str = 0, expect_key = 0, is_boards = 0, counting = 0;
+    size_t key = 0, commas = 0, nonempty = 0;
+
+    for (size_t i = 0; i < len; i++) {
+        char c = p[i];
+
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"') {
+                in_str = 0;
+                if (expect_key) { /* the key ended: is it "boards"? */
+                    is_boards = i - key == 6 && memcmp(p + key, "boards", 6) == 0;
+                    expect_key = 0;
+                }
+            }
+            continue;
+        }
+        if (counting && depth == 2 && c != ']' && c != ',' && c != ' ' &&
+            c != '\t' && c != '\n' && c != '\r')
+            nonempty = 1;
+        switch (c) {
+        case '"':
+            in_str = 1;
+            key = i + 1;
+            break;
+        case '{':
+        case '[':
+            if (depth == 1 && c == '[' && is_boards)
+                counting = 1;
+            if (++depth == 1)
+                expect_key = 1;
+            break;
+        case '}':
+        case ']':
+            if (--depth == 1 && counting)
+                return commas + nonempty;
+            break;
+        case ',':
+            if (depth == 1)
+                expect_key = 1, is_boards = 0;
+            else if (counting && depth == 2 && ++commas >= max)
+                return max + 1;
+            break;
+        }
+    }
+    return 0;
+}
+
 static enum codec_status decode_object(const char *body, size_t len,
                                        size_t max_items, struct codec_batch *b,
                                        struct codec_error *err)
@@ -72,6 +128,8 @@ static enum codec_status decode_object(const char *body, size_t len,
     enum codec_status st;
     size_t i = 0;
 
+    if (count_boards(body, len, max_items) > max_items)
+        return too_many(err, max_items);
     if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
         return st;
     boards = cJSON_GetObjectItemCaseSensitive(root, "boards");

@@ -431,6 +431,36 @@ static int over_capacity(struct http_server *srv, struct MHD_Connection *conn)
                (long)srv->max_connections;
 }
 
+static int hex_value(char c)
+{
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
+}
+
+/* Decodes %HH in paths (and query arguments) in place, like the default,
+ * except %00: a NUL would end the C string early, so "/livez%00junk" would
+ * be routed as "/livez". It is left as "%00", which matches no route. */
+static size_t unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+    char *out = s;
+
+    (void)cls, (void)conn;
+    for (const char *p = s; *p; p++) {
+        int hi, lo;
+        if (*p == '%' && (hi = hex_value(p[1])) >= 0 &&
+            (lo = hex_value(p[2])) >= 0 && (hi | lo) != 0) {
+            *out++ = (char)(hi * 16 + lo);
+            p += 2;
+        } else {
+            *out++ = *p;
+        }
+    }
+    *out = '\0';
+    return (size_t)(out - s);
+}
+
 /* libmicrohttpd's own messages (failed accepts, the connection limit, ...)
  * become warn lines of our log instead of free text on stderr. */
 static void on_mhd_log(void *cls, const char *fmt, va_list ap)
@@ -538,6 +568,7 @@ enum http_status http_server_start(const struct config *cfg,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_per_ip,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
         /* Each connection's buffer for headers and body chunks. The library
          * clears all of it between requests, so its size is paid on every
          * request: the default 32 KiB cost about 1 us; 16 KiB still takes

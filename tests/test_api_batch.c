@@ -165,11 +165,35 @@ static void test_limits_and_errors(void **state)
                    "batch_too_large");
     expect_problem("application/x-ndjson", "1\n2\n3\n4\n5\n6\n", 0, 0, 413,
                    "batch_too_large");
+    expect_problem("application/json", "{\"x\":[[1,2]],\"boards\":[1,[2,3],{\"a\":[4]},\"5,]\",6,7]}",
+                   0, 0, 413, "batch_too_large");
     expect_problem("application/json", "{}", 0, 1, 413, "body_too_large");
     expect_problem("text/plain", "{}", 0, 0, 415, "unsupported_media_type");
     expect_problem("application/json", "{\"boards\": 3}", 0, 0, 400, "invalid_request");
     expect_problem("application/json", "[", 0, 0, 400, "invalid_json");
     expect_problem("application/json", "{\"boards\":[]}", 1, 0, 503, "busy");
+}
+
+/* The early count (before the tree is built) counts the boards only: not
+ * other arrays, not commas inside strings or nested values. */
+static void test_count_is_exact(void **state)
+{
+    static const char *const fine[] = {
+        "{\"other\":[1,2,3,4,5,6,7,8],\"boards\":[1]}",
+        "{\"boards\":[\"a,b,c,d,e,f,g\"]}",
+        "{\"boards\":[[1,2,3,4,5,6,7], 2, 3, 4, 5]}",
+        "{\"boards\" : [ 1 , 2 , 3 , 4 , 5 ] }",
+        "{\"boardz\":[1,2,3,4,5,6],\"boards\":[]}",
+    };
+    struct api_response r;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(fine) / sizeof(fine[0]); i++) {
+        post("application/json", fine[i], &r, 0, 0);
+        if (r.status != 200)
+            fail_msg("%s: %d %s", fine[i], r.status, r.body);
+        api_response_free(&r);
+    }
 }
 
 static void test_empty_batches(void **state)
@@ -205,6 +229,7 @@ int test_api_batch(unsigned *ntests)
         cmocka_unit_test(test_rows_shape_and_bad_char_location),
         cmocka_unit_test(test_ndjson),
         cmocka_unit_test(test_limits_and_errors),
+        cmocka_unit_test(test_count_is_exact),
         cmocka_unit_test(test_empty_batches),
         cmocka_unit_test(test_routing_and_limits),
     };

@@ -232,6 +232,11 @@ static void test_status_codes_and_headers(void **state)
     assert_int_equal(r.status, 400);
     assert_non_null(strstr(r.body, "\"code\":\"invalid_json\""));
 
+    request(curl, s->port, "GET", "/%6civez", NULL, NULL, 0, &r); /* %6c: l */
+    assert_int_equal(r.status, 200);
+    request(curl, s->port, "GET", "/livez%00junk", NULL, NULL, 0, &r);
+    assert_int_equal(r.status, 404); /* a NUL does not cut the path short */
+
     request(curl, s->port, "GET", "/livez", NULL, NULL, 0, &r);
     assert_int_equal(r.status, 200);
     assert_true(has_header(&r, "Content-Type: application/json"));
