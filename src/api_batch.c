@@ -68,15 +68,9 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
     struct codec_error err;
     struct codec_problem p;
     enum codec_status st;
-    char detail[160];
 
     if (req->body_too_large) {
-        snprintf(detail, sizeof(detail),
-                 "the body is larger than the batch limit of %zu bytes",
-                 ctx->max_batch_body);
-        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
-        p.limit = (long long)ctx->max_batch_body;
-        api_respond_problem(resp, &p);
+        api_respond_too_large(ctx, req, resp);
         return NULL;
     }
     if (!ndjson && !api_media_is(req->content_type, API_JSON_TYPE)) {

@@ -32,8 +32,13 @@ void api_respond_simple(struct api_response *resp, int status,
  * any case, maybe followed by parameters such as charset? */
 int api_media_is(const char *type, const char *want);
 
-/* The checks every JSON route makes first: 413 when the body passed
- * max_body, 415 unless it is application/json. 0, or -1 with resp set. */
+/* 413 body_too_large with the limit of the request's route. */
+void api_respond_too_large(const struct api_context *ctx,
+                           const struct api_request *req,
+                           struct api_response *resp);
+
+/* The checks every JSON route makes first: 413 when the body passed its
+ * route's limit, 415 unless it is application/json. 0, or -1 with resp set. */
 int api_check_body(const struct api_context *ctx,
                    const struct api_request *req, struct api_response *resp);
 

@@ -33,19 +33,27 @@ int api_media_is(const char *type, const char *want)
     return *type == '\0' || *type == ';';
 }
 
-int api_check_body(const struct api_context *ctx,
-                   const struct api_request *req, struct api_response *resp)
+void api_respond_too_large(const struct api_context *ctx,
+                           const struct api_request *req,
+                           struct api_response *resp)
 {
+    size_t limit = api_body_limit(ctx, req->path);
     struct codec_problem p;
     char detail[160];
 
+    snprintf(detail, sizeof(detail),
+             "the body is larger than the %slimit of %zu bytes",
+             limit == ctx->max_body ? "" : "batch ", limit);
+    codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
+    p.limit = (long long)limit;
+    api_respond_problem(resp, &p);
+}
+
+int api_check_body(const struct api_context *ctx,
+                   const struct api_request *req, struct api_response *resp)
+{
     if (req->body_too_large) {
-        snprintf(detail, sizeof(detail),
-                 "the body is larger than the limit of %zu bytes",
-                 ctx->max_body);
-        codec_problem_init(&p, 413, "body_too_large", "Body too large", detail);
-        p.limit = (long long)ctx->max_body;
-        api_respond_problem(resp, &p);
+        api_respond_too_large(ctx, req, resp);
         return -1;
     }
     if (!api_media_is(req->content_type, API_JSON_TYPE)) {
