@@ -16,6 +16,7 @@
 
 #include "api.h"
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
 #define JSON "application/json"
@@ -124,23 +125,7 @@ static void expect_status(const struct api_response *resp, int status)
                  resp->body ? resp->body : "");
 }
 
-static double num(const cJSON *obj, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
 
-    if (!cJSON_IsNumber(m))
-        fail_msg("member '%s' is missing or not a number", name);
-    return m->valuedouble;
-}
-
-static const char *str(const cJSON *obj, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (!cJSON_IsString(m))
-        fail_msg("member '%s' is missing or not a string", name);
-    return m->valuestring;
-}
 
 static void absent(const cJSON *obj, const char *name)
 {
@@ -162,11 +147,11 @@ static cJSON *problem(const struct api_response *resp, int status,
     root = body_json(resp);
     assert_true(cJSON_IsObject(root));
     snprintf(type, sizeof(type), "urn:sudokud:problem:%s", code);
-    assert_string_equal(str(root, "type"), type);
-    assert_string_equal(str(root, "code"), code);
-    assert_true(num(root, "status") == status);
-    assert_true(strlen(str(root, "title")) > 0);
-    assert_true(strlen(str(root, "detail")) > 0);
+    assert_string_equal(support_str(root, "type"), type);
+    assert_string_equal(support_str(root, "code"), code);
+    assert_true(support_num(root, "status") == status);
+    assert_true(strlen(support_str(root, "title")) > 0);
+    assert_true(strlen(support_str(root, "detail")) > 0);
     return root;
 }
 
@@ -197,9 +182,9 @@ static cJSON *solve_ok(const struct api_context *ctx, const char *body)
     root = body_json(&resp);
     stats = cJSON_GetObjectItemCaseSensitive(root, "stats");
     assert_true(cJSON_IsObject(stats));
-    assert_true(num(stats, "guesses") >= 0);
-    assert_true(num(stats, "nodes") >= 1);
-    assert_true(num(stats, "solve_us") >= 0);
+    assert_true(support_num(stats, "guesses") >= 0);
+    assert_true(support_num(stats, "nodes") >= 1);
+    assert_true(support_num(stats, "solve_us") >= 0);
     api_response_free(&resp);
     return root;
 }
@@ -269,7 +254,7 @@ static void solve_example_line(void **state)
     api_response_free(&resp);
 
     root = solve_ok(&default_ctx, body);
-    assert_string_equal(str(root, "solution"), solved);
+    assert_string_equal(support_str(root, "solution"), solved);
     cJSON_Delete(root);
 }
 
@@ -300,7 +285,7 @@ static void solve_zero_blanks(void **state)
     line_body(body, sizeof(body), line);
     root = solve_ok(&default_ctx, body);
     join_rows(solution_rows, solved);
-    assert_string_equal(str(root, "solution"), solved);
+    assert_string_equal(support_str(root, "solution"), solved);
     cJSON_Delete(root);
 }
 
@@ -370,7 +355,7 @@ static void solve_body_at_limit(void **state)
     call_req(&ctx, &req, body, ctx.max_body, &resp);
     expect_status(&resp, 200);
     root = body_json(&resp);
-    assert_string_equal(str(root, "solution"), solved);
+    assert_string_equal(support_str(root, "solution"), solved);
     cJSON_Delete(root);
     api_response_free(&resp);
 
@@ -378,7 +363,7 @@ static void solve_body_at_limit(void **state)
     req.body_too_large = 1;
     call_req(&ctx, &req, NULL, 0, &resp);
     root = problem(&resp, 413, "body_too_large");
-    assert_true(num(root, "limit") == 4096);
+    assert_true(support_num(root, "limit") == 4096);
     cJSON_Delete(root);
     api_response_free(&resp);
     free(body);
@@ -402,8 +387,8 @@ static void solve_body_too_large(void **state)
     rows_body(body, sizeof(body), example_rows, SUDOKU_SIZE);
     call_req(&ctx, &req, body, strlen(body), &resp);
     root = problem(&resp, 413, "body_too_large");
-    assert_true(num(root, "limit") == 1234);
-    assert_non_null(strstr(str(root, "detail"), "1234"));
+    assert_true(support_num(root, "limit") == 1234);
+    assert_non_null(strstr(support_str(root, "detail"), "1234"));
     absent(root, "pointer");
     absent(root, "offset");
     cJSON_Delete(root);
@@ -450,9 +435,9 @@ static void expect_invalid_json(const char *body, long offset)
 
     call_req(&default_ctx, &req, body, body ? strlen(body) : 0, &resp);
     root = problem(&resp, 400, "invalid_json");
-    if (num(root, "offset") != offset)
+    if (support_num(root, "offset") != offset)
         fail_msg("body '%s': offset %g, expected %ld", body ? body : "(null)",
-                 num(root, "offset"), offset);
+                 support_num(root, "offset"), offset);
     absent(root, "pointer");
     absent(root, "row");
     absent(root, "column");
@@ -480,7 +465,7 @@ static void expect_invalid_request(const char *body, const char *pointer)
 {
     cJSON *root = solve_problem(body, 400, "invalid_request");
 
-    assert_string_equal(str(root, "pointer"), pointer);
+    assert_string_equal(support_str(root, "pointer"), pointer);
     absent(root, "offset");
     absent(root, "column");
     cJSON_Delete(root);
@@ -528,42 +513,42 @@ static void solve_invalid_board_shape(void **state)
     /* Wrong number of rows: the location is the whole board. */
     rows_body(body, sizeof(body), rows, 8);
     root = solve_problem(body, 422, "invalid_board");
-    assert_string_equal(str(root, "pointer"), "/board");
+    assert_string_equal(support_str(root, "pointer"), "/board");
     absent(root, "row");
     absent(root, "column");
     cJSON_Delete(root);
     rows_body(body, sizeof(body), rows, 10);
     root = solve_problem(body, 422, "invalid_board");
-    assert_string_equal(str(root, "pointer"), "/board");
+    assert_string_equal(support_str(root, "pointer"), "/board");
     cJSON_Delete(root);
 
     /* A row of the wrong length: that row. */
     rows[3] = ".9...2.1";
     rows_body(body, sizeof(body), rows, SUDOKU_SIZE);
     root = solve_problem(body, 422, "invalid_board");
-    assert_string_equal(str(root, "pointer"), "/board/3");
-    assert_true(num(root, "row") == 3);
+    assert_string_equal(support_str(root, "pointer"), "/board/3");
+    assert_true(support_num(root, "row") == 3);
     absent(root, "column");
     cJSON_Delete(root);
     rows[3] = example_rows[3];
     rows[8] = ".4.9...5.7";
     rows_body(body, sizeof(body), rows, SUDOKU_SIZE);
     root = solve_problem(body, 422, "invalid_board");
-    assert_string_equal(str(root, "pointer"), "/board/8");
-    assert_true(num(root, "row") == 8);
+    assert_string_equal(support_str(root, "pointer"), "/board/8");
+    assert_true(support_num(root, "row") == 8);
     cJSON_Delete(root);
 
     /* A line of the wrong length. */
     join_rows(example_rows, line);
     snprintf(body, sizeof(body), "{\"board\": \"%.80s\"}", line);
     root = solve_problem(body, 422, "invalid_board");
-    assert_string_equal(str(root, "pointer"), "/board");
+    assert_string_equal(support_str(root, "pointer"), "/board");
     absent(root, "row");
     absent(root, "column");
     cJSON_Delete(root);
     snprintf(body, sizeof(body), "{\"board\": \"%s1\"}", line);
     root = solve_problem(body, 422, "invalid_board");
-    assert_string_equal(str(root, "pointer"), "/board");
+    assert_string_equal(support_str(root, "pointer"), "/board");
     cJSON_Delete(root);
 }
 
@@ -605,8 +590,8 @@ static void bad_cell(int shape_rows, int r, int c, const char *ch,
     strcat(body, shape_rows ? "]}" : "\"}");
 
     root = solve_problem(body, 422, "invalid_board");
-    snprintf(got, sizeof(got), "%s", str(root, "pointer"));
-    snprintf(detail, size, "%s", str(root, "detail"));
+    snprintf(got, sizeof(got), "%s", support_str(root, "pointer"));
+    snprintf(detail, size, "%s", support_str(root, "detail"));
     row = opt_num(root, "row");
     column = opt_num(root, "column");
     cJSON_Delete(root);
@@ -665,7 +650,7 @@ static void solve_first_bad_character_wins(void **state)
     (void)state;
     assert_true(opt_num(root, "row") == 0);
     assert_true(opt_num(root, "column") == 2);
-    assert_non_null(strstr(str(root, "detail"), "'x'"));
+    assert_non_null(strstr(support_str(root, "detail"), "'x'"));
     cJSON_Delete(root);
 }
 
@@ -699,9 +684,9 @@ static void check_conflict(const cJSON *item, const char *unit, int index,
     int k = 0;
 
     assert_true(cJSON_IsObject(item));
-    assert_string_equal(str(item, "unit"), unit);
-    assert_true(num(item, "index") == index);
-    assert_true(num(item, "digit") == digit);
+    assert_string_equal(support_str(item, "unit"), unit);
+    assert_true(support_num(item, "index") == index);
+    assert_true(support_num(item, "digit") == digit);
     list = cJSON_GetObjectItemCaseSensitive(item, "cells");
     assert_true(cJSON_IsArray(list));
     assert_int_equal(cJSON_GetArraySize(list), ncells);
@@ -848,7 +833,7 @@ static void solve_search_limit(void **state)
         ctx.max_nodes = budgets[i];
         call(&ctx, "POST", "/solve", JSON, body, &resp);
         root = problem(&resp, 422, "search_limit");
-        assert_true(num(root, "limit") == (double)budgets[i]);
+        assert_true(support_num(root, "limit") == (double)budgets[i]);
         absent(root, "solution");
         cJSON_Delete(root);
         api_response_free(&resp);
@@ -857,7 +842,7 @@ static void solve_search_limit(void **state)
     /* No budget (0): the same puzzle is solved. */
     ctx.max_nodes = 0;
     root = solve_ok(&ctx, body);
-    sol = str(root, "solution");
+    sol = support_str(root, "solution");
     assert_int_equal(strlen(sol), SUDOKU_CELLS);
     assert_int_equal(sudoku_parse(hard_puzzle, SUDOKU_CELLS, &puzzle, NULL),
                      SUDOKU_OK);
@@ -897,7 +882,7 @@ static void solve_data_file_agrees(void **state)
         } else {
             cJSON *root = solve_ok(&default_ctx, body);
             assert_int_equal(*sol, ':');
-            assert_string_equal(str(root, "solution"), sol + 1);
+            assert_string_equal(support_str(root, "solution"), sol + 1);
             cJSON_Delete(root);
             seen[1]++;
         }
@@ -1040,7 +1025,7 @@ static void expect_status_body(const char *method, const char *path,
     assert_int_equal(resp.body_owned, 1);
     root = body_json(&resp);
     assert_int_equal(cJSON_GetArraySize(root), 1);
-    assert_string_equal(str(root, "status"), word);
+    assert_string_equal(support_str(root, "status"), word);
     cJSON_Delete(root);
     api_response_free(&resp);
 }

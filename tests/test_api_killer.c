@@ -17,6 +17,7 @@
 #include "api.h"
 #include "killer.h"
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
 #define JSON "application/json"
@@ -124,21 +125,7 @@ static cJSON *post(const char *path, const char *board,
     return root;
 }
 
-static const char *str(const cJSON *o, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (!cJSON_IsString(m))
-        fail_msg("no string member %s", name);
-    return m->valuestring;
-}
 
-static double num(const cJSON *o, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-    if (!cJSON_IsNumber(m))
-        fail_msg("no number member %s", name);
-    return m->valuedouble;
-}
 
 /* Posts text-format cages with a board; expects 422 `code` about `cage`,
  * with `ncells` cells, the first at [row, col] (row < 0: not checked). */
@@ -151,14 +138,14 @@ static cJSON *expect_cage_problem(const char *board, const char *cages,
 
     cages_json(cages, json, sizeof(json));
     p = post("/solve", board, json, 422);
-    assert_string_equal(str(p, "code"), code);
-    assert_int_equal((int)num(p, "status"), 422);
-    assert_non_null(strstr(str(p, "type"), code));
+    assert_string_equal(support_str(p, "code"), code);
+    assert_int_equal((int)support_num(p, "status"), 422);
+    assert_non_null(strstr(support_str(p, "type"), code));
     if (cage >= 0) {
         char pointer[32];
-        assert_int_equal((int)num(p, "cage"), cage);
+        assert_int_equal((int)support_num(p, "cage"), cage);
         snprintf(pointer, sizeof(pointer), "/cages/%d", cage);
-        assert_string_equal(str(p, "pointer"), pointer);
+        assert_string_equal(support_str(p, "pointer"), pointer);
     } else {
         assert_null(cJSON_GetObjectItemCaseSensitive(p, "cage"));
     }
@@ -190,8 +177,8 @@ static void test_solve_killer(void **state)
             read_line(i, with_givens, &l);
             cages_json(l.cages, json, sizeof(json));
             r = post("/solve", l.board, json, 200);
-            assert_string_equal(str(r, "solution"), l.solution);
-            assert_true(num(cJSON_GetObjectItemCaseSensitive(r, "stats"),
+            assert_string_equal(support_str(r, "solution"), l.solution);
+            assert_true(support_num(cJSON_GetObjectItemCaseSensitive(r, "stats"),
                             "nodes") >= 1);
             cJSON_Delete(r);
         }
@@ -241,19 +228,19 @@ static void test_solve_outcomes(void **state)
     /* too few cages: two solutions or more */
     r = post("/solve", BLANK, "[{\"sum\": 24, \"cells\": [[0,0],[0,1],[0,2]]}]",
              422);
-    assert_string_equal(str(r, "code"), "multiple_solutions");
+    assert_string_equal(support_str(r, "code"), "multiple_solutions");
     cJSON_Delete(r);
     /* fine cage by cage, impossible together */
     r = post("/solve", BLANK,
              "[{\"sum\": 3, \"cells\": [[0,0],[0,1]]},"
              " {\"sum\": 3, \"cells\": [[1,0],[1,1]]},"
              " {\"sum\": 3, \"cells\": [[2,0],[2,1]]}]", 422);
-    assert_string_equal(str(r, "code"), "no_solution");
+    assert_string_equal(support_str(r, "code"), "no_solution");
     cJSON_Delete(r);
     /* givens against the 9x9 rules come first */
     r = post("/solve", "55" ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ".......",
              "[{\"sum\": 3, \"cells\": [[0,0],[9,1]]}]", 422);
-    assert_string_equal(str(r, "code"), "conflict");
+    assert_string_equal(support_str(r, "code"), "conflict");
     cJSON_Delete(r);
     /* the node budget */
     tight.max_killer_nodes = 1;
@@ -270,8 +257,8 @@ static void test_solve_outcomes(void **state)
     }
     r = cJSON_ParseWithLength(resp.body, resp.body_len);
     api_response_free(&resp);
-    assert_string_equal(str(r, "code"), "search_limit");
-    assert_int_equal((int)num(r, "limit"), 1);
+    assert_string_equal(support_str(r, "code"), "search_limit");
+    assert_int_equal((int)support_num(r, "limit"), 1);
     cJSON_Delete(r);
 }
 
@@ -284,15 +271,15 @@ static void test_cage_problems(void **state)
     (void)state;
     p = expect_cage_problem(BLANK, "3:11,12;10:19,10", "cage_cell_out_of_range",
                             1, 1, 0, -1);
-    assert_non_null(strstr(str(p, "detail"), "[0,-1]"));
+    assert_non_null(strstr(support_str(p, "detail"), "[0,-1]"));
     cJSON_Delete(p);
     p = expect_cage_problem(BLANK, "3:11,12;5:12,22", "cage_overlap", 1, 1, 0,
                             1);
-    assert_int_equal((int)num(p, "other_cage"), 0);
+    assert_int_equal((int)support_num(p, "other_cage"), 0);
     cJSON_Delete(p);
     p = expect_cage_problem(BLANK, "3:11;9:55,56,55", "cage_overlap", 1, 1, 4,
                             4);
-    assert_int_equal((int)num(p, "other_cage"), 1);
+    assert_int_equal((int)support_num(p, "other_cage"), 1);
     cJSON_Delete(p);
     cJSON_Delete(expect_cage_problem(BLANK, "3:11,22", "cage_not_connected", 0,
                                      1, 1, 1));
@@ -319,7 +306,7 @@ static void test_cage_given_and_total(void **state)
     p = expect_cage_problem("..4......" "...4....." ROW9 ROW9 ROW9 ROW9 ROW9
                             ROW9 ROW9, "15:13,14,24", "cage_given_conflict", 0,
                             2, 0, 2);
-    assert_non_null(strstr(str(p, "detail"), "given 4 twice"));
+    assert_non_null(strstr(support_str(p, "detail"), "given 4 twice"));
     cJSON_Delete(p);
     /* equal givens in one column: the 9x9 rules are reported first */
     p = expect_cage_problem("4........4" ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9
@@ -334,8 +321,8 @@ static void test_cage_given_and_total(void **state)
         snprintf(cages, sizeof(cages), "%d%s", sum + 1, colon);
     }
     p = expect_cage_problem(BLANK, cages, "cage_total_not_405", -1, 0, -1, -1);
-    assert_string_equal(str(p, "pointer"), "/cages");
-    assert_non_null(strstr(str(p, "detail"), "406"));
+    assert_string_equal(support_str(p, "pointer"), "/cages");
+    assert_non_null(strstr(support_str(p, "detail"), "406"));
     cJSON_Delete(p);
 }
 
@@ -354,8 +341,8 @@ static void test_too_many_cages(void **state)
                                 i ? "," : "", i / 9 % 9, i % 9);
     snprintf(json + len, sizeof(json) - len, "]");
     p = post("/solve", BLANK, json, 422);
-    assert_string_equal(str(p, "code"), "cage_overlap");
-    assert_int_equal((int)num(p, "cage"), 81);
+    assert_string_equal(support_str(p, "code"), "cage_overlap");
+    assert_int_equal((int)support_num(p, "cage"), 81);
     cJSON_Delete(p);
     /* 81 one-cell cages that agree with each other: solved at once */
     len = (size_t)snprintf(json, sizeof(json), "[");
@@ -369,7 +356,7 @@ static void test_too_many_cages(void **state)
                                     i ? "," : "", grid[i], i / 9, i % 9);
         snprintf(json + len, sizeof(json) - len, "]");
         p = post("/solve", BLANK, json, 200);
-        assert_string_equal(str(p, "solution"), grid);
+        assert_string_equal(support_str(p, "solution"), grid);
         cJSON_Delete(p);
     }
 }
@@ -404,10 +391,10 @@ static void test_malformed_cages(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         cJSON *p = post("/solve", BLANK, cases[i].cages, 400);
-        assert_string_equal(str(p, "code"), "invalid_request");
-        if (strcmp(str(p, "pointer"), cases[i].pointer) != 0)
+        assert_string_equal(support_str(p, "code"), "invalid_request");
+        if (strcmp(support_str(p, "pointer"), cases[i].pointer) != 0)
             fail_msg("%s: pointer %s, want %s", cases[i].cages,
-                     str(p, "pointer"), cases[i].pointer);
+                     support_str(p, "pointer"), cases[i].pointer);
         cJSON_Delete(p);
     }
 }
@@ -424,7 +411,7 @@ static void test_classic_bodies(void **state)
          NULL);
     assert_int_equal(resp.status, 422);
     r = cJSON_ParseWithLength(resp.body, resp.body_len);
-    assert_string_equal(str(r, "code"), "multiple_solutions");
+    assert_string_equal(support_str(r, "code"), "multiple_solutions");
     cJSON_Delete(r);
     api_response_free(&resp);
     /* the name written with an escape is still the member */
@@ -432,7 +419,7 @@ static void test_classic_bodies(void **state)
          NULL);
     assert_int_equal(resp.status, 400);
     r = cJSON_ParseWithLength(resp.body, resp.body_len);
-    assert_string_equal(str(r, "pointer"), "/cages");
+    assert_string_equal(support_str(r, "pointer"), "/cages");
     cJSON_Delete(r);
     api_response_free(&resp);
     /* the board is still required and checked first */
@@ -458,7 +445,7 @@ static void test_validate_killer(void **state)
     cages_json(l.cages, json, sizeof(json));
     r = post("/validate", l.board, json, 200);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "valid")));
-    assert_int_equal((int)num(r, "solutions"), 1);
+    assert_int_equal((int)support_num(r, "solutions"), 1);
     cJSON_Delete(r);
     /* the solution itself, with its cages: complete and valid */
     r = post("/validate", l.solution, json, 200);
@@ -469,12 +456,12 @@ static void test_validate_killer(void **state)
     r = post("/validate", BLANK, "[{\"sum\": 3, \"cells\": [[0,0],[0,1]]}]",
              200);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "valid")));
-    assert_int_equal((int)num(r, "solutions"), 2);
+    assert_int_equal((int)support_num(r, "solutions"), 2);
     cJSON_Delete(r);
     /* broken cages are a 422 here too */
     r = post("/validate", BLANK, "[{\"sum\": 3, \"cells\": [[0,0],[2,0]]}]",
              422);
-    assert_string_equal(str(r, "code"), "cage_not_connected");
+    assert_string_equal(support_str(r, "code"), "cage_not_connected");
     cJSON_Delete(r);
     /* givens against the rules: the 200 answer lists the conflicts, even
      * when the same givens break their cage */

@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
 /* The example of the issue, as rows and as one line. */
@@ -136,23 +137,7 @@ static cJSON *parse_json(const char *text, size_t len)
     return root;
 }
 
-static double number_member(const cJSON *obj, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
 
-    if (!cJSON_IsNumber(m))
-        fail_msg("member '%s' is missing or not a number", name);
-    return m->valuedouble;
-}
-
-static const char *string_member(const cJSON *obj, const char *name)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
-
-    if (!cJSON_IsString(m))
-        fail_msg("member '%s' is missing or not a string", name);
-    return m->valuestring;
-}
 
 static struct sudoku_grid grid_of_rows(const char *const *rows)
 {
@@ -641,9 +626,9 @@ static void encode_solution_rows(void **state)
     st = cJSON_GetObjectItemCaseSensitive(root, "stats");
     assert_true(cJSON_IsObject(st));
     assert_int_equal(cJSON_GetArraySize(st), 3);
-    assert_true(number_member(st, "guesses") == 3);
-    assert_true(number_member(st, "nodes") == 17);
-    assert_true(number_member(st, "solve_us") == 42);
+    assert_true(support_num(st, "guesses") == 3);
+    assert_true(support_num(st, "nodes") == 17);
+    assert_true(support_num(st, "solve_us") == 42);
     assert_int_equal(cJSON_GetArraySize(root), 2);
     cJSON_Delete(root);
     free(out);
@@ -665,12 +650,12 @@ static void encode_solution_line(void **state)
     root = parse_json(out, len);
     snprintf(expect, sizeof(expect), "{\"solution\":\"%s\",", line);
     assert_true(strncmp(out, expect, strlen(expect)) == 0);
-    assert_string_equal(string_member(root, "solution"), line);
+    assert_string_equal(support_str(root, "solution"), line);
     st = cJSON_GetObjectItemCaseSensitive(root, "stats");
     assert_true(cJSON_IsObject(st));
-    assert_true(number_member(st, "guesses") == 0);
-    assert_true(number_member(st, "nodes") == 1);
-    assert_true(number_member(st, "solve_us") == 0);
+    assert_true(support_num(st, "guesses") == 0);
+    assert_true(support_num(st, "nodes") == 1);
+    assert_true(support_num(st, "solve_us") == 0);
     cJSON_Delete(root);
     free(out);
 }
@@ -734,12 +719,12 @@ static void encode_problem_minimal(void **state)
     out = codec_encode_problem(&p, &len);
     root = parse_json(out, len);
     assert_true(cJSON_IsObject(root));
-    assert_string_equal(string_member(root, "type"),
+    assert_string_equal(support_str(root, "type"),
                         "urn:sudokud:problem:not_found");
-    assert_string_equal(string_member(root, "title"), "Not found");
-    assert_true(number_member(root, "status") == 404);
-    assert_string_equal(string_member(root, "detail"), "no such endpoint");
-    assert_string_equal(string_member(root, "code"), "not_found");
+    assert_string_equal(support_str(root, "title"), "Not found");
+    assert_true(support_num(root, "status") == 404);
+    assert_string_equal(support_str(root, "detail"), "no such endpoint");
+    assert_string_equal(support_str(root, "code"), "not_found");
     for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
         if (cJSON_GetObjectItemCaseSensitive(root, absent[i]) != NULL)
             fail_msg("member '%s' should be absent", absent[i]);
@@ -765,11 +750,11 @@ static void encode_problem_all_members(void **state)
     p.limit = 0;
     out = codec_encode_problem(&p, &len);
     root = parse_json(out, len);
-    assert_string_equal(string_member(root, "pointer"), "");
-    assert_true(number_member(root, "offset") == 0);
-    assert_true(number_member(root, "row") == 0);
-    assert_true(number_member(root, "column") == 0);
-    assert_true(number_member(root, "limit") == 0);
+    assert_string_equal(support_str(root, "pointer"), "");
+    assert_true(support_num(root, "offset") == 0);
+    assert_true(support_num(root, "row") == 0);
+    assert_true(support_num(root, "column") == 0);
+    assert_true(support_num(root, "limit") == 0);
     assert_null(cJSON_GetObjectItemCaseSensitive(root, "conflicts"));
     cJSON_Delete(root);
     free(out);
@@ -781,11 +766,11 @@ static void encode_problem_all_members(void **state)
     p.limit = 64ll << 20;
     out = codec_encode_problem(&p, &len);
     root = parse_json(out, len);
-    assert_string_equal(string_member(root, "pointer"), "/board/8");
-    assert_true(number_member(root, "offset") == 16383);
-    assert_true(number_member(root, "row") == 8);
-    assert_true(number_member(root, "column") == 7);
-    assert_true(number_member(root, "limit") == 67108864.0);
+    assert_string_equal(support_str(root, "pointer"), "/board/8");
+    assert_true(support_num(root, "offset") == 16383);
+    assert_true(support_num(root, "row") == 8);
+    assert_true(support_num(root, "column") == 7);
+    assert_true(support_num(root, "limit") == 67108864.0);
     assert_non_null(strstr(out, "\"limit\":67108864"));
     cJSON_Delete(root);
     free(out);
@@ -805,9 +790,9 @@ static void encode_problem_escapes(void **state)
     p.pointer = "/a~1b/\"c\"";
     out = codec_encode_problem(&p, &len);
     root = parse_json(out, len);
-    assert_string_equal(string_member(root, "detail"), detail);
-    assert_string_equal(string_member(root, "title"), "Body \"is\" not JSON");
-    assert_string_equal(string_member(root, "pointer"), "/a~1b/\"c\"");
+    assert_string_equal(support_str(root, "detail"), detail);
+    assert_string_equal(support_str(root, "title"), "Body \"is\" not JSON");
+    assert_string_equal(support_str(root, "pointer"), "/a~1b/\"c\"");
     cJSON_Delete(root);
     free(out);
 }
@@ -819,9 +804,9 @@ static void check_conflict(const cJSON *item, const char *unit, int index,
     int k = 0;
 
     assert_true(cJSON_IsObject(item));
-    assert_string_equal(string_member(item, "unit"), unit);
-    assert_true(number_member(item, "index") == index);
-    assert_true(number_member(item, "digit") == digit);
+    assert_string_equal(support_str(item, "unit"), unit);
+    assert_true(support_num(item, "index") == index);
+    assert_true(support_num(item, "digit") == digit);
     list = cJSON_GetObjectItemCaseSensitive(item, "cells");
     assert_true(cJSON_IsArray(list));
     assert_int_equal(cJSON_GetArraySize(list), ncells);
@@ -889,7 +874,7 @@ static void encode_status_members(void **state)
         root = parse_json(out, len);
         assert_true(cJSON_IsObject(root));
         assert_int_equal(cJSON_GetArraySize(root), 1);
-        assert_string_equal(string_member(root, "status"), words[i]);
+        assert_string_equal(support_str(root, "status"), words[i]);
         cJSON_Delete(root);
         free(out);
     }

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "http.h"
+#include "support.h"
 #include "tests.h"
 
 #define EXAMPLE                                                               \
@@ -454,18 +455,6 @@ static void test_128_and_256_connections(void **state)
     many_at_once(s->port, 256);
 }
 
-static int tcp_connect(uint16_t port)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(port)};
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
 
 /* A silent client is dropped after the idle timeout (1 s here). */
 static void test_idle_timeout(void **state)
@@ -475,7 +464,7 @@ static void test_idle_timeout(void **state)
     char c;
 
     assert_int_equal(start((void **)&s, 2, 1), 0);
-    p.fd = tcp_connect(s->port);
+    p.fd = support_connect(s->port);
     assert_true(p.fd >= 0);
     p.events = POLLIN;
     assert_int_equal(poll(&p, 1, 300), 0);      /* still open at 0.3 s */
@@ -509,7 +498,7 @@ static void test_drain(void **state)
     assert_int_equal(r.status, 503);
     assert_true(has_header(&r, "Connection: close"));
     assert_non_null(strstr(r.body, "\"code\":\"draining\""));
-    fd = tcp_connect(s->port);
+    fd = support_connect(s->port);
     assert_int_equal(fd, -1);
     curl_easy_cleanup(curl);
     teardown((void **)&s);
@@ -599,19 +588,6 @@ static void test_request_id(void **state)
     curl_easy_cleanup(curl);
 }
 
-/* The value of one sample line "name{labels} value" in a scrape, or -1. */
-static double sample(const char *text, const char *series)
-{
-    const char *p = text;
-    size_t n = strlen(series);
-
-    while ((p = strstr(p, series)) != NULL) {
-        if ((p == text || p[-1] == '\n') && p[n] == ' ')
-            return atof(p + n + 1);
-        p += n;
-    }
-    return -1;
-}
 
 static void test_metrics_scrape(void **state)
 {
@@ -633,18 +609,18 @@ static void test_metrics_scrape(void **state)
     assert_int_equal(r.status, 200);
     assert_string_equal(header_value(&r, "Content-Type", type, sizeof(type)),
                         "text/plain; version=0.0.4; charset=utf-8");
-    assert_true(sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"200\"}") == 3);
-    assert_true(sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"422\"}") == 1);
-    assert_true(sample(r.body, "http_requests_total{method=\"GET\",route=\"other\",code=\"404\"}") == 1);
+    assert_true(support_sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"200\"}") == 3);
+    assert_true(support_sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"422\"}") == 1);
+    assert_true(support_sample(r.body, "http_requests_total{method=\"GET\",route=\"other\",code=\"404\"}") == 1);
     assert_null(strstr(r.body, "user-secret-path")); /* no user input in labels */
-    assert_true(sample(r.body, "sudoku_puzzles_total{result=\"solved\"}") == 3);
-    assert_true(sample(r.body, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
-    assert_true(sample(r.body, "sudoku_solve_duration_seconds_count") == 3);
-    assert_true(sample(r.body, "sudoku_guesses_bucket{le=\"+Inf\"}") == 3);
-    assert_true(sample(r.body, "http_request_duration_seconds_count{route=\"/solve\"}") == 4);
-    assert_true(sample(r.body, "http_requests_in_flight") == 1); /* this scrape */
-    assert_true(sample(r.body, "process_start_time_seconds") > 1.7e9);
-    assert_true(sample(r.body, "sudokud_build_info{version=\"" SUDOKUD_VERSION "\"}") == 1);
+    assert_true(support_sample(r.body, "sudoku_puzzles_total{result=\"solved\"}") == 3);
+    assert_true(support_sample(r.body, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
+    assert_true(support_sample(r.body, "sudoku_solve_duration_seconds_count") == 3);
+    assert_true(support_sample(r.body, "sudoku_guesses_bucket{le=\"+Inf\"}") == 3);
+    assert_true(support_sample(r.body, "http_request_duration_seconds_count{route=\"/solve\"}") == 4);
+    assert_true(support_sample(r.body, "http_requests_in_flight") == 1); /* this scrape */
+    assert_true(support_sample(r.body, "process_start_time_seconds") > 1.7e9);
+    assert_true(support_sample(r.body, "sudokud_build_info{version=\"" SUDOKUD_VERSION "\"}") == 1);
     curl_easy_cleanup(curl);
     teardown((void **)&s);
 }
@@ -717,7 +693,7 @@ static void test_cors_origin_list(void **state)
 static void open_idle(int *fd, int n, uint16_t port)
 {
     for (int i = 0; i < n; i++) {
-        fd[i] = tcp_connect(port);
+        fd[i] = support_connect(port);
         assert_true(fd[i] >= 0);
     }
     usleep(200 * 1000);
@@ -806,7 +782,7 @@ static void test_far_over_capacity(void **state)
     for (int i = CAP; i < N; i++) {
         struct pollfd p;
         ssize_t n;
-        fd[i] = tcp_connect(s->port);
+        fd[i] = support_connect(s->port);
         if (fd[i] < 0) {
             refused++;
             continue;
@@ -842,7 +818,7 @@ static void test_per_ip_cap(void **state)
     cfg.max_per_ip = 3;
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     open_idle(fd, 3, s->port);
-    extra = tcp_connect(s->port);
+    extra = support_connect(s->port);
     assert_true(extra >= 0);
     p = (struct pollfd){.fd = extra, .events = POLLIN};
     assert_int_equal(poll(&p, 1, 2000), 1); /* closed by the server at once */
@@ -1073,7 +1049,7 @@ static void test_batch_client_gone(void **state)
              "POST /solve/batch HTTP/1.1\r\nHost: x\r\nContent-Type: "
              "application/json\r\nContent-Length: %zu\r\n\r\n", len);
     for (int i = 0; i < 6; i++) {
-        int fd = tcp_connect(s->port);
+        int fd = support_connect(s->port);
         assert_true(fd >= 0);
         assert_int_equal(send(fd, head, strlen(head), MSG_NOSIGNAL), (ssize_t)strlen(head));
         assert_int_equal(send(fd, body, len, MSG_NOSIGNAL), (ssize_t)len);

@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "support.h"
 #include "tests.h"
 
 #define EXAMPLE                                                               \
@@ -130,18 +131,6 @@ static int wait_exit(struct daemon *d, int timeout_ms)
     return -1;
 }
 
-static int tcp_connect(unsigned port)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
-        close(fd);
-        return -1;
-    }
-    return fd;
-}
 
 static void send_all(int fd, const char *s, size_t n)
 {
@@ -186,7 +175,7 @@ static void test_solve_and_sigint(void **state)
 
     (void)state;
     spawn_listening(&d);
-    fd = tcp_connect(d.port);
+    fd = support_connect(d.port);
     assert_true(fd >= 0);
     snprintf(req, sizeof(req),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -215,7 +204,7 @@ static void test_sigterm_with_request_in_flight(void **state)
 
     (void)state;
     spawn_listening(&d);
-    fd = tcp_connect(d.port);
+    fd = support_connect(d.port);
     assert_true(fd >= 0);
     snprintf(head, sizeof(head),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -227,7 +216,7 @@ static void test_sigterm_with_request_in_flight(void **state)
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
     assert_non_null(strstr(d.log, "\"in_flight\":1"));
     assert_int_equal(wait_exit(&d, 300), -1); /* still waiting for us */
-    assert_int_equal(tcp_connect(d.port), -1); /* but not accepting */
+    assert_int_equal(support_connect(d.port), -1); /* but not accepting */
     send_all(fd, EXAMPLE + half, strlen(EXAMPLE) - half);
     read_response(fd, resp, sizeof(resp));
     assert_memory_equal(resp, "HTTP/1.1 200", 12);
@@ -392,7 +381,7 @@ static void test_access_log(void **state)
 
     (void)state;
     spawn_listening(&d);
-    fd = tcp_connect(d.port);
+    fd = support_connect(d.port);
     assert_true(fd >= 0);
     snprintf(req, sizeof(req),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -430,7 +419,7 @@ static void test_access_log_off(void **state)
     p = strstr(d.log, "\"port\":");
     assert_non_null(p);
     d.port = (unsigned)atoi(p + 7);
-    fd = tcp_connect(d.port);
+    fd = support_connect(d.port);
     snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
     send_all(fd, req, strlen(req));
     read_response(fd, resp, sizeof(resp));

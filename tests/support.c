@@ -1,0 +1,60 @@
+/* support.c - helpers shared by the suites (see support.h). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "support.h"
+
+double support_num(const cJSON *obj, const char *name)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+    if (!cJSON_IsNumber(m))
+        fail_msg("member '%s' is missing or not a number", name);
+    return m->valuedouble;
+}
+
+const char *support_str(const cJSON *obj, const char *name)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
+
+    if (!cJSON_IsString(m))
+        fail_msg("member '%s' is missing or not a string", name);
+    return m->valuestring;
+}
+
+int support_connect(unsigned port)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET,
+                            .sin_port = htons((uint16_t)port)};
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+double support_sample(const char *text, const char *series)
+{
+    const char *p = text;
+    size_t n = strlen(series);
+
+    while ((p = strstr(p, series)) != NULL) {
+        if ((p == text || p[-1] == '\n') && p[n] == ' ')
+            return atof(p + n + 1);
+        p += n;
+    }
+    return -1;
+}
