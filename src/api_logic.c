@@ -3,6 +3,7 @@
  * intake as /solve (api_read_board). /validate reports a bad puzzle in a 200
  * answer; /hint and /grade need exactly one solution and say why otherwise. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -10,6 +11,7 @@
 #include "api_internal.h"
 #include "codec.h"
 #include "generate.h"
+#include "killer.h"
 #include "logic.h"
 #include "sudoku.h"
 
@@ -50,6 +52,35 @@ static int complete(const struct sudoku_grid *g)
 
 /* Reads the board and insists on exactly one solution (into *sol). Returns
  * 0, or -1 when resp holds the problem. */
+/* The logic engine knows classic sudoku only: a killer body (one with a
+ * "cages" member) gets 422 here rather than a hint or a grade that
+ * ignores its cages. 0, or -1 with resp set. */
+static int refuse_cages(const struct api_request *req,
+                        struct api_response *resp)
+{
+    struct killer_cages *k = malloc(sizeof(*k));
+    struct codec_error err;
+    struct codec_problem p;
+    int present = 0;
+
+    if (k == NULL) {
+        api_respond_simple(resp, 500, "internal_error", "Internal error",
+                           "the server ran out of memory; try again");
+        return -1;
+    }
+    codec_decode_cages(req->body, req->body_len, k, &present, &err);
+    free(k);
+    if (!present)
+        return 0;
+    codec_problem_init(&p, 422, "cages_not_supported",
+                       "Killer cages are not supported here",
+                       "hints and grades are for classic sudoku only; POST "
+                       "/solve and /validate take killer cages");
+    p.pointer = "/cages";
+    api_respond_problem(resp, &p);
+    return -1;
+}
+
 static int read_puzzle(const struct api_context *ctx,
                        const struct api_request *req,
                        struct api_response *resp, struct sudoku_grid *puzzle,
@@ -60,7 +91,8 @@ static int read_puzzle(const struct api_context *ctx,
     unsigned count = 0;
     size_t n;
 
-    if (api_read_board(ctx, req, resp, &board, puzzle) != 0)
+    if (api_read_board(ctx, req, resp, &board, puzzle) != 0 ||
+        refuse_cages(req, resp) != 0)
         return -1;
     n = sudoku_conflicts(puzzle, conflicts, MAX_CONFLICTS);
     if (n > 0) {

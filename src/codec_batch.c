@@ -166,7 +166,13 @@ static enum codec_status decode_line(const char *line, size_t len,
         return add_failed(b, st, &err);
     if (cJSON_IsObject(root)) {
         board = cJSON_GetObjectItemCaseSensitive(root, "board");
-        if (board == NULL) {
+        if (cJSON_GetObjectItemCaseSensitive(root, "cages") != NULL) {
+            /* Not solved as classic: that would ignore the cages. */
+            codec_fail(&err, CODEC_INVALID_REQUEST, "/cages", -1,
+                       "killer cages are not supported in batches; POST "
+                       "/solve takes them");
+            st = add_failed(b, CODEC_INVALID_REQUEST, &err);
+        } else if (board == NULL) {
             codec_fail(&err, CODEC_INVALID_REQUEST, "/board", -1,
                        "the \"board\" member is missing");
             st = add_failed(b, CODEC_INVALID_REQUEST, &err);

@@ -21,7 +21,7 @@
 #define EMPTY "................................................................................."
 
 static const struct api_context ctx = {
-    .max_nodes = 100000, .max_body = 16384, .max_batch = 5,
+    .max_nodes = 100000, .max_body = 16384, .max_batch = 6,
     .max_batch_body = 1 << 20};
 
 static void post(const char *type, const char *body, struct api_response *r,
@@ -117,7 +117,8 @@ static void test_ndjson(void **state)
 
     (void)state;
     post("application/x-ndjson",
-         "\"" EXAMPLE "\"\n\r\n{\"board\": \"" EXAMPLE "\"}\n{nope\n{\"x\":1}\n\"" CONFLICT "\"",
+         "\"" EXAMPLE "\"\n\r\n{\"board\": \"" EXAMPLE "\"}\n{nope\n{\"x\":1}\n\"" CONFLICT "\"\n"
+         "{\"board\": \"" EXAMPLE "\", \"cages\": [{\"sum\": 3, \"cells\": [[0,1],[0,2]]}]}",
          &r, 0, 0);
     assert_int_equal(r.status, 200);
     assert_string_equal(r.content_type, "application/x-ndjson");
@@ -133,10 +134,11 @@ static void test_ndjson(void **state)
         case 2: assert_string_equal(code, "invalid_json"); break;
         case 3: assert_string_equal(code, "invalid_request"); break;
         case 4: assert_string_equal(code, "conflict"); break;
+        case 5: assert_string_equal(code, "invalid_request"); break; /* cages */
         }
         cJSON_Delete(item);
     }
-    assert_int_equal(n, 5);
+    assert_int_equal(n, 6);
     api_response_free(&r);
 }
 
@@ -160,12 +162,12 @@ static void expect_problem(const char *type, const char *body, int queue_full,
 static void test_limits_and_errors(void **state)
 {
     (void)state;
-    /* ctx.max_batch is 5 */
-    expect_problem("application/json", "{\"boards\":[1,2,3,4,5,6]}", 0, 0, 413,
+    /* ctx.max_batch is 6 */
+    expect_problem("application/json", "{\"boards\":[1,2,3,4,5,6,7]}", 0, 0, 413,
                    "batch_too_large");
-    expect_problem("application/x-ndjson", "1\n2\n3\n4\n5\n6\n", 0, 0, 413,
+    expect_problem("application/x-ndjson", "1\n2\n3\n4\n5\n6\n7\n", 0, 0, 413,
                    "batch_too_large");
-    expect_problem("application/json", "{\"x\":[[1,2]],\"boards\":[1,[2,3],{\"a\":[4]},\"5,]\",6,7]}",
+    expect_problem("application/json", "{\"x\":[[1,2]],\"boards\":[1,[2,3],{\"a\":[4]},\"5,]\",6,7,8]}",
                    0, 0, 413, "batch_too_large");
     expect_problem("application/json", "{}", 0, 1, 413, "body_too_large");
     expect_problem("text/plain", "{}", 0, 0, 415, "unsupported_media_type");
