@@ -86,36 +86,18 @@ static int read_puzzle(const struct api_context *ctx,
                        struct api_response *resp, struct sudoku_grid *puzzle,
                        struct sudoku_grid *sol)
 {
-    struct sudoku_conflict conflicts[MAX_CONFLICTS];
     struct codec_board board;
-    unsigned count = 0;
-    size_t n;
+    struct api_verdict v;
 
     if (api_read_board(ctx, req, resp, &board, puzzle) != 0 ||
         refuse_cages(req, resp) != 0)
         return -1;
-    n = sudoku_conflicts(puzzle, conflicts, MAX_CONFLICTS);
-    if (n > 0) {
-        api_respond_conflicts(resp, conflicts, n);
+    /* The same judgement as POST /solve: rules, then exactly one solution. */
+    if (api_judge(ctx, puzzle, &v) != METRICS_SOLVED) {
+        api_respond_problem(resp, &v.problem);
         return -1;
     }
-    if (sudoku_count(puzzle, 2, ctx->max_nodes, sol, &count, NULL) ==
-        SUDOKU_BUDGET) {
-        respond_search_limit(ctx, resp);
-        return -1;
-    }
-    if (count == 0) {
-        api_respond_simple(resp, 422, "no_solution", "No solution",
-                           "the board obeys the rules but cannot be completed");
-        return -1;
-    }
-    if (count > 1) {
-        api_respond_simple(resp, 422, "multiple_solutions",
-                           "Multiple solutions",
-                           "the board has more than one solution; a valid "
-                           "puzzle has exactly one, so add givens");
-        return -1;
-    }
+    *sol = v.solution;
     return 0;
 }
 
