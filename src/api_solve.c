@@ -207,13 +207,9 @@ enum metrics_result api_judge(const struct api_context *ctx,
 
     v->stats.nodes = v->stats.guesses = 0;
     v->took_us = 0;
-    v->nconflicts = sudoku_conflicts(puzzle, v->conflicts,
-                                     sizeof(v->conflicts) /
-                                         sizeof(v->conflicts[0]));
-    if (v->nconflicts > 0) {
-        api_conflict_problem(v->conflicts, v->nconflicts, &v->problem, &v->text);
-        return v->result = METRICS_INVALID;
-    }
+    v->nconflicts = 0;
+    /* A board that breaks a rule has no solution, and the count sees that
+     * before it searches: the conflicts are only listed for such boards. */
     t0 = api_now_us();
     if (sudoku_count(puzzle, 2, ctx->max_nodes, &v->solution, &count,
                      &v->stats) == SUDOKU_BUDGET) {
@@ -222,6 +218,15 @@ enum metrics_result api_judge(const struct api_context *ctx,
         return v->result = METRICS_SEARCH_LIMIT;
     }
     v->took_us = api_now_us() - t0;
+    if (count == 0 &&
+        (v->nconflicts = sudoku_conflicts(puzzle, v->conflicts,
+                                          sizeof(v->conflicts) /
+                                              sizeof(v->conflicts[0]))) > 0) {
+        v->stats.nodes = v->stats.guesses = 0;
+        v->took_us = 0;
+        api_conflict_problem(v->conflicts, v->nconflicts, &v->problem, &v->text);
+        return v->result = METRICS_INVALID;
+    }
     if (count == 0) {
         codec_problem_init(&v->problem, 422, "no_solution", "No solution",
                            "the board obeys the rules but cannot be completed");

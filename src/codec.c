@@ -1,7 +1,8 @@
 /* codec.c - JSON in and out, on cJSON.
  * Parsing uses cJSON_ParseWithLengthOpts with an end pointer, never
- * cJSON_GetErrorPtr (a global, unsafe with threads). The fixed-shape success
- * answer is written directly; problems, whose strings need escaping, are
+ * cJSON_GetErrorPtr (a global, unsafe with threads). The common /solve body
+ * ({"board": ...} and nothing else) is read by hand before any cJSON tree
+ * is built, and the fixed-shape success answer is written directly; problems, whose strings need escaping, are
  * built as cJSON trees. */
 #include "codec.h"
 
@@ -218,9 +219,9 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
                       "of 81 characters");
 }
 
-enum codec_status codec_decode_board(const char *body, size_t len,
-                                     struct codec_board *out,
-                                     struct codec_error *err)
+enum codec_status codec_board_general(const char *body, size_t len,
+                                      struct codec_board *out,
+                                      struct codec_error *err)
 {
     cJSON *root;
     const cJSON *board;
@@ -242,6 +243,77 @@ enum codec_status codec_decode_board(const char *body, size_t len,
 out:
     cJSON_Delete(root);
     return st;
+}
+
+/* JSON's four whitespace characters. */
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* p at `c` (after whitespace)? Returns the byte after it, or NULL. */
+static const char *expect(const char *p, const char *end, char c)
+{
+    p = skip_ws(p, end);
+    return p < end && *p == c ? p + 1 : NULL;
+}
+
+/* A JSON string of exactly n board characters (digits and dots) after
+ * whitespace at p, copied to out. Returns the byte after it, or NULL. */
+static const char *cells(const char *p, const char *end, char *out, size_t n)
+{
+    p = skip_ws(p, end);
+    if ((size_t)(end - p) < n + 2 || p[0] != '"' || p[n + 1] != '"')
+        return NULL;
+    for (size_t i = 1; i <= n; i++) {
+        if (p[i] != '.' && (p[i] < '0' || p[i] > '9'))
+            return NULL;
+        out[i - 1] = p[i];
+    }
+    return p + n + 2;
+}
+
+int codec_board_fast(const char *body, size_t len, struct codec_board *out)
+{
+    const char *end = body + len, *p, *value;
+    char text[SUDOKU_CELLS];
+    enum codec_shape shape = CODEC_SHAPE_ROWS;
+
+    if (body == NULL || !(p = expect(body, end, '{')))
+        return 0;
+    p = skip_ws(p, end);
+    if ((size_t)(end - p) < 7 || memcmp(p, "\"board\"", 7) != 0 ||
+        !(value = expect(p + 7, end, ':')))
+        return 0;
+    if ((p = expect(value, end, '[')) != NULL) {
+        for (size_t r = 0; p && r < SUDOKU_SIZE; r++) {
+            if (r > 0)
+                p = expect(p, end, ',');
+            if (p)
+                p = cells(p, end, text + r * SUDOKU_SIZE, SUDOKU_SIZE);
+        }
+        if (p)
+            p = expect(p, end, ']');
+    } else {
+        p = cells(value, end, text, SUDOKU_CELLS);
+        shape = CODEC_SHAPE_LINE;
+    }
+    if (!p || !(p = expect(p, end, '}')) || skip_ws(p, end) != end)
+        return 0;
+    memcpy(out->text, text, sizeof(text));
+    out->shape = shape;
+    return 1;
+}
+
+enum codec_status codec_decode_board(const char *body, size_t len,
+                                     struct codec_board *out,
+                                     struct codec_error *err)
+{
+    if (codec_board_fast(body, len, out))
+        return CODEC_OK;
+    return codec_board_general(body, len, out, err);
 }
 
 /* Appends s (a literal) at p; returns the new end. */

@@ -26,4 +26,18 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
                                     struct codec_board *out,
                                     struct codec_error *err);
 
+/* The body nearly every client sends, {"board": [9 strings of 9]} or
+ * {"board": "81 characters"}, with only digits and dots in the board and
+ * JSON whitespace between the tokens, read straight from the bytes: no
+ * cJSON tree, no allocation. Returns 1 with *out filled when the body is
+ * exactly that (codec_board_general would then give the same board), else
+ * 0: anything else (other members, escapes, bad characters, broken JSON)
+ * takes the general path, which decides and explains. */
+int codec_board_fast(const char *body, size_t len, struct codec_board *out);
+
+/* codec_decode_board through cJSON, for any body. */
+enum codec_status codec_board_general(const char *body, size_t len,
+                                      struct codec_board *out,
+                                      struct codec_error *err);
+
 #endif

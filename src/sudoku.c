@@ -215,6 +215,7 @@ static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
     uint32_t col = col_peers[bit];
     unsigned changed = 1u << d;
 
+#pragma GCC unroll 9
     for (unsigned e = 0; e < 9; e++) {
         changed |= ((s->cand[k][e] >> bit) & 1u) << e;
         s->cand[k][e] &= ~b;
@@ -249,66 +250,70 @@ static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
  * ===================================================================== */
 
 /* Places every naked single. Returns -1 on a dead end, else the number of
- * cells placed; *dirty collects the digits whose sets changed. */
+ * cells placed; *dirty collects the digits whose sets changed. The singles
+ * of a band are placed digit by digit: placing d touches only d's set, so
+ * the other digits' singles stay as found; two singles of d that see each
+ * other clear one another, which the check after the placements catches. */
 static int naked_singles(struct bb *s, unsigned *dirty)
 {
     int placed = 0;
 
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t one = 0, two = 0;
-        for (unsigned d = 0; d < 9; d++) {
-            uint32_t x = s->cand[k][d];
-            two |= one & x;
-            one |= x;
-        }
+        const uint32_t *c = s->cand[k];
+        uint32_t one = c[0], two = 0;
+        two |= one & c[1], one |= c[1];
+        two |= one & c[2], one |= c[2];
+        two |= one & c[3], one |= c[3];
+        two |= one & c[4], one |= c[4];
+        two |= one & c[5], one |= c[5];
+        two |= one & c[6], one |= c[6];
+        two |= one & c[7], one |= c[7];
+        two |= one & c[8], one |= c[8];
         if (s->unsolved[k] & ~one)
             return -1;
         uint32_t single = s->unsolved[k] & ~two;
-        while (single) {
-            unsigned bit = ctz32(single);
-            single &= single - 1;
-            unsigned d = 0;
-            /* An earlier placement of this loop may have taken the last
-             * candidate: a dead end. */
-            while (d < 9 && !((s->cand[k][d] >> bit) & 1u))
-                d++;
-            if (d == 9)
+        for (unsigned d = 0; single && d < 9; d++) {
+            uint32_t m = single & s->cand[k][d];
+            if (!m)
+                continue;
+            single &= ~m;
+            for (uint32_t x = m; x; x &= x - 1, placed++)
+                bb_place_only(s, d, k, ctz32(x));
+            if ((s->cand[k][d] & m) != m)
                 return -1;
-            bb_place_only(s, d, k, bit);
             *dirty |= 1u << d;
-            placed++;
         }
     }
     return placed;
 }
 
+/* x when it has exactly one bit, else 0 (x == 0 gives 0). */
+static inline uint32_t lone(uint32_t x)
+{
+    return (x & (x - 1)) ? 0 : x;
+}
+
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
- * cells placed. */
+ * cells placed. Branch-free up to the placements: the data decides too
+ * many branches here for a predictor to learn. */
 static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
 {
-    uint32_t hs[3] = {0, 0, 0};
-    uint32_t one = 0, two = 0;
+    uint32_t hs[3], one = 0, two = 0, empty = 0;
 
+#pragma GCC unroll 3
     for (unsigned k = 0; k < 3; k++) {
         uint32_t w = s->cand[k][d];
-        for (unsigned r = 0; r < 3; r++) {
-            uint32_t x = (w >> (9 * r)) & ROW_BITS;
-            if (!x)
-                return -1;
-            if (!(x & (x - 1)))
-                hs[k] |= x << (9 * r);
-            two |= one & x;
-            one |= x;
-        }
-        for (unsigned j = 0; j < 3; j++) {
-            uint32_t x = w & (BOX_BITS << (3 * j));
-            if (!x)
-                return -1;
-            if (!(x & (x - 1)))
-                hs[k] |= x;
-        }
+        uint32_t r0 = w & ROW_BITS, r1 = (w >> 9) & ROW_BITS, r2 = w >> 18;
+        uint32_t b0 = w & BOX_BITS, b1 = w & (BOX_BITS << 3),
+                 b2 = w & (BOX_BITS << 6);
+        empty |= !r0 | !r1 | !r2 | !b0 | !b1 | !b2;
+        hs[k] = lone(r0) | (lone(r1) << 9) | (lone(r2) << 18) | lone(b0) |
+                lone(b1) | lone(b2);
+        two |= one & r0, one |= r0;
+        two |= one & r1, one |= r1;
+        two |= one & r2, one |= r2;
     }
-    if (one != ROW_BITS)
+    if (empty | (one != ROW_BITS))
         return -1;
     uint32_t cols = (one & ~two) * COL_BITS;
 
@@ -393,12 +398,12 @@ static int bb_propagate(struct bb *s, unsigned dirty)
             return 0;
         hidden_todo |= changed;
         locked_todo |= changed;
-        if (n > 0)
-            continue;
-        /* Solved: the last pass of naked singles found every cell with
-         * exactly one candidate, so no rule can find anything more. */
+        /* Solved: every placement kept the rules (a cell is placed only
+         * while its digit is a candidate), so nothing more can be found. */
         if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2]))
             return 1;
+        if (n > 0)
+            continue;
         if (hidden_todo) {
             unsigned todo = hidden_todo;
             int placed = 0;

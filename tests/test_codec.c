@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "../src/codec_internal.h" /* the hand reader against cJSON */
 #include "sudoku.h"
 #include "support.h"
 #include "tests.h"
@@ -233,6 +234,87 @@ static void decode_whitespace_around(void **state)
     snprintf(body, sizeof(body), " \t\r\n{ \"board\"\n:\t\"%s\" }\r\n \t", text);
     assert_int_equal(decode(body, &b, &e), CODEC_OK);
     assert_board_text(&b, text);
+}
+
+/* The hand reader of the common body: it takes exactly the bodies made of
+ * {"board": ...} with digits and dots, whitespace anywhere between tokens,
+ * and then gives the board cJSON's path gives. */
+static void board_fast_agrees_with_general(void **state)
+{
+    static const char *const bodies[] = {
+        "{\"board\":[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\","
+        "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5.\"]}",
+        " \t{ \"board\" :\n[ \"907000006\" ,\"824030000\",\"001009002\","
+        "\"090002018\",\"000400005\",\"132508000\",\"000687000\","
+        "\"000000809\",\"040900050\"\r\n] }\n",
+        "{\"board\":\"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......"
+        "687.........8.9.4.9...5.\"}",
+        "{\"board\":\"...............................................................................99\"}",
+    };
+    struct codec_board fast, general;
+    struct codec_error e;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+        size_t len = strlen(bodies[i]);
+        memset(&fast, 0, sizeof(fast));
+        memset(&general, 0x55, sizeof(general));
+        assert_int_equal(codec_board_fast(bodies[i], len, &fast), 1);
+        assert_int_equal(codec_board_general(bodies[i], len, &general, &e),
+                         CODEC_OK);
+        assert_memory_equal(fast.text, general.text, SUDOKU_CELLS);
+        assert_int_equal(fast.shape, general.shape);
+    }
+}
+
+/* Everything else is left to the general path: other members, escapes,
+ * other characters, other lengths, broken or trailing JSON, a cut body. */
+static void board_fast_leaves_the_rest(void **state)
+{
+    static const char rows[] = "[\"9.7.....6\",\"824.3....\",\"..1..9..2\","
+        "\".9...2.18\",\"...4....5\",\"1325.8...\",\"...687...\","
+        "\"......8.9\",\".4.9...5.\"]";
+    static const char *const formats[] = {
+        "{\"board\":%s,\"cages\":[]}",   /* another member after */
+        "{\"x\":1,\"board\":%s}",        /* another member before */
+        "{\"board\":%s}x",                /* trailing bytes */
+        "{\"board\":%s",                  /* cut short */
+        "{\"board\":%s}\f",               /* not JSON whitespace */
+        "\xef\xbb\xbf{\"board\":%s}",     /* a byte-order mark */
+        "{\"b\\u006fard\":%s}",           /* an escaped key */
+        "[%s]",                            /* not an object */
+        "{\"Board\":%s}",                 /* another key */
+    };
+    static const char *const boards[] = {
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\","
+        "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\"]",
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4....5\","
+        "\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5x\"]",
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4....5\","
+        "\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5\\u002e\"]",
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4....5\","
+        "\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5.\",]",
+        "\"9.7.....6824.3......1..9..2\"",
+        "null",
+    };
+    struct codec_board b;
+    char body[512];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        int n = snprintf(body, sizeof(body), formats[i], rows);
+        assert_int_equal(codec_board_fast(body, (size_t)n, &b), 0);
+    }
+    for (size_t i = 0; i < sizeof(boards) / sizeof(boards[0]); i++) {
+        int n = snprintf(body, sizeof(body), "{\"board\":%s}", boards[i]);
+        assert_int_equal(codec_board_fast(body, (size_t)n, &b), 0);
+    }
+    /* Every proper prefix of a good body is refused. */
+    int n = snprintf(body, sizeof(body), "{\"board\":%s}", rows);
+    for (int len = 0; len < n; len++)
+        assert_int_equal(codec_board_fast(body, (size_t)len, &b), 0);
+    assert_int_equal(codec_board_fast(body, (size_t)n, &b), 1);
+    assert_int_equal(codec_board_fast(NULL, 0, &b), 0);
 }
 
 /* A body padded with whitespace to exactly the default limit decodes, and
@@ -927,6 +1009,8 @@ int test_codec(unsigned *ntests)
         cmocka_unit_test(decode_zero_blanks_kept),
         cmocka_unit_test(decode_ignores_unknown_members),
         cmocka_unit_test(decode_whitespace_around),
+        cmocka_unit_test(board_fast_agrees_with_general),
+        cmocka_unit_test(board_fast_leaves_the_rest),
         cmocka_unit_test(decode_padded_body_at_limit),
         cmocka_unit_test(decode_respects_len),
         cmocka_unit_test(decode_non_ascii_location),

@@ -3,7 +3,8 @@
  * metrics), and the answer is checked against the documented pipeline;
  * /validate, /hint and /grade get the same body and must agree on intake.
  * Each input is also sent wrapped as {"board":"<bytes>"} and as
- * {"board":["<9 bytes>", ...]} so the board checks are reached often. This
+ * {"board":["<9 bytes>", ...]} so the board checks are reached often. Every
+ * body the codec's hand reader takes must decode the same through cJSON. This
  * harness parses answers with cJSON: it is a test, not the codec module. */
 #include <cjson/cJSON.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "api.h"
 #include "codec.h"
+#include "../../src/codec_internal.h" /* the hand reader against cJSON */
 #include "metrics.h"
 #include "sudoku.h"
 
@@ -267,6 +269,20 @@ static void check_same_intake(const char *path, const char *body, size_t len,
     api_response_free(&resp);
 }
 
+/* The hand reader takes a body only when cJSON's path gives the same
+ * board. */
+static void check_fast(const char *body, size_t len)
+{
+    struct codec_board fast, general;
+    struct codec_error err;
+
+    if (!codec_board_fast(body, len, &fast))
+        return;
+    CHECK(codec_board_general(body, len, &general, &err) == CODEC_OK);
+    CHECK(memcmp(fast.text, general.text, SUDOKU_CELLS) == 0);
+    CHECK(fast.shape == general.shape);
+}
+
 static void check_solve(const char *body, size_t len)
 {
     struct api_request req;
@@ -274,6 +290,7 @@ static void check_solve(const char *body, size_t len)
     struct expect e;
     cJSON *root;
 
+    check_fast(body, len);
     predict(body, len, &e);
     memset(&req, 0, sizeof(req));
     req.method = "POST";

@@ -4,7 +4,9 @@
 # Every figure that matters is a ratio from one run: the two servers
 # alternate, each scenario is repeated, and the medians are compared.
 #   usage: tests/bench/http/run.sh BUILD_DIR DATA_DIR
-#   env:   BENCH_SECONDS (10) per run, BENCH_REPEATS (3), BENCH_THREADS (2)
+#   env:   BENCH_SECONDS (10) per run, BENCH_REPEATS (3), BENCH_THREADS (2),
+#          BENCH_ONLY (an extended regex: run only the scenarios it matches,
+#          "worst" for the worst-case figure)
 set -euo pipefail
 
 build=${1:-build}
@@ -124,6 +126,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] 
 scenario() {
     local name=$1 t=$2 c=$3 args=$4
     shift 4
+    [[ -z ${BENCH_ONLY:-} || $name =~ $BENCH_ONLY ]] || return 0
     local ours=$tmp/ours.${name//[^A-Za-z0-9]/_} nginx=$tmp/nginx.${name//[^A-Za-z0-9]/_}
     : >"$ours"
     : >"$nginx"
@@ -162,6 +165,7 @@ scenario "close 2x64" 2 64 "--access-log off" CLOSE=1
 scenario "access log 2x64" 2 64 "--access-log on"
 
 # Worst case: one connection in eight sends a forum-hardest puzzle.
+[[ -z ${BENCH_ONLY:-} || worst =~ $BENCH_ONLY ]] || exit 0
 hard=$tmp/hard.txt
 if [ -r "$data/puzzles5_forum_hardest_1905_11+" ]; then
     grep -v '^#' "$data/puzzles5_forum_hardest_1905_11+" | awk 'NR % 97 == 0' | head -n 500 >"$hard"
