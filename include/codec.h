@@ -42,6 +42,7 @@ struct codec_error {
 struct codec_board {
     char text[SUDOKU_CELLS];
     enum codec_shape shape;
+    int only_board; /* codec_decode_board: the body had no other member */
 };
 
 /* Decodes a /solve body of `len` bytes (need not be NUL-terminated): an

@@ -87,7 +87,7 @@ int api_solve_killer(const struct api_context *ctx,
     uint64_t t0;
     size_t len = 0;
     char *body;
-    int has = read_cages(req, resp, &k);
+    int has = board->only_board ? 0 : read_cages(req, resp, &k);
 
     if (has <= 0)
         return has < 0;

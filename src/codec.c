@@ -311,7 +311,8 @@ enum codec_status codec_decode_board(const char *body, size_t len,
                                      struct codec_board *out,
                                      struct codec_error *err)
 {
-    if (codec_board_fast(body, len, out))
+    out->only_board = codec_board_fast(body, len, out);
+    if (out->only_board)
         return CODEC_OK;
     return codec_board_general(body, len, out, err);
 }

@@ -555,6 +555,7 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
 {
     struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution};
     struct bb s;
+    uint32_t taken[3] = {0, 0, 0}, mine[3][9] = {{0}};
     int alive = 1;
 
     for (unsigned d = 0; d < 9; d++)
@@ -562,18 +563,26 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
             s.cand[k][d] = BAND_ALL;
     s.unsolved[0] = s.unsolved[1] = s.unsolved[2] = BAND_ALL;
     s.pad = 0;
-    for (unsigned i = 0; i < SUDOKU_CELLS && alive; i++) {
+    /* The givens: each clears its peers from its digit's set (a digit a
+     * peer already holds, or one outside 1-9, breaks a rule and leaves no
+     * solution); then every given cell is cleared from the other digits'
+     * sets at once. */
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
         unsigned v = puzzle->cell[i];
         if (v == 0)
             continue;
-        unsigned k = i / 27, bit = i % 27;
-        /* A digit outside 1-9, or one a peer already holds (a broken rule),
-         * leaves the puzzle without solutions. */
-        if (v > 9 || !((s.cand[k][v - 1] >> bit) & 1u))
+        unsigned k = i / 27, bit = i % 27, d = v - 1;
+        if (v > 9 || !((s.cand[k][d] >> bit) & 1u)) {
             alive = 0;
-        else
-            bb_place(&s, v - 1, k, bit);
+            break;
+        }
+        bb_place_only(&s, d, k, bit);
+        taken[k] |= 1u << bit;
+        mine[k][d] |= 1u << bit;
     }
+    for (unsigned k = 0; k < 3; k++)
+        for (unsigned d = 0; d < 9; d++)
+            s.cand[k][d] &= ~taken[k] | mine[k][d];
     if (alive && bb_propagate(&s, 0x1FF))
         search(&sr, &s);
 
