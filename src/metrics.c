@@ -1,10 +1,11 @@
-/* metrics.c - lock-free counters and fixed-bucket histograms, rendered in
- * the Prometheus text format. Histogram buckets are stored per bucket and
+/* metrics.c - lock-free counters and fixed-bucket histograms, sharded by
+ * CPU and rendered in the Prometheus text format. Histogram buckets are stored per bucket and
  * summed into cumulative "le" counts when scraped, so an update touches one
  * bucket, the count and the sum. */
 #include "metrics.h"
 
 #include <stdarg.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,17 +38,39 @@ struct histogram {
     atomic_ulong sum;
 };
 
+/* Every counter exists once per shard, and a thread adds to the shard of
+ * the CPU it runs on: two threads on two CPUs then do not pull the same
+ * cache lines back and forth on every request. A scrape adds the shards
+ * up. Each shard is its own cache-aligned allocation. */
+#define NSHARDS 8
+
+struct shard {
+    atomic_long in_flight;       /* may go negative: begin and end can land
+                                    on different shards */
+    struct histogram solve, guesses;
+    atomic_ulong puzzles[METRICS_NRESULTS];
+    atomic_ulong *requests;      /* [NMETHODS][nroutes + 1][NCODES] */
+    struct histogram *durations; /* [nroutes + 1] */
+};
+
 struct metrics {
     const char *const *routes;
     size_t nroutes;
     const char *version;
     double start_time;
-    atomic_long in_flight;
-    atomic_ulong *requests;      /* [NMETHODS][nroutes + 1][NCODES] */
-    struct histogram *durations; /* [nroutes + 1] */
-    struct histogram solve, guesses;
-    atomic_ulong puzzles[METRICS_NRESULTS];
+    struct shard *shard[NSHARDS];
 };
+
+/* n bytes of zeros on their own cache lines, or NULL. */
+static void *zalloc_aligned(size_t n)
+{
+    n = (n + 63) / 64 * 64;
+    void *p = aligned_alloc(64, n);
+
+    if (p != NULL)
+        memset(p, 0, n); /* zero bytes are valid lock-free atomics */
+    return p;
+}
 
 struct metrics *metrics_create(const char *const *routes, size_t nroutes,
                                const char *version)
@@ -62,12 +85,16 @@ struct metrics *metrics_create(const char *const *routes, size_t nroutes,
     m->version = version;
     gettimeofday(&tv, NULL);
     m->start_time = (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-    /* calloc'ed zero bytes are valid initial values of lock-free atomics. */
-    m->requests = calloc(NMETHODS * (nroutes + 1) * NCODES, sizeof(atomic_ulong));
-    m->durations = calloc(nroutes + 1, sizeof(struct histogram));
-    if (m->requests == NULL || m->durations == NULL) {
-        metrics_destroy(m);
-        return NULL;
+    for (size_t i = 0; i < NSHARDS; i++) {
+        struct shard *s = m->shard[i] = zalloc_aligned(sizeof(struct shard));
+        if (s == NULL ||
+            !(s->requests = zalloc_aligned(NMETHODS * (nroutes + 1) * NCODES *
+                                           sizeof(atomic_ulong))) ||
+            !(s->durations = zalloc_aligned((nroutes + 1) *
+                                            sizeof(struct histogram)))) {
+            metrics_destroy(m);
+            return NULL;
+        }
     }
     return m;
 }
@@ -76,9 +103,21 @@ void metrics_destroy(struct metrics *m)
 {
     if (m == NULL)
         return;
-    free(m->requests);
-    free(m->durations);
+    for (size_t i = 0; i < NSHARDS; i++) {
+        if (m->shard[i] == NULL)
+            continue;
+        free(m->shard[i]->requests);
+        free(m->shard[i]->durations);
+        free(m->shard[i]);
+    }
     free(m);
+}
+
+static struct shard *my_shard(struct metrics *m)
+{
+    int cpu = sched_getcpu(); /* glibc reads it from rseq: no system call */
+
+    return m->shard[cpu > 0 ? (unsigned)cpu % NSHARDS : 0];
 }
 
 static void observe(struct histogram *h, const uint64_t *bounds, size_t n,
@@ -95,7 +134,7 @@ static void observe(struct histogram *h, const uint64_t *bounds, size_t n,
 
 void metrics_request_begin(struct metrics *m)
 {
-    atomic_fetch_add_explicit(&m->in_flight, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&my_shard(m)->in_flight, 1, memory_order_relaxed);
 }
 
 void metrics_request_end(struct metrics *m, const char *method, size_t route,
@@ -111,28 +150,35 @@ void metrics_request_end(struct metrics *m, const char *method, size_t route,
             ci = i;
     if (route > m->nroutes)
         route = m->nroutes;
+    struct shard *s = my_shard(m);
     atomic_fetch_add_explicit(
-        &m->requests[(mi * (m->nroutes + 1) + route) * NCODES + ci], 1,
+        &s->requests[(mi * (m->nroutes + 1) + route) * NCODES + ci], 1,
         memory_order_relaxed);
-    observe(&m->durations[route], http_bounds,
+    observe(&s->durations[route], http_bounds,
             sizeof(http_bounds) / sizeof(http_bounds[0]), duration_us);
-    atomic_fetch_sub_explicit(&m->in_flight, 1, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&s->in_flight, 1, memory_order_relaxed);
 }
 
 long metrics_in_flight(const struct metrics *m)
 {
-    return atomic_load_explicit(&m->in_flight, memory_order_relaxed);
+    long n = 0;
+
+    for (size_t i = 0; i < NSHARDS; i++)
+        n += atomic_load_explicit(&m->shard[i]->in_flight, memory_order_relaxed);
+    return n;
 }
 
 void metrics_puzzle(struct metrics *m, enum metrics_result result,
                     uint64_t solve_us, uint64_t guesses)
 {
-    atomic_fetch_add_explicit(&m->puzzles[result], 1, memory_order_relaxed);
+    struct shard *s = my_shard(m);
+
+    atomic_fetch_add_explicit(&s->puzzles[result], 1, memory_order_relaxed);
     if (result == METRICS_INVALID)
         return;
-    observe(&m->solve, solve_bounds,
+    observe(&s->solve, solve_bounds,
             sizeof(solve_bounds) / sizeof(solve_bounds[0]), solve_us);
-    observe(&m->guesses, guess_bounds,
+    observe(&s->guesses, guess_bounds,
             sizeof(guess_bounds) / sizeof(guess_bounds[0]), guesses);
 }
 
@@ -178,16 +224,29 @@ static void emit(struct out *o, const char *fmt, ...)
     }
 }
 
+/* A histogram added up over the shards. */
+struct histogram_total {
+    unsigned long bucket[MAX_BUCKETS], count, sum;
+};
+
+static void add_histogram(struct histogram_total *t, const struct histogram *h)
+{
+    for (size_t i = 0; i < MAX_BUCKETS; i++)
+        t->bucket[i] += atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
+    t->count += atomic_load_explicit(&h->count, memory_order_relaxed);
+    t->sum += atomic_load_explicit(&h->sum, memory_order_relaxed);
+}
+
 /* One histogram series; `labels` is "" or `key="value",`; `scale` turns
  * stored units into the metric's unit (1e-6 for microseconds to seconds). */
 static void emit_histogram(struct out *o, const char *name, const char *labels,
-                           const struct histogram *h, const uint64_t *bounds,
-                           size_t n, double scale)
+                           const struct histogram_total *h,
+                           const uint64_t *bounds, size_t n, double scale)
 {
     unsigned long cum = 0;
 
     for (size_t i = 0; i <= n; i++) {
-        cum += atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
+        cum += h->bucket[i];
         if (i < n)
             emit(o, "%s_bucket{%sle=\"%g\"} %lu\n", name, labels,
                  (double)bounds[i] * scale, cum);
@@ -196,10 +255,10 @@ static void emit_histogram(struct out *o, const char *name, const char *labels,
     }
     emit(o, "%s_sum%s%.*s%s %.9g\n", name, *labels ? "{" : "",
          *labels ? (int)strlen(labels) - 1 : 0, labels, *labels ? "}" : "",
-         (double)atomic_load_explicit(&h->sum, memory_order_relaxed) * scale);
+         (double)h->sum * scale);
     emit(o, "%s_count%s%.*s%s %lu\n", name, *labels ? "{" : "",
          *labels ? (int)strlen(labels) - 1 : 0, labels, *labels ? "}" : "",
-         atomic_load_explicit(&h->count, memory_order_relaxed));
+         h->count);
 }
 
 static const char *route_label(const struct metrics *m, size_t r)
@@ -219,9 +278,11 @@ char *metrics_render(const struct metrics *m, size_t *len)
     for (size_t mi = 0; mi < NMETHODS; mi++)
         for (size_t r = 0; r < nr; r++)
             for (size_t ci = 0; ci < NCODES; ci++) {
-                unsigned long v = atomic_load_explicit(
-                    &m->requests[(mi * nr + r) * NCODES + ci],
-                    memory_order_relaxed);
+                unsigned long v = 0;
+                for (size_t k = 0; k < NSHARDS; k++)
+                    v += atomic_load_explicit(
+                        &m->shard[k]->requests[(mi * nr + r) * NCODES + ci],
+                        memory_order_relaxed);
                 char code[8];
                 if (v == 0)
                     continue;
@@ -239,8 +300,11 @@ char *metrics_render(const struct metrics *m, size_t *len)
     for (size_t r = 0; r < nr; r++) {
         char labels[96];
         snprintf(labels, sizeof(labels), "route=\"%s\",", route_label(m, r));
-        emit_histogram(&o, "http_request_duration_seconds", labels,
-                       &m->durations[r], http_bounds,
+        struct histogram_total t = {{0}, 0, 0};
+        for (size_t k = 0; k < NSHARDS; k++)
+            add_histogram(&t, &m->shard[k]->durations[r]);
+        emit_histogram(&o, "http_request_duration_seconds", labels, &t,
+                       http_bounds,
                        sizeof(http_bounds) / sizeof(http_bounds[0]), 1e-6);
     }
     emit(&o, "# HELP http_requests_in_flight Requests started and not yet "
@@ -249,18 +313,27 @@ char *metrics_render(const struct metrics *m, size_t *len)
     emit(&o, "# HELP sudoku_solve_duration_seconds Search time of one "
              "puzzle (uniqueness check included).\n"
              "# TYPE sudoku_solve_duration_seconds histogram\n");
-    emit_histogram(&o, "sudoku_solve_duration_seconds", "", &m->solve,
+    struct histogram_total solve = {{0}, 0, 0}, guesses = {{0}, 0, 0};
+    unsigned long puzzles[METRICS_NRESULTS] = {0};
+    for (size_t k = 0; k < NSHARDS; k++) {
+        add_histogram(&solve, &m->shard[k]->solve);
+        add_histogram(&guesses, &m->shard[k]->guesses);
+        for (size_t i = 0; i < METRICS_NRESULTS; i++)
+            puzzles[i] += atomic_load_explicit(&m->shard[k]->puzzles[i],
+                                               memory_order_relaxed);
+    }
+    emit_histogram(&o, "sudoku_solve_duration_seconds", "", &solve,
                    solve_bounds, sizeof(solve_bounds) / sizeof(solve_bounds[0]),
                    1e-6);
     emit(&o, "# HELP sudoku_guesses Branch points guessed at per searched "
              "puzzle.\n# TYPE sudoku_guesses histogram\n");
-    emit_histogram(&o, "sudoku_guesses", "", &m->guesses, guess_bounds,
+    emit_histogram(&o, "sudoku_guesses", "", &guesses, guess_bounds,
                    sizeof(guess_bounds) / sizeof(guess_bounds[0]), 1);
     emit(&o, "# HELP sudoku_puzzles_total Puzzles judged, by outcome.\n"
              "# TYPE sudoku_puzzles_total counter\n");
     for (size_t i = 0; i < METRICS_NRESULTS; i++)
         emit(&o, "sudoku_puzzles_total{result=\"%s\"} %lu\n", results[i],
-             atomic_load_explicit(&m->puzzles[i], memory_order_relaxed));
+             puzzles[i]);
     emit(&o, "# HELP process_start_time_seconds Start time of the process "
              "since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n"
              "process_start_time_seconds %.3f\n", m->start_time);

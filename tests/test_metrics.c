@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,36 +82,65 @@ static void test_puzzles(void **state)
     metrics_destroy(m);
 }
 
-struct hammer { struct metrics *m; };
+struct hammer {
+    struct metrics *m;
+    cpu_set_t cpus; /* where the test may run */
+};
 
+/* Moves the calling thread to the k-th (modulo) CPU of `cpus`. */
+static void move_to(const cpu_set_t *cpus, int k)
+{
+    cpu_set_t one;
+    int n = CPU_COUNT(cpus);
+
+    k = n > 0 ? k % n : 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, cpus) && k-- == 0) {
+            CPU_ZERO(&one);
+            CPU_SET(c, &one);
+            sched_setaffinity(0, sizeof(one), &one);
+            return;
+        }
+}
+
+/* Counters are sharded by CPU: the threads hop between CPUs, now and then
+ * between a request's begin and its end, so the shards must add up. */
 static void *hammer_thread(void *arg)
 {
-    struct metrics *m = arg;
+    const struct hammer *h = arg;
 
     for (int i = 0; i < 100000; i++) {
-        metrics_request_begin(m);
-        metrics_request_end(m, "GET", 1, 200, 10);
+        metrics_request_begin(h->m);
+        if (i % 5000 == 0)
+            move_to(&h->cpus, i / 5000);
+        metrics_request_end(h->m, "GET", 1, 200, 10);
+        metrics_puzzle(h->m, METRICS_SOLVED, 7, 0);
     }
     return NULL;
 }
 
 static void test_no_lost_updates(void **state)
 {
-    struct metrics *m = metrics_create(routes, 2, "x");
+    struct hammer h = {metrics_create(routes, 2, "x"), {{0}}};
     pthread_t t[4];
     size_t len;
     char *text;
 
     (void)state;
+    assert_int_equal(sched_getaffinity(0, sizeof(h.cpus), &h.cpus), 0);
     for (int i = 0; i < 4; i++)
-        pthread_create(&t[i], NULL, hammer_thread, m);
+        pthread_create(&t[i], NULL, hammer_thread, &h);
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], NULL);
-    text = metrics_render(m, &len);
+    text = metrics_render(h.m, &len);
     assert_true(support_sample(text, "http_requests_total{method=\"GET\",route=\"/livez\",code=\"200\"}") == 400000);
+    assert_true(support_sample(text, "http_request_duration_seconds_count{route=\"/livez\"}") == 400000);
     assert_true(support_sample(text, "http_requests_in_flight") == 0);
+    assert_true(support_sample(text, "sudoku_puzzles_total{result=\"solved\"}") == 400000);
+    assert_true(support_sample(text, "sudoku_solve_duration_seconds_sum") > 2.79);
+    assert_true(support_sample(text, "sudoku_solve_duration_seconds_sum") < 2.81);
     free(text);
-    metrics_destroy(m);
+    metrics_destroy(h.m);
 }
 
 int test_metrics(unsigned *ntests)
