@@ -572,7 +572,7 @@ enum http_status http_server_start(const struct config *cfg,
         /* Each connection's buffer for headers and body chunks. The library
          * clears all of it between requests, so its size is paid on every
          * request: the default 32 KiB cost about 1 us; 16 KiB still takes
-         * headers of about 14 KiB (more gets 431). */
+         * headers of about 15 KiB (more gets 431). */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_END);
     if (srv->daemon == NULL)

@@ -589,6 +589,34 @@ static void test_request_id(void **state)
 }
 
 
+/* The 16 KiB connection buffer holds about 15 KiB of request headers: 12 KiB
+ * of them (a large token, say) still reach the solver; 20 KiB get
+ * libmicrohttpd's 431. */
+static void test_header_budget(void **state)
+{
+    struct server *s = *state;
+    CURL *curl = curl_easy_init();
+    char *line = malloc(20 * 1024 + 16);
+    const char *extra[] = {line, NULL};
+    struct reply r;
+
+    assert_non_null(line);
+    memcpy(line, "X-Pad: ", 7);
+    memset(line + 7, 'a', 12 * 1024);
+    line[7 + 12 * 1024] = '\0';
+    assert_int_equal(request_h(curl, s->port, "POST", "/solve", extra, EXAMPLE, &r),
+                     CURLE_OK);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION));
+    memset(line + 7, 'a', 20 * 1024);
+    line[7 + 20 * 1024] = '\0';
+    assert_int_equal(request_h(curl, s->port, "GET", "/livez", extra, NULL, &r),
+                     CURLE_OK);
+    assert_int_equal(r.status, 431);
+    free(line);
+    curl_easy_cleanup(curl);
+}
+
 static void test_metrics_scrape(void **state)
 {
     struct server *s;
@@ -1132,6 +1160,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_idle_timeout),
         cmocka_unit_test(test_drain),
         cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_header_budget),
         cmocka_unit_test(test_metrics_scrape),
         cmocka_unit_test(test_cors_any_origin),
         cmocka_unit_test(test_cors_origin_list),

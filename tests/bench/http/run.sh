@@ -160,6 +160,7 @@ scenario "GET /livez 2x64" 2 64 "--access-log off" GET_PATH=/livez
 scenario "keep-alive 1x1" 1 1 "--access-log off"
 scenario "keep-alive 2x16" 2 16 "--access-log off"
 scenario "keep-alive 2x64" 2 64 "--access-log off"
+scenario "keep-alive 2x64 static" 2 64 "--access-log off" STATIC=1
 scenario "keep-alive 2x256" 2 256 "--access-log off"
 scenario "close 2x64" 2 64 "--access-log off" CLOSE=1
 scenario "access log 2x64" 2 64 "--access-log on"
