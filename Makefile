@@ -105,8 +105,14 @@ bench: deps
 
 # sudokud against Debian's nginx under wrk, side by side (tests/bench/http/).
 bench-http: deps
-	@$(MAKE) --no-print-directory $(B)/sudokud
+	@$(MAKE) --no-print-directory $(B)/sudokud $(B)/bench_bare_mhd
 	tests/bench/http/run.sh $(B) $(SHARED)/data
+
+# The HTTP library alone (fixed answer, sudokud's daemon flags), for the
+# bench-http row that shows how much of the cost is libmicrohttpd's.
+$(B)/bench_bare_mhd: tests/bench/http/bare_mhd.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS) $(LDLIBS)
 
 # POST /solve/batch against the CLI, and /solve latency while batches run.
 bench-batch: deps

@@ -42,10 +42,15 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # ---------------------------------------------------------------- servers
 
-# start_sudokud ARGS...: sets SPID and SPORT.
+# start_sudokud [--bare] ARGS...: sets SPID and SPORT. --bare starts the
+# library-only reference (bare_mhd.c) instead.
 start_sudokud() {
-    local log=$tmp/sudokud.$RANDOM.log
-    "$build/sudokud" --port 0 --bind 127.0.0.1 --threads "$threads" "$@" >"$log" 2>&1 &
+    local log=$tmp/sudokud.$RANDOM.log bin=$build/sudokud
+    if [ "${1:-}" = --bare ]; then
+        bin=$build/bench_bare_mhd
+        shift
+    fi
+    "$bin" --port 0 --bind 127.0.0.1 --threads "$threads" "$@" >"$log" 2>&1 &
     SPID=$!
     pids+=("$SPID")
     for _ in $(seq 100); do
@@ -153,7 +158,9 @@ scenario() {
 
 echo "sudokud ($build/sudokud, $threads threads) vs nginx ($("$NGINX" -v 2>&1 | sed 's/.*\///'), 2 workers, fixed body) on $(nproc) cores"
 echo "wrk ${secs}s per run, $repeats runs per server, servers alternating; medians; latency in us; CPU us per request of the server"
-echo "POST /solve with the example board unless said otherwise (GET /livez: the HTTP path alone, no JSON and no solving)"
+echo "POST /solve with the example board unless said otherwise (GET /livez: our HTTP path without JSON or solving;"
+echo "static: wrk sends one prepared request instead of calling Lua per request; bare libmicrohttpd: the library alone,"
+echo "sudokud's daemon flags, a fixed answer built once, in place of sudokud)"
 start_nginx
 printf '%-22s %9s %9s  %-6s %-14s %-14s %-6s %7s %7s  %-6s %s\n' scenario ours/s nginx/s ratio "ours p50/p99" "nginx p50/p99" "p99 x" "cpu us" "nginx" "cpu x" "errors"
 scenario "GET /livez 2x64" 2 64 "--access-log off" GET_PATH=/livez
@@ -161,6 +168,7 @@ scenario "keep-alive 1x1" 1 1 "--access-log off"
 scenario "keep-alive 2x16" 2 16 "--access-log off"
 scenario "keep-alive 2x64" 2 64 "--access-log off"
 scenario "keep-alive 2x64 static" 2 64 "--access-log off" STATIC=1
+scenario "bare libmicrohttpd 2x64" 2 64 "--bare"
 scenario "keep-alive 2x256" 2 256 "--access-log off"
 scenario "close 2x64" 2 64 "--access-log off" CLOSE=1
 scenario "access log 2x64" 2 64 "--access-log on"
