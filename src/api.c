@@ -52,6 +52,20 @@ void api_respond_simple(struct api_response *resp, int status,
     api_respond_problem(resp, &p);
 }
 
+void api_respond_no_memory(struct api_response *resp)
+{
+    api_respond_simple(resp, 500, "internal_error", "Internal error",
+                       "the server ran out of memory; try again");
+}
+
+void api_respond_json(struct api_response *resp, char *body, size_t len)
+{
+    if (body == NULL)
+        api_respond_no_memory(resp);
+    else
+        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
+}
+
 static void respond_status(struct api_response *resp, int status,
                            const char *word)
 {

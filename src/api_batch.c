@@ -82,8 +82,7 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
         return NULL;
     }
     if ((b = calloc(1, sizeof(*b))) == NULL) {
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
+        api_respond_no_memory(resp);
         return NULL;
     }
     st = codec_decode_batch(req->body, req->body_len, ndjson, ctx->max_batch,
@@ -167,8 +166,7 @@ void api_handle_solve_batch(const struct api_context *ctx,
     body = done ? codec_out_take(&all, &len) : NULL;
     free(done ? NULL : codec_out_take(&all, &len));
     if (body == NULL)
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
+        api_respond_no_memory(resp);
     else
         api_respond_body(resp, 200, api_batch_type(b), body, len);
     api_batch_free(b);

@@ -28,6 +28,14 @@ void api_respond_simple(struct api_response *resp, int status,
                         const char *code, const char *title,
                         const char *detail);
 
+/* 500 internal_error: the server ran out of memory. */
+void api_respond_no_memory(struct api_response *resp);
+
+/* 200 with an encoder's result as application/json (owned by resp), or
+ * api_respond_no_memory when the encoder returned NULL. Call it only after
+ * the encoder has run (C leaves the order of arguments unspecified). */
+void api_respond_json(struct api_response *resp, char *body, size_t len);
+
 /* Is `type` (a Content-Type value, maybe NULL) the media type `want`, in
  * any case, maybe followed by parameters such as charset? */
 int api_media_is(const char *type, const char *want);
@@ -51,6 +59,9 @@ struct api_problem_text {
 /* 422 search_limit for a search that used its `budget` of nodes. */
 void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
                               struct api_problem_text *t);
+
+/* Answers that problem. */
+void api_respond_search_limit(struct api_response *resp, uint64_t budget);
 
 /* The problem for a codec failure: 400 invalid_json / invalid_request, 422
  * invalid_board, 500 when out of memory. p points into err. */

@@ -64,16 +64,6 @@ static void respond_cages(struct api_response *resp, enum killer_status st,
     api_respond_problem(resp, &p);
 }
 
-static void respond_search_limit(const struct api_context *ctx,
-                                 struct api_response *resp)
-{
-    struct api_problem_text t;
-    struct codec_problem p;
-
-    api_search_limit_problem(ctx->max_killer_nodes, &p, &t);
-    api_respond_problem(resp, &p);
-}
-
 int api_solve_killer(const struct api_context *ctx,
                      const struct api_request *req, struct api_response *resp,
                      const struct codec_board *board,
@@ -110,7 +100,7 @@ int api_solve_killer(const struct api_context *ctx,
     v->stats.nodes = stats.nodes;
     v->stats.guesses = stats.guesses;
     if (st == KILLER_BUDGET) {
-        respond_search_limit(ctx, resp);
+        api_respond_search_limit(resp, ctx->max_killer_nodes);
         v->result = METRICS_SEARCH_LIMIT;
     } else if (count == 0) {
         api_respond_simple(resp, 422, "no_solution", "No solution",
@@ -129,8 +119,7 @@ int api_solve_killer(const struct api_context *ctx,
         api_respond_body(resp, 200, API_JSON_TYPE, body, len);
         v->result = METRICS_SOLVED;
     } else {
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
+        api_respond_no_memory(resp);
     }
     return 1;
 }
@@ -164,17 +153,13 @@ int api_validate_killer(const struct api_context *ctx,
     if (n == 0 && st == KILLER_OK &&
         killer_count(puzzle, &k, 2, ctx->max_killer_nodes, NULL, &count, NULL) ==
             KILLER_BUDGET) {
-        respond_search_limit(ctx, resp);
+        api_respond_search_limit(resp, ctx->max_killer_nodes);
         return 1;
     }
     for (int i = 0; i < SUDOKU_CELLS; i++)
         complete &= puzzle->cell[i] != 0;
     body = codec_encode_validate(n == 0 && count == 1, count, complete,
                                  conflicts, n, &len);
-    if (body == NULL)
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
-    else
-        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
+    api_respond_json(resp, body, len);
     return 1;
 }

@@ -21,27 +21,6 @@
  * good enough and the answer is 503 generation_timeout. */
 #define API_GENERATE_MAX_US 2000000u
 
-/* Takes the encoder's result; call it as respond_json(resp, body, len) only
- * after the encoder has run (argument order is unspecified in C). */
-static void respond_json(struct api_response *resp, char *body, size_t len)
-{
-    if (body == NULL)
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
-    else
-        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
-}
-
-static void respond_search_limit(const struct api_context *ctx,
-                                 struct api_response *resp)
-{
-    struct api_problem_text t;
-    struct codec_problem p;
-
-    api_search_limit_problem(ctx->max_nodes, &p, &t);
-    api_respond_problem(resp, &p);
-}
-
 static int complete(const struct sudoku_grid *g)
 {
     for (int i = 0; i < SUDOKU_CELLS; i++)
@@ -64,8 +43,7 @@ static int refuse_cages(const struct api_request *req,
     int present = 0;
 
     if (k == NULL) {
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
+        api_respond_no_memory(resp);
         return -1;
     }
     codec_decode_cages(req->body, req->body_len, k, &present, &err);
@@ -122,13 +100,13 @@ void api_handle_validate(const struct api_context *ctx,
     n = sudoku_conflicts(&puzzle, conflicts, MAX_CONFLICTS);
     if (n == 0 && sudoku_count(&puzzle, 2, ctx->max_nodes, NULL, &count,
                                NULL) == SUDOKU_BUDGET) {
-        respond_search_limit(ctx, resp);
+        api_respond_search_limit(resp, ctx->max_nodes);
         return;
     }
     body = codec_encode_validate(n == 0 && count == 1, count,
                                  complete(&puzzle), conflicts,
                                  n < MAX_CONFLICTS ? n : MAX_CONFLICTS, &len);
-    respond_json(resp, body, len);
+    api_respond_json(resp, body, len);
 }
 
 /* ------------------------------------------------------------------------
@@ -203,7 +181,7 @@ void api_handle_hint(const struct api_context *ctx,
                  "[%d,%d] is %d.", cell / 9, cell % 9, step.placements[0].digit);
     }
     body = codec_encode_hint(&h, &len);
-    respond_json(resp, body, len);
+    api_respond_json(resp, body, len);
 }
 
 /* ------------------------------------------------------------------------
@@ -222,7 +200,7 @@ void api_handle_grade(const struct api_context *ctx,
         return;
     logic_grade(&puzzle, &grade, NULL);
     body = codec_encode_grade(&grade, &len);
-    respond_json(resp, body, len);
+    api_respond_json(resp, body, len);
 }
 
 /* ------------------------------------------------------------------------
@@ -305,5 +283,5 @@ void api_handle_generate(const struct api_context *ctx,
                                    generate_symmetry_name(sym), r.givens,
                                    r.attempts, r.took_us};
     body = codec_encode_generated(&out, &len);
-    respond_json(resp, body, len);
+    api_respond_json(resp, body, len);
 }

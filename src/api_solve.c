@@ -76,6 +76,15 @@ void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
     p->limit = (long long)budget;
 }
 
+void api_respond_search_limit(struct api_response *resp, uint64_t budget)
+{
+    struct api_problem_text t;
+    struct codec_problem p;
+
+    api_search_limit_problem(budget, &p, &t);
+    api_respond_problem(resp, &p);
+}
+
 void api_decode_problem(enum codec_status st, const struct codec_error *err,
                         struct codec_problem *p)
 {
@@ -259,12 +268,11 @@ void api_handle_solve(const struct api_context *ctx,
         !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {
         if (api_judge(ctx, &puzzle, &v) != METRICS_SOLVED)
             api_respond_problem(resp, &v.problem);
-        else if ((body = codec_encode_solution(&v.solution, board.shape,
-                                               &v.stats, v.took_us, &len)))
-            api_respond_body(resp, 200, API_JSON_TYPE, body, len);
-        else
-            api_respond_simple(resp, 500, "internal_error", "Internal error",
-                               "the server ran out of memory; try again");
+        else {
+            body = codec_encode_solution(&v.solution, board.shape, &v.stats,
+                                         v.took_us, &len);
+            api_respond_json(resp, body, len);
+        }
     }
     if (ctx->metrics != NULL)
         metrics_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);
