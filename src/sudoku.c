@@ -206,31 +206,9 @@ static inline unsigned ctz32(uint32_t x)
     return (unsigned)__builtin_ctz(x);
 }
 
-/* Places digit d (0-8) in cell `bit` of band k. The caller has checked that
- * d is still a candidate there. Returns the digits whose sets changed. */
-static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
-                                unsigned bit)
-{
-    uint32_t b = 1u << bit;
-    uint32_t col = col_peers[bit];
-    unsigned changed = 1u << d;
-
-#pragma GCC unroll 9
-    for (unsigned e = 0; e < 9; e++) {
-        changed |= ((s->cand[k][e] >> bit) & 1u) << e;
-        s->cand[k][e] &= ~b;
-    }
-    s->cand[0][d] &= ~col;
-    s->cand[1][d] &= ~col;
-    s->cand[2][d] &= ~col;
-    s->cand[k][d] &= ~own_peers[bit];
-    s->cand[k][d] |= b;
-    s->unsolved[k] &= ~b;
-    return changed;
-}
-
-/* bb_place for a cell whose only candidate is d (a naked single): no other
- * digit's set holds the cell, so only d's set changes. */
+/* Places digit d (0-8) in cell `bit` of band k when no other digit's set
+ * holds the cell (a naked single, or after bb_place has cleared it): only
+ * d's set changes. */
 static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
                                  unsigned bit)
 {
@@ -243,6 +221,23 @@ static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
     s->cand[k][d] &= ~own_peers[bit];
     s->cand[k][d] |= b;
     s->unsolved[k] &= ~b;
+}
+
+/* Places digit d (0-8) in cell `bit` of band k. The caller has checked that
+ * d is still a candidate there. Returns the digits whose sets changed. */
+static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
+                                unsigned bit)
+{
+    uint32_t b = 1u << bit;
+    unsigned changed = 1u << d;
+
+#pragma GCC unroll 9
+    for (unsigned e = 0; e < 9; e++) {
+        changed |= ((s->cand[k][e] >> bit) & 1u) << e;
+        s->cand[k][e] &= ~b;
+    }
+    bb_place_only(s, d, k, bit);
+    return changed;
 }
 
 /* ========================================================================
