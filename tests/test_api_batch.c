@@ -13,10 +13,11 @@
 #include <string.h>
 
 #include "api.h"
+#include "support.h"
 #include "tests.h"
 
-#define EXAMPLE "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
-#define SOLUTION "957214386824736591361859742495372618786491235132568974519687423273145869648923157"
+#define EXAMPLE SUPPORT_EXAMPLE
+#define SOLUTION SUPPORT_EXAMPLE_SOLUTION
 #define CONFLICT "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
 #define EMPTY "................................................................................."
 

@@ -16,17 +16,14 @@
 #include "api.h"
 #include "logic.h"
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
 static const struct api_context ctx = {.max_nodes = 200000,
                                        .max_body = 16 * 1024};
 
-static const char example[] =
-    "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9"
-    ".4.9...5.";
-static const char example_solution[] =
-    "957214386824736591361859742495372618786491235132568974519687423273145869"
-    "648923157";
+static const char example[] = SUPPORT_EXAMPLE;
+static const char example_solution[] = SUPPORT_EXAMPLE_SOLUTION;
 static const char forum_hardest[] =
     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8."
     "..52....6";

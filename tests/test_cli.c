@@ -14,12 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "support.h"
 #include "tests.h"
 
-#define EXAMPLE "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
+#define EXAMPLE SUPPORT_EXAMPLE
 #define EXAMPLE_ZEROS "907000006824030000001009002090002018000400005132508000000687000000000809040900050"
 #define CONFLICT_LINE "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
-#define SOLUTION "957214386824736591361859742495372618786491235132568974519687423273145869648923157"
+#define SOLUTION SUPPORT_EXAMPLE_SOLUTION
 
 struct run {
     int status;          /* exit status, or -1 */

@@ -26,12 +26,8 @@
 #include "support.h"
 #include "tests.h"
 
-#define EXAMPLE                                                               \
-    "{\"board\": [\"9.7.....6\", \"824.3....\", \"..1..9..2\", \".9...2.18\", " \
-    "\"...4....5\", \"1325.8...\", \"...687...\", \"......8.9\", \".4.9...5.\"]}"
-#define EXAMPLE_SOLUTION                                                     \
-    "[\"957214386\",\"824736591\",\"361859742\",\"495372618\",\"786491235\","  \
-    "\"132568974\",\"519687423\",\"273145869\",\"648923157\"]"
+#define EXAMPLE SUPPORT_EXAMPLE_BODY
+#define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
 struct daemon {
     pid_t pid;

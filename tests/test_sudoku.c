@@ -13,14 +13,11 @@
 #include <string.h>
 
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
-static const char example[] =
-    "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9"
-    ".4.9...5.";
-static const char example_solution[] =
-    "957214386824736591361859742495372618786491235132568974519687423273145869"
-    "648923157";
+static const char example[] = SUPPORT_EXAMPLE;
+static const char example_solution[] = SUPPORT_EXAMPLE_SOLUTION;
 
 static struct sudoku_grid grid_of(const char *text)
 {
