@@ -30,22 +30,10 @@ WORK=$(mktemp -d /tmp/sudokud-gateway-test.XXXXXX)
 NGINX_PID=
 LOAD_PID=
 declare -a RPID RPORT
-passed=0
-failed=0
 t0=$(date +%s)
-
-say()   { printf '%s\n' "$*"; }
-ok()    { passed=$((passed + 1)); say "ok   - $*"; }
-bad()   { failed=$((failed + 1)); say "FAIL - $*"; }
-check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
-die()   { say "gateway-test: $*" >&2; exit 1; }
-
-# kill_tree PID: TERM to PID and all its descendants, by id.
-kill_tree() {
-    local c
-    for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c"; done
-    kill "$1" 2>/dev/null || true
-}
+TEST_NAME=gateway-test
+# shellcheck source=docker/test-lib.sh
+. docker/test-lib.sh # (the working directory is the repository now)
 
 # Stops one process by id: TERM, then KILL after 5 s.
 stop_pid() {

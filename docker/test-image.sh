@@ -33,23 +33,10 @@ CONTAINERS=()
 PROJECT=
 LOAD_PID=
 DOCKERD_PID=
-passed=0
-failed=0
 t0=$(date +%s)
-
-say()  { printf '%s\n' "$*"; }
-ok()   { passed=$((passed + 1)); say "ok   - $*"; }
-bad()  { failed=$((failed + 1)); say "FAIL - $*"; }
-# check DESCRIPTION COMMAND...: runs COMMAND, counts and prints the result.
-check() { local d=$1; shift; if "$@"; then ok "$d"; else bad "$d"; fi; }
-die()  { say "image-test: $*" >&2; exit 1; }
-
-# kill_tree PID: TERM to PID and all its descendants, by id.
-kill_tree() {
-    local c
-    for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c"; done
-    kill "$1" 2>/dev/null || true
-}
+TEST_NAME=image-test
+# shellcheck source=docker/test-lib.sh
+. docker/test-lib.sh # (the working directory is the repository now)
 
 cleanup() {
     local rc=$?
