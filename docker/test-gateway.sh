@@ -369,7 +369,7 @@ check "rolling restart under 2 x $RATE r/s of steady load: $(summary roll)" test
 # Upstream errors are expected (they are what the retries answered), and so
 # is the body refused above; any other error, "no live upstreams" too, is not.
 # A connect that times out is one of them: a replica that is shutting down
-# drops new connection requests for its last 5 ms (see README, Shutdown).
+# drops new connection requests for its last 0.2 ms (see README, Shutdown).
 nginx_quiet() {
     ! grep -E '\[(error|crit|alert|emerg)\]' "$WORK/gateway.err" |
         grep -vE 'connect\(\) failed|timed out .* while connecting to upstream|prematurely closed|reset by peer|while (reading|sending)|too large body' | grep -q .

@@ -616,9 +616,11 @@ long http_server_connections(const struct http_server *srv)
  * request or two in 20,000 in the SIGTERM load test, in about 1 run of
  * 15). A client dropped here retries its SYN and is then refused. The
  * filter sees each segment from its TCP header on: byte 13 holds the
- * flags. The window is kept short (5 ms, room for a handshake's last
- * packet within a cluster): a gateway whose connect lands in it waits for
- * its connect timeout and retries elsewhere. */
+ * flags. The window is kept very short (0.2 ms, room for a handshake on
+ * loopback): a gateway whose connect lands in it waits for its connect
+ * timeout and marks the replica failed, and with 5 ms that happened often
+ * enough in the gateway test's rolling restart (2 runs in 7) to leave
+ * nginx with no live upstream for a moment. */
 static void refuse_new(int fd)
 {
     struct sock_filter syn_only[] = {
@@ -669,7 +671,7 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
          * gateway retries elsewhere. The descriptor itself stays open until
          * after MHD_stop_daemon, as libmicrohttpd requires. */
         if (srv->quiesced_fd != MHD_INVALID_SOCKET) {
-            const struct timespec settle = {0, 5 * 1000 * 1000};
+            const struct timespec settle = {0, 200 * 1000};
             refuse_new(srv->quiesced_fd);
             take_backlog(srv);
             nanosleep(&settle, NULL); /* handshakes under way complete */
