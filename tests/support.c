@@ -58,3 +58,27 @@ double support_sample(const char *text, const char *series)
     }
     return -1;
 }
+
+void support_check_conflict(const cJSON *item, const char *unit, int index,
+                            int digit, const int (*cells)[2], int ncells)
+{
+    const cJSON *list, *pair;
+    int k = 0;
+
+    assert_true(cJSON_IsObject(item));
+    assert_string_equal(support_str(item, "unit"), unit);
+    assert_true(support_num(item, "index") == index);
+    assert_true(support_num(item, "digit") == digit);
+    list = cJSON_GetObjectItemCaseSensitive(item, "cells");
+    assert_true(cJSON_IsArray(list));
+    assert_int_equal(cJSON_GetArraySize(list), ncells);
+    cJSON_ArrayForEach(pair, list) {
+        assert_true(cJSON_IsArray(pair));
+        assert_int_equal(cJSON_GetArraySize(pair), 2);
+        assert_true(cJSON_IsNumber(cJSON_GetArrayItem(pair, 0)) &&
+                    cJSON_IsNumber(cJSON_GetArrayItem(pair, 1)));
+        assert_true(cJSON_GetArrayItem(pair, 0)->valuedouble == cells[k][0]);
+        assert_true(cJSON_GetArrayItem(pair, 1)->valuedouble == cells[k][1]);
+        k++;
+    }
+}

@@ -1,7 +1,7 @@
 /* support.h - small helpers several suites share: the example puzzle,
- * reading members of a
- * JSON answer (failing the test when one is missing), connecting to the
- * server under test, and reading one sample of a Prometheus scrape. */
+ * reading members of a JSON answer (failing the test when one is missing)
+ * and checking a conflict in it, connecting to the server under test, and
+ * reading one sample of a Prometheus scrape. */
 #ifndef SUPPORT_H
 #define SUPPORT_H
 
@@ -33,5 +33,10 @@ int support_connect(unsigned port);
 /* The value of the sample line "series value" in a Prometheus scrape (the
  * series written out whole, labels included), or -1 when absent. */
 double support_sample(const char *text, const char *series);
+
+/* Asserts that item is a conflict object of the answers: that unit, index
+ * and digit, and exactly the ncells [row, column] pairs of cells, in order. */
+void support_check_conflict(const cJSON *item, const char *unit, int index,
+                            int digit, const int (*cells)[2], int ncells);
 
 #endif

@@ -677,28 +677,6 @@ static void solve_escaped_nul_character(void **state)
  * POST /solve: rule conflicts and search outcomes
  * ------------------------------------------------------------------------ */
 
-static void check_conflict(const cJSON *item, const char *unit, int index,
-                           int digit, const int (*cells)[2], int ncells)
-{
-    const cJSON *list, *pair;
-    int k = 0;
-
-    assert_true(cJSON_IsObject(item));
-    assert_string_equal(support_str(item, "unit"), unit);
-    assert_true(support_num(item, "index") == index);
-    assert_true(support_num(item, "digit") == digit);
-    list = cJSON_GetObjectItemCaseSensitive(item, "cells");
-    assert_true(cJSON_IsArray(list));
-    assert_int_equal(cJSON_GetArraySize(list), ncells);
-    cJSON_ArrayForEach(pair, list) {
-        assert_true(cJSON_IsArray(pair));
-        assert_int_equal(cJSON_GetArraySize(pair), 2);
-        assert_true(cJSON_GetArrayItem(pair, 0)->valuedouble == cells[k][0]);
-        assert_true(cJSON_GetArrayItem(pair, 1)->valuedouble == cells[k][1]);
-        k++;
-    }
-}
-
 /* An empty board with `digit` placed at each (r, c) of cells. */
 static cJSON *conflict_board(const int (*cells)[3], int n, int nconflicts)
 {
@@ -726,7 +704,7 @@ static void solve_conflict_row(void **state)
 
     (void)state;
     root = conflict_board(placed, 2, 1);
-    check_conflict(cJSON_GetArrayItem(
+    support_check_conflict(cJSON_GetArrayItem(
                        cJSON_GetObjectItemCaseSensitive(root, "conflicts"), 0),
                    "row", 4, 2, cells, 2);
     absent(root, "pointer");
@@ -741,7 +719,7 @@ static void solve_conflict_column(void **state)
 
     (void)state;
     root = conflict_board(placed, 3, 1);
-    check_conflict(cJSON_GetArrayItem(
+    support_check_conflict(cJSON_GetArrayItem(
                        cJSON_GetObjectItemCaseSensitive(root, "conflicts"), 0),
                    "column", 3, 7, cells, 3);
     cJSON_Delete(root);
@@ -755,7 +733,7 @@ static void solve_conflict_box(void **state)
 
     (void)state;
     root = conflict_board(placed, 2, 1);
-    check_conflict(cJSON_GetArrayItem(
+    support_check_conflict(cJSON_GetArrayItem(
                        cJSON_GetObjectItemCaseSensitive(root, "conflicts"), 0),
                    "box", 8, 9, cells, 2);
     cJSON_Delete(root);
@@ -775,9 +753,9 @@ static void solve_conflict_several(void **state)
     (void)state;
     root = conflict_board(placed, 5, 3);
     list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
-    check_conflict(cJSON_GetArrayItem(list, 0), "row", 0, 1, row_cells, 2);
-    check_conflict(cJSON_GetArrayItem(list, 1), "column", 8, 5, col_cells, 2);
-    check_conflict(cJSON_GetArrayItem(list, 2), "box", 0, 1, row_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 0), "row", 0, 1, row_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 1), "column", 8, 5, col_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 2), "box", 0, 1, row_cells, 2);
     cJSON_Delete(root);
 }
 

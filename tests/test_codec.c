@@ -879,28 +879,6 @@ static void encode_problem_escapes(void **state)
     free(out);
 }
 
-static void check_conflict(const cJSON *item, const char *unit, int index,
-                           int digit, const int (*cells)[2], int ncells)
-{
-    const cJSON *list, *pair;
-    int k = 0;
-
-    assert_true(cJSON_IsObject(item));
-    assert_string_equal(support_str(item, "unit"), unit);
-    assert_true(support_num(item, "index") == index);
-    assert_true(support_num(item, "digit") == digit);
-    list = cJSON_GetObjectItemCaseSensitive(item, "cells");
-    assert_true(cJSON_IsArray(list));
-    assert_int_equal(cJSON_GetArraySize(list), ncells);
-    cJSON_ArrayForEach(pair, list) {
-        assert_true(cJSON_IsArray(pair));
-        assert_int_equal(cJSON_GetArraySize(pair), 2);
-        assert_int_equal(cJSON_GetArrayItem(pair, 0)->valueint, cells[k][0]);
-        assert_int_equal(cJSON_GetArrayItem(pair, 1)->valueint, cells[k][1]);
-        k++;
-    }
-}
-
 static void encode_problem_conflicts(void **state)
 {
     static const struct sudoku_conflict c[3] = {
@@ -926,9 +904,9 @@ static void encode_problem_conflicts(void **state)
     list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
     assert_true(cJSON_IsArray(list));
     assert_int_equal(cJSON_GetArraySize(list), 3);
-    check_conflict(cJSON_GetArrayItem(list, 0), "row", 4, 2, row_cells, 2);
-    check_conflict(cJSON_GetArrayItem(list, 1), "column", 3, 7, col_cells, 3);
-    check_conflict(cJSON_GetArrayItem(list, 2), "box", 8, 9, box_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 0), "row", 4, 2, row_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 1), "column", 3, 7, col_cells, 3);
+    support_check_conflict(cJSON_GetArrayItem(list, 2), "box", 8, 9, box_cells, 2);
     cJSON_Delete(root);
     free(out);
 
