@@ -131,14 +131,6 @@ for i in $(seq 1 $REPLICAS); do start_replica "$i"; done
 say "replicas on ports: ${RPORT[*]}"
 
 # ---- gateway -----------------------------------------------------------
-free_port() {
-    local p
-    for _ in $(seq 1 50); do
-        p=$(( 20000 + RANDOM % 20000 ))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-    done
-    die "no free port found"
-}
 cp docker/gateway/nginx.conf docker/gateway/gateway.conf "$WORK/"
 # upstream.conf with each compose name sudokud-N:8080 replaced by a local port.
 sed_args=()

@@ -232,14 +232,6 @@ check "the image has sleep, for the Kubernetes preStop pause" \
     docker run --rm --network=host --entrypoint sleep "$IMAGE" 0
 
 # ---- run ---------------------------------------------------------------
-free_port() {
-    local p
-    for _ in $(seq 1 50); do
-        p=$(( 20000 + RANDOM % 20000 ))
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
-    done
-    die "no free port found"
-}
 PORT=$(free_port)
 NAME=sudokud-image-test-$$
 CONTAINERS+=("$NAME")

@@ -1,5 +1,5 @@
 # docker/test-lib.sh - what the docker/test-*.sh scripts share: counting and
-# printing checks, and stopping a process tree. Sourced, not run; set
+# printing checks, stopping a process tree, and finding a free port. Sourced, not run; set
 # TEST_NAME (the prefix of `die` messages) first.
 
 passed=0
@@ -17,4 +17,14 @@ kill_tree() {
     local c
     for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c"; done
     kill "$1" 2>/dev/null || true
+}
+
+# free_port: prints a port of 127.0.0.1 that nothing listens on.
+free_port() {
+    local p
+    for _ in $(seq 1 50); do
+        p=$(( 20000 + RANDOM % 20000 ))
+        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    done
+    die "no free port found"
 }
