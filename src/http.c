@@ -7,9 +7,11 @@
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/filter.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
@@ -19,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/random.h>
 
 #include "api.h"
@@ -281,7 +285,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
                                   const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
 {
-    struct http_server *srv = cls;
+    struct http_loop *lp = cls;
+    struct http_server *srv = lp->srv;
     struct request *rq = *con_cls;
 
     (void)version;
@@ -290,6 +295,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         if (rq == NULL)
             return MHD_NO;
         *con_cls = rq;
+        rq->loop = lp;
         start_request(srv, conn, method, url, rq);
         rq->limit = api_body_limit(&srv->api, url);
         if (declared_too_large(conn, rq->limit)) {
@@ -401,6 +407,140 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
     *con_cls = NULL;
 }
 
+/* ------------------------------------------------------------------------
+ * Connections per client address (--max-per-ip)
+ *
+ * Each event loop has a daemon of its own, and libmicrohttpd's per-address
+ * cap would count per daemon, so the count is kept here, for all of them:
+ * a connection is refused when it is accepted (libmicrohttpd's accept
+ * policy callback, which closes it at once) while its address already has
+ * the cap; it is counted once libmicrohttpd has taken it in (the
+ * connection notification), so one it drops on the way is never counted.
+ * Two loops accepting from the same address at the same instant can let
+ * it have one connection more than the cap, for as long as they last.
+ * ------------------------------------------------------------------------ */
+
+/* The address as 16 bytes (IPv4 mapped into IPv6); -1 for other kinds. */
+static int ip_key(const struct sockaddr *sa, unsigned char key[16])
+{
+    if (sa != NULL && sa->sa_family == AF_INET) {
+        memset(key, 0, 10);
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+        return 0;
+    }
+    if (sa != NULL && sa->sa_family == AF_INET6) {
+        memcpy(key, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+        return 0;
+    }
+    return -1;
+}
+
+static size_t ip_home(const struct ip_table *t, const unsigned char key[16])
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+    for (int i = 0; i < 16; i++)
+        h = (h ^ key[i]) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29)) & (t->size - 1);
+}
+
+/* The slot holding key, or the free slot where it would go. The table is
+ * never full: it has over twice as many slots as connections can be open. */
+static struct ip_slot *ip_find(struct ip_table *t, const unsigned char key[16])
+{
+    for (size_t i = ip_home(t, key);; i = (i + 1) & (t->size - 1))
+        if (t->slots[i].count == 0 || memcmp(t->slots[i].addr, key, 16) == 0)
+            return &t->slots[i];
+}
+
+/* Frees a slot whose count fell to 0, moving later slots of the same run
+ * back so that every key stays reachable from its home slot. */
+static void ip_free_slot(struct ip_table *t, size_t i)
+{
+    size_t mask = t->size - 1;
+
+    for (size_t j = (i + 1) & mask; t->slots[j].count != 0; j = (j + 1) & mask) {
+        size_t home = ip_home(t, t->slots[j].addr);
+        int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            t->slots[i] = t->slots[j];
+            t->slots[j].count = 0;
+            i = j;
+        }
+    }
+}
+
+/* libmicrohttpd's accept policy: MHD_NO closes the new connection. */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
+                                 socklen_t addrlen)
+{
+    struct ip_table *t = &((struct http_server *)cls)->per_ip;
+    unsigned char key[16];
+    int ok;
+
+    (void)addrlen;
+    if (t->cap == 0 || ip_key(addr, key) != 0)
+        return MHD_YES;
+    pthread_mutex_lock(&t->lock);
+    ok = ip_find(t, key)->count < t->cap;
+    pthread_mutex_unlock(&t->lock);
+    return ok ? MHD_YES : MHD_NO;
+}
+
+/* Counts a connection of its address in (+1) or out (-1). */
+static void ip_count(struct http_server *srv, struct MHD_Connection *conn,
+                     int delta)
+{
+    struct ip_table *t = &srv->per_ip;
+    const union MHD_ConnectionInfo *ci;
+    unsigned char key[16];
+    struct ip_slot *slot;
+
+    if (t->cap == 0)
+        return;
+    ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci == NULL || ip_key(ci->client_addr, key) != 0)
+        return;
+    pthread_mutex_lock(&t->lock);
+    slot = ip_find(t, key);
+    if (delta > 0) {
+        if (slot->count == 0)
+            memcpy(slot->addr, key, 16);
+        slot->count++;
+    } else if (slot->count > 0 && --slot->count == 0) {
+        ip_free_slot(t, (size_t)(slot - t->slots));
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+static int ip_table_init(struct ip_table *t, unsigned cap, size_t max_open)
+{
+    t->cap = cap;
+    t->size = 1;
+    if (cap == 0)
+        return 0;
+    while (t->size <= 2 * max_open + 1)
+        t->size *= 2;
+    t->slots = calloc(t->size, sizeof(*t->slots));
+    if (t->slots == NULL)
+        return -1;
+    pthread_mutex_init(&t->lock, NULL);
+    return 0;
+}
+
+static void ip_table_free(struct ip_table *t)
+{
+    if (t->slots != NULL) {
+        free(t->slots);
+        pthread_mutex_destroy(&t->lock);
+    }
+}
+
+/* ------------------------------------------------------------------------
+ * Connections
+ * ------------------------------------------------------------------------ */
+
 /* Counts connections. One that opens while more than max_connections are
  * open is marked (its socket context points at the server), and while that
  * is still so its requests are answered 503 overloaded: the newest clients
@@ -412,11 +552,12 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     struct http_server *srv = cls;
     long open;
 
-    (void)conn;
     if (code != MHD_CONNECTION_NOTIFY_STARTED) {
+        ip_count(srv, conn, -1);
         atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
         return;
     }
+    ip_count(srv, conn, +1);
     open = atomic_fetch_add_explicit(&srv->connections, 1,
                                      memory_order_relaxed) + 1;
     *socket_context = open > (long)srv->max_connections ? srv : NULL;
@@ -481,8 +622,239 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
 }
 
 /* ------------------------------------------------------------------------
- * Life cycle
+ * Event loops
+ *
+ * Each loop is a libmicrohttpd daemon of its own, in epoll mode and
+ * without a thread of the library's, run by a thread of ours; all of them
+ * share one listening socket. Why not the library's thread pool
+ * (measured here, see README, "HTTP event loops"):
+ *  - its epoll loop hangs a thread when exactly 128 connections are ready
+ *    at once (after a full batch of events MHD_epoll waits again, blocking);
+ *    MHD_run drains the events without blocking, so here it cannot;
+ *  - its poll loop walks every connection on every round, and a thread that
+ *    is never idle shares a core with other busy threads in scheduler
+ *    slices of milliseconds: at 2 x 64 connections half of the answers were
+ *    ready in 0.2 ms and the rest waited up to 8 ms (p99 7.9 ms, nginx's 4).
+ * So a loop that finds more work already waiting after a round gives the
+ * core away first (sched_yield: back at once when nothing else is runnable
+ * there); the other busy threads, such as a client or a proxy on the same
+ * machine, then wait one round of ours instead of a scheduler slice.
  * ------------------------------------------------------------------------ */
+
+enum { EV_DAEMON, EV_WAKE }; /* what an event of a loop's epoll set is */
+
+static void http_loop_wake(struct http_loop *lp)
+{
+    uint64_t one = 1;
+    ssize_t w = write(lp->wake_fd, &one, sizeof(one));
+
+    (void)w; /* EAGAIN: it is awake already */
+}
+
+void http_resume(struct http_loop *lp, struct MHD_Connection *conn)
+{
+    MHD_resume_connection(conn);
+    http_loop_wake(lp);
+}
+
+/* What other threads left for the loop: stop accepting, connections to
+ * take in. */
+static void loop_errands(struct http_loop *lp)
+{
+    struct http_handoff *h;
+    uint64_t n;
+    ssize_t r = read(lp->wake_fd, &n, sizeof(n));
+
+    (void)r;
+    pthread_mutex_lock(&lp->lock);
+    if (lp->quiesce && !lp->quiesced) {
+        MHD_quiesce_daemon(lp->daemon);
+        lp->quiesced = 1;
+        pthread_cond_broadcast(&lp->changed);
+    }
+    h = lp->handoff;
+    lp->handoff = NULL;
+    pthread_mutex_unlock(&lp->lock);
+    while (h != NULL) {
+        struct http_handoff *next = h->next;
+        /* On failure libmicrohttpd closes the descriptor itself. */
+        MHD_add_connection(lp->daemon, h->fd, (struct sockaddr *)&h->addr,
+                           h->len);
+        free(h);
+        h = next;
+    }
+}
+
+static void *loop_main(void *arg)
+{
+    struct http_loop *lp = arg;
+    struct http_server *srv = lp->srv;
+
+    do {
+        MHD_UNSIGNED_LONG_LONG left;
+        struct epoll_event ev[2];
+        int ms = -1; /* no connection has a deadline: wait for an event */
+        int n, busy;
+
+        MHD_run(lp->daemon);
+        if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
+            ms = left > 60000 ? 60000 : (int)left;
+        n = epoll_wait(lp->epfd, ev, 2, 0);
+        busy = ms == 0 || n > 0;
+        if (!busy)
+            n = epoll_wait(lp->epfd, ev, 2, ms);
+        for (int i = 0; i < n; i++)
+            if (ev[i].data.u32 == EV_WAKE)
+                loop_errands(lp);
+        if (busy)
+            sched_yield(); /* more to do at once: let others run first */
+    } while (!atomic_load_explicit(&srv->stopping, memory_order_acquire));
+    return NULL;
+}
+
+/* The listening socket, non-blocking; -1 (errno set) on failure. */
+static int open_listener(const struct sockaddr *addr, socklen_t len)
+{
+    int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int on = 1;
+
+    if (fd < 0)
+        return -1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    if (addr->sa_family == AF_INET6)
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
+    if (bind(fd, addr, len) != 0 || listen(fd, SOMAXCONN) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+static uint16_t bound_port(int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+        return 0;
+    if (ss.ss_family == AF_INET)
+        return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+}
+
+/* Has every loop stop accepting, and waits until they have. libmicrohttpd
+ * then leaves the listening socket to us (it would otherwise close it once
+ * per daemon). With the threads gone, done here directly. */
+static void quiesce_all(struct http_server *srv)
+{
+    for (unsigned i = 0; i < srv->nloops; i++) {
+        struct http_loop *lp = &srv->loops[i];
+        pthread_mutex_lock(&lp->lock);
+        lp->quiesce = 1;
+        if (!lp->running && !lp->quiesced && lp->daemon != NULL) {
+            MHD_quiesce_daemon(lp->daemon);
+            lp->quiesced = 1;
+        }
+        pthread_mutex_unlock(&lp->lock);
+        if (lp->running)
+            http_loop_wake(lp);
+    }
+    for (unsigned i = 0; i < srv->nloops; i++) {
+        struct http_loop *lp = &srv->loops[i];
+        pthread_mutex_lock(&lp->lock);
+        while (lp->running && !lp->quiesced)
+            pthread_cond_wait(&lp->changed, &lp->lock);
+        pthread_mutex_unlock(&lp->lock);
+    }
+}
+
+/* Ends the loops' threads, then the daemons (closing what connections
+ * remain), then everything else. Safe on a half-started server. */
+static void free_server(struct http_server *srv)
+{
+    atomic_store_explicit(&srv->stopping, 1, memory_order_release);
+    for (unsigned i = 0; i < srv->nloops; i++)
+        if (srv->loops[i].running)
+            http_loop_wake(&srv->loops[i]);
+    for (unsigned i = 0; i < srv->nloops; i++)
+        if (srv->loops[i].running) {
+            pthread_join(srv->loops[i].thread, NULL);
+            pthread_mutex_lock(&srv->loops[i].lock);
+            srv->loops[i].running = 0;
+            pthread_mutex_unlock(&srv->loops[i].lock);
+        }
+    quiesce_all(srv);
+    for (unsigned i = 0; i < srv->nloops; i++) {
+        struct http_loop *lp = &srv->loops[i];
+        while (lp->handoff != NULL) { /* never taken in */
+            struct http_handoff *next = lp->handoff->next;
+            close(lp->handoff->fd);
+            free(lp->handoff);
+            lp->handoff = next;
+        }
+        if (lp->daemon != NULL)
+            MHD_stop_daemon(lp->daemon);
+        if (lp->epfd >= 0)
+            close(lp->epfd);
+        if (lp->wake_fd >= 0)
+            close(lp->wake_fd);
+        pthread_cond_destroy(&lp->changed);
+        pthread_mutex_destroy(&lp->lock);
+    }
+    free(srv->loops);
+    http_jobs_free(srv);
+    log_buffer_stop(srv->log.buffer);
+    if (srv->listen_fd >= 0)
+        close(srv->listen_fd);
+    ip_table_free(&srv->per_ip);
+    metrics_destroy(srv->metrics);
+    free(srv);
+}
+
+/* Starts loop i: its daemon on the shared listening socket, its epoll set
+ * (the daemon's descriptor and wake_fd), its thread. */
+static int start_loop(struct http_server *srv, unsigned i,
+                      const struct config *cfg, unsigned limit)
+{
+    struct http_loop *lp = &srv->loops[i];
+    const union MHD_DaemonInfo *info;
+    struct epoll_event ev = {.events = EPOLLIN, .data.u32 = EV_DAEMON};
+    struct epoll_event wake = {.events = EPOLLIN, .data.u32 = EV_WAKE};
+    unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+
+    lp->daemon = MHD_start_daemon(
+        flags, 0, on_accept, srv, on_request, lp,
+        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)srv->listen_fd,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
+        MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+        MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
+        /* Each connection's buffer for headers and body chunks. The library
+         * clears all of it between requests, so its size is paid on every
+         * request: the default 32 KiB cost about 1 us; 16 KiB still takes
+         * headers of about 15 KiB (more gets 431). */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
+        MHD_OPTION_END);
+    if (lp->daemon == NULL)
+        return -1;
+    info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+    lp->epfd = epoll_create1(EPOLL_CLOEXEC);
+    if (info == NULL || lp->epfd < 0 || lp->wake_fd < 0 ||
+        epoll_ctl(lp->epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0 ||
+        epoll_ctl(lp->epfd, EPOLL_CTL_ADD, lp->wake_fd, &wake) != 0)
+        return -1;
+    if (pthread_create(&lp->thread, NULL, loop_main, lp) != 0)
+        return -1;
+    pthread_setname_np(lp->thread, "http-loop");
+    pthread_mutex_lock(&lp->lock);
+    lp->running = 1;
+    pthread_mutex_unlock(&lp->lock);
+    return 0;
+}
 
 enum http_status http_server_start(const struct config *cfg,
                                    struct http_server **out, char *err,
@@ -491,9 +863,13 @@ enum http_status http_server_start(const struct config *cfg,
     struct sockaddr_in in4;
     struct sockaddr_in6 in6;
     const struct sockaddr *addr;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
-                     MHD_USE_ITC | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+    socklen_t addrlen;
     struct http_server *srv;
+    /* Past max_connections we still accept a few more, to answer them 503
+     * at once: at libmicrohttpd's own limit clients wait silently in the
+     * kernel's backlog instead. The limit is shared out among the loops. */
+    unsigned limit = cfg->max_connections + 16 + cfg->max_connections / 8;
+    unsigned nloops = cfg->threads > 0 ? cfg->threads : 1;
 
     memset(&in4, 0, sizeof(in4));
     memset(&in6, 0, sizeof(in6));
@@ -501,11 +877,12 @@ enum http_status http_server_start(const struct config *cfg,
         in4.sin_family = AF_INET;
         in4.sin_port = htons(cfg->port);
         addr = (const struct sockaddr *)&in4;
+        addrlen = sizeof(in4);
     } else if (inet_pton(AF_INET6, cfg->bind, &in6.sin6_addr) == 1) {
         in6.sin6_family = AF_INET6;
         in6.sin6_port = htons(cfg->port);
         addr = (const struct sockaddr *)&in6;
-        flags |= MHD_USE_IPv6;
+        addrlen = sizeof(in6);
     } else {
         snprintf(err, errlen, "bind address '%s' is not an IPv4 or IPv6 address",
                  cfg->bind);
@@ -516,9 +893,27 @@ enum http_status http_server_start(const struct config *cfg,
         snprintf(err, errlen, "out of memory");
         return HTTP_NO_MEMORY;
     }
+    srv->listen_fd = -1;
+    atomic_init(&srv->stopping, 0);
+    atomic_init(&srv->draining, 0);
+    atomic_init(&srv->connections, 0);
+    atomic_init(&srv->next_id, 0);
     srv->metrics = metrics_create(api_route_labels, API_NROUTES, cfg->version);
-    if (srv->metrics == NULL) {
-        free(srv);
+    srv->loops = calloc(nloops, sizeof(*srv->loops));
+    if (srv->loops != NULL) {
+        srv->nloops = nloops;
+        for (unsigned i = 0; i < nloops; i++) {
+            struct http_loop *lp = &srv->loops[i];
+            lp->srv = srv;
+            lp->epfd = -1;
+            lp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+            pthread_mutex_init(&lp->lock, NULL);
+            pthread_cond_init(&lp->changed, NULL);
+        }
+    }
+    if (srv->metrics == NULL || srv->loops == NULL ||
+        ip_table_init(&srv->per_ip, cfg->max_per_ip, limit + nloops) != 0) {
+        free_server(srv);
         snprintf(err, errlen, "out of memory");
         return HTTP_NO_MEMORY;
     }
@@ -540,51 +935,29 @@ enum http_status http_server_start(const struct config *cfg,
         srv->log.buffer = log_buffer_start(1, 200);
 
     srv->max_connections = cfg->max_connections;
-    srv->quiesced_fd = MHD_INVALID_SOCKET;
     if (getrandom(&srv->boot_id, sizeof(srv->boot_id), GRND_NONBLOCK) !=
         (ssize_t)sizeof(srv->boot_id))
         srv->boot_id = (uint32_t)time(NULL) ^ (uint32_t)getpid();
-    atomic_init(&srv->draining, 0);
-    atomic_init(&srv->connections, 0);
-    atomic_init(&srv->next_id, 0);
-    /* The job pool first: the daemon's threads may submit at once. */
-    if (http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
-        snprintf(err, errlen, "cannot start the job pool's threads");
-        metrics_destroy(srv->metrics);
-        log_buffer_stop(srv->log.buffer);
-        free(srv);
+    srv->listen_fd = open_listener(addr, addrlen);
+    if (srv->listen_fd < 0) {
+        snprintf(err, errlen, "cannot listen on %s port %u: %s", cfg->bind,
+                 (unsigned)cfg->port, strerror(errno));
+        free_server(srv);
         return HTTP_START_FAILED;
     }
-    /* A pool of one is ignored by libmicrohttpd: one internal thread then. */
-    srv->daemon = MHD_start_daemon(
-        flags, cfg->port, NULL, NULL, on_request, srv,
-        MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
-        MHD_OPTION_SOCK_ADDR, addr,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)(cfg->threads > 1 ? cfg->threads : 0),
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-        /* Past max_connections we still accept a few more, to answer them
-         * 503 at once: at libmicrohttpd's own limit clients wait silently
-         * in the kernel's backlog instead. */
-        MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections + 16 + cfg->max_connections / 8,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_per_ip,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
-        MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
-        /* Each connection's buffer for headers and body chunks. The library
-         * clears all of it between requests, so its size is paid on every
-         * request: the default 32 KiB cost about 1 us; 16 KiB still takes
-         * headers of about 15 KiB (more gets 431). */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
-        MHD_OPTION_END);
-    if (srv->daemon == NULL)
-        http_jobs_free(srv);
-    if (srv->daemon == NULL) {
-        snprintf(err, errlen, "cannot listen on %s port %u (in use, or not an "
-                 "address of this machine?)", cfg->bind, (unsigned)cfg->port);
-        metrics_destroy(srv->metrics);
-        log_buffer_stop(srv->log.buffer);
-        free(srv);
+    srv->port = bound_port(srv->listen_fd);
+    /* The job pool first: the loops may submit at once. */
+    if (http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
+        snprintf(err, errlen, "cannot start the job pool's threads");
+        free_server(srv);
         return HTTP_START_FAILED;
+    }
+    for (unsigned i = 0; i < nloops; i++) {
+        if (start_loop(srv, i, cfg, (limit + nloops - 1) / nloops) != 0) {
+            snprintf(err, errlen, "cannot start the HTTP event loops");
+            free_server(srv);
+            return HTTP_START_FAILED;
+        }
     }
     *out = srv;
     return HTTP_OK;
@@ -592,10 +965,7 @@ enum http_status http_server_start(const struct config *cfg,
 
 uint16_t http_server_port(const struct http_server *srv)
 {
-    const union MHD_DaemonInfo *info =
-        MHD_get_daemon_info(srv->daemon, MHD_DAEMON_INFO_BIND_PORT);
-
-    return info ? info->port : 0;
+    return srv->port;
 }
 
 long http_server_in_flight(const struct http_server *srv)
@@ -636,22 +1006,26 @@ static void refuse_new(int fd)
 }
 
 /* Accepts every connection waiting in the listening socket's backlog and
- * hands it to libmicrohttpd. */
+ * hands them to the loops in turn. */
 static void take_backlog(struct http_server *srv)
 {
-    int flags = fcntl(srv->quiesced_fd, F_GETFL);
-
-    if (flags < 0 || fcntl(srv->quiesced_fd, F_SETFL, flags | O_NONBLOCK) < 0)
-        return; /* a blocking accept() could wait forever */
-    for (;;) {
-        struct sockaddr_storage addr;
-        socklen_t len = sizeof(addr);
-        int fd = accept4(srv->quiesced_fd, (struct sockaddr *)&addr, &len,
-                         SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
-            return; /* EAGAIN: the backlog is empty */
-        /* On failure libmicrohttpd closes fd itself. */
-        MHD_add_connection(srv->daemon, fd, (struct sockaddr *)&addr, len);
+    for (unsigned next = 0;; next = (next + 1) % srv->nloops) {
+        struct http_loop *lp = &srv->loops[next];
+        struct http_handoff *h = malloc(sizeof(*h));
+        if (h == NULL)
+            return;
+        h->len = sizeof(h->addr);
+        h->fd = accept4(srv->listen_fd, (struct sockaddr *)&h->addr, &h->len,
+                        SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (h->fd < 0) { /* EAGAIN: the backlog is empty */
+            free(h);
+            return;
+        }
+        pthread_mutex_lock(&lp->lock);
+        h->next = lp->handoff;
+        lp->handoff = h;
+        pthread_mutex_unlock(&lp->lock);
+        http_loop_wake(lp);
     }
 }
 
@@ -661,23 +1035,22 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
     long left;
 
     atomic_store(&srv->draining, 1);
-    if (srv->quiesced_fd == MHD_INVALID_SOCKET) {
-        srv->quiesced_fd = MHD_quiesce_daemon(srv->daemon);
-        /* Quiescing only stops libmicrohttpd's accept(); the kernel still
+    if (!srv->draining_started) {
+        /* Quiescing only stops the loops' accept(); the kernel still
          * completes handshakes into the backlog. Those clients connected
          * before we stopped, so they are taken in and served (with
          * Connection: close) rather than reset. Then shutting the listening
          * socket down makes Linux refuse new connections at once, so a
          * gateway retries elsewhere. The descriptor itself stays open until
-         * after MHD_stop_daemon, as libmicrohttpd requires. */
-        if (srv->quiesced_fd != MHD_INVALID_SOCKET) {
-            const struct timespec settle = {0, 200 * 1000};
-            refuse_new(srv->quiesced_fd);
-            take_backlog(srv);
-            nanosleep(&settle, NULL); /* handshakes under way complete */
-            take_backlog(srv);
-            shutdown(srv->quiesced_fd, SHUT_RDWR);
-        }
+         * the daemons are stopped. */
+        const struct timespec settle = {0, 200 * 1000};
+        srv->draining_started = 1;
+        quiesce_all(srv);
+        refuse_new(srv->listen_fd);
+        take_backlog(srv);
+        nanosleep(&settle, NULL); /* handshakes under way complete */
+        take_backlog(srv);
+        shutdown(srv->listen_fd, SHUT_RDWR);
     }
     /* Every answer now closes its connection, so connections go away as
      * their last request is answered; idle ones go at the idle timeout. Not
@@ -702,12 +1075,6 @@ long http_server_stop(struct http_server *srv)
     for (int i = 0; i < 200 && http_server_in_flight(srv) > 0; i++)
         nanosleep(&tick, NULL);
     cut = http_server_in_flight(srv);
-    MHD_stop_daemon(srv->daemon);
-    http_jobs_free(srv);
-    log_buffer_stop(srv->log.buffer);
-    if (srv->quiesced_fd != MHD_INVALID_SOCKET)
-        close(srv->quiesced_fd);
-    metrics_destroy(srv->metrics);
-    free(srv);
+    free_server(srv);
     return cut;
 }

@@ -5,6 +5,7 @@
 #define HTTP_INTERNAL_H
 
 #include <microhttpd.h>
+#include <sys/socket.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -32,8 +33,55 @@ struct http_jobs {
     unsigned nthreads;
 };
 
-struct http_server {
+/* A connection accepted by another thread (the drain), for a loop to take
+ * in: libmicrohttpd without a thread of its own is not thread-safe. */
+struct http_handoff {
+    int fd;
+    socklen_t len;
+    struct sockaddr_storage addr;
+    struct http_handoff *next;
+};
+
+/* One event loop: a libmicrohttpd daemon of its own (epoll, no thread of
+ * the library's) and the thread that runs it. Other threads never call
+ * into its daemon except MHD_resume_connection; what they need done
+ * (stop accepting, take a connection in) they leave here and wake it. */
+struct http_loop {
+    struct http_server *srv;
     struct MHD_Daemon *daemon;
+    int epfd;            /* the daemon's epoll descriptor and wake_fd */
+    int wake_fd;         /* eventfd: something for the loop to look at */
+    pthread_t thread;
+    int running;         /* the thread was started */
+    pthread_mutex_t lock;            /* guards the three below */
+    pthread_cond_t changed;
+    int quiesce;                     /* asked to stop accepting */
+    int quiesced;                    /* it has */
+    struct http_handoff *handoff;    /* connections to take in */
+};
+
+/* Open connections per client address, for --max-per-ip across the loops
+ * (libmicrohttpd's own cap counts per daemon). Open addressing; a slot
+ * with count 0 is free. */
+struct ip_slot {
+    unsigned char addr[16]; /* IPv6, or IPv4-mapped */
+    unsigned count;
+};
+
+struct ip_table {
+    pthread_mutex_t lock;
+    struct ip_slot *slots;
+    size_t size;          /* a power of two, over twice the connection cap */
+    unsigned cap;         /* 0: no cap, no table */
+};
+
+struct http_server {
+    struct http_loop *loops;
+    unsigned nloops;
+    int listen_fd;
+    uint16_t port;
+    atomic_int stopping;       /* the loops must end */
+    struct ip_table per_ip;
     struct api_context api;
     struct metrics *metrics;
     struct log_sink log;
@@ -44,7 +92,7 @@ struct http_server {
     atomic_long connections;   /* open connections */
     atomic_ulong next_id;      /* for generated request ids */
     uint32_t boot_id;          /* random, so ids differ between runs */
-    MHD_socket quiesced_fd;    /* listening socket, closed after the stop */
+    int draining_started;      /* the loops no longer accept */
     struct http_jobs jobs;
 };
 
@@ -66,6 +114,7 @@ struct http_stream {
     int gone;              /* libmicrohttpd let go of the response */
     int refs;
     struct MHD_Connection *conn;
+    struct http_loop *loop; /* the connection's */
     size_t *sent;          /* the request's byte count, for the log */
 };
 
@@ -96,6 +145,7 @@ struct request {
     char path[256];      /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
     struct request_job *job; /* batches only (most requests need none) */
+    struct http_loop *loop;  /* the connection's */
 };
 
 /* Starts n workers for a queue of `cap` batches. Returns 0 or -1. */
@@ -125,5 +175,8 @@ void http_stream_drop(void *stream);
 
 /* The response that sends rq->job->stream; NULL when out of memory. */
 struct MHD_Response *http_stream_response(struct request *rq);
+
+/* Resumes a suspended connection from any thread and wakes its loop. */
+void http_resume(struct http_loop *lp, struct MHD_Connection *conn);
 
 #endif

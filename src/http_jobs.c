@@ -24,6 +24,7 @@ static struct http_stream *stream_new(struct request *rq)
     pthread_mutex_init(&st->lock, NULL);
     st->refs = 2; /* the worker and the response */
     st->conn = rq->job->conn;
+    st->loop = rq->loop;
     st->sent = &rq->bytes;
     return st;
 }
@@ -75,7 +76,7 @@ static int stream_append(struct http_stream *st, const char *p, size_t n,
         st->done = 1;
     if (st->waiting && !gone) {
         st->waiting = 0;
-        MHD_resume_connection(st->conn);
+        http_resume(st->loop, st->conn);
     }
     pthread_mutex_unlock(&st->lock);
     return gone ? -1 : 0;
@@ -135,6 +136,7 @@ static void run_stream(struct request *rq)
 {
     struct api_batch *b = rq->job->resp.stream;
     struct MHD_Connection *conn = rq->job->conn;
+    struct http_loop *loop = rq->loop;
     struct http_stream *st = stream_new(rq);
     int done = 0;
 
@@ -145,11 +147,11 @@ static void run_stream(struct request *rq)
         rq->job->resp.content_type = NULL;
         api_batch_free(b);
         rq->state = REQUEST_DONE;
-        MHD_resume_connection(conn);
+        http_resume(rq->loop, conn);
         return;
     }
     rq->state = REQUEST_DONE;
-    MHD_resume_connection(conn); /* from here on rq is not ours */
+    http_resume(loop, conn); /* from here on rq is not ours */
     while (!done) {
         size_t len = 0;
         char *piece = api_batch_next(b, STREAM_STEP, &len, &done);
@@ -179,6 +181,7 @@ static void *worker(void *arg)
     for (;;) {
         struct request *rq;
         struct MHD_Connection *conn;
+        struct http_loop *loop;
 
         int stopping;
 
@@ -210,9 +213,10 @@ static void *worker(void *arg)
             continue;
         }
         conn = rq->job->conn;
+        loop = rq->loop;
         rq->state = REQUEST_DONE;
         /* From here on rq belongs to the connection's thread again. */
-        MHD_resume_connection(conn);
+        http_resume(loop, conn);
     }
 }
 

@@ -400,8 +400,8 @@ static void test_concurrent_clients(void **state)
 }
 
 /* n connections open at once, each sending the example: all must be
- * answered. Guards against libmicrohttpd 0.9.75's epoll stall at exactly
- * 128 and 256 ready connections (we use poll; this keeps it that way). */
+ * answered. (libmicrohttpd 0.9.75's epoll stall at exactly 128 and 256
+ * ready connections is forced deterministically in test_main.c.) */
 static void many_at_once(uint16_t port, int n)
 {
     CURLM *multi = curl_multi_init();
@@ -450,7 +450,6 @@ static void test_128_and_256_connections(void **state)
     many_at_once(s->port, 128);
     many_at_once(s->port, 256);
 }
-
 
 /* A silent client is dropped after the idle timeout (1 s here). */
 static void test_idle_timeout(void **state)

@@ -159,6 +159,86 @@ static size_t read_response(int fd, char *buf, size_t cap)
     return len;
 }
 
+static long now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* n connections taken in by a daemon with a single event loop, which is
+ * then stopped (SIGSTOP) while a request is written on each, so that it
+ * finds all n ready at once when it goes on (SIGCONT). libmicrohttpd
+ * 0.9.75's own epoll loop then hangs at 256 ready (measured: none of 256
+ * answered in 5 s; its MHD_epoll waits again, blocking, after a full batch
+ * of 128 events). Every request must be answered within 10 s, where a
+ * hung loop would wait for the 30 s idle timeout. Returns how many were. */
+static int stopped_burst(struct daemon *d, int n)
+{
+    char req[512], buf[1024];
+    int *fd = calloc((size_t)n, sizeof(*fd)), answered = 0;
+    struct pollfd *p = calloc((size_t)n, sizeof(*p));
+    int len = snprintf(req, sizeof(req),
+                       "POST /solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+                       "Content-Length: %zu\r\n\r\n%s", strlen(EXAMPLE), EXAMPLE);
+    long deadline;
+
+    for (int i = 0; i < n; i++) {
+        fd[i] = support_connect(d->port);
+        assert_true(fd[i] >= 0);
+        p[i] = (struct pollfd){.fd = fd[i], .events = POLLIN};
+    }
+    usleep(200 * 1000); /* all taken in */
+    kill(d->pid, SIGSTOP);
+    for (int i = 0; i < n; i++)
+        send_all(fd[i], req, (size_t)len);
+    usleep(50 * 1000);
+    kill(d->pid, SIGCONT);
+    deadline = now_ms() + 10000;
+    while (answered < n && now_ms() < deadline) {
+        if (poll(p, (nfds_t)n, 100) <= 0)
+            continue;
+        for (int i = 0; i < n; i++) {
+            ssize_t got;
+            if (p[i].fd < 0 || !(p[i].revents & (POLLIN | POLLHUP)))
+                continue;
+            /* The answer is small: it comes in one piece. */
+            got = recv(fd[i], buf, sizeof(buf) - 1, 0);
+            buf[got > 0 ? got : 0] = '\0';
+            if (strstr(buf, "HTTP/1.1 200") && strstr(buf, EXAMPLE_SOLUTION))
+                answered++;
+            p[i].fd = -1; /* poll skips it from now on */
+        }
+    }
+    for (int i = 0; i < n; i++)
+        close(fd[i]);
+    free(fd), free(p);
+    return answered;
+}
+
+static void test_many_ready_at_once(void **state)
+{
+    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+                                       "--threads", "1", "--timeout", "30",
+                                       "--access-log", "off", NULL};
+    static const int sizes[] = {127, 128, 129, 256, 384};
+    struct daemon d;
+    const char *p;
+
+    (void)state;
+    spawn(&d, args);
+    assert_true(wait_log(&d, "\"msg\":\"listening\"", 5000));
+    p = strstr(d.log, "\"port\":");
+    assert_non_null(p);
+    d.port = (unsigned)atoi(p + 7);
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+        assert_int_equal(stopped_burst(&d, sizes[i]), sizes[i]);
+    kill(d.pid, SIGTERM);
+    assert_true(WIFEXITED(wait_exit(&d, 5000)));
+    close(d.out), close(d.err);
+}
+
 /* ------------------------------------------------------------------------
  * Tests
  * ------------------------------------------------------------------------ */
@@ -475,6 +555,7 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_access_log_off),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_many_ready_at_once),
     };
 
     *ntests = TESTS_COUNT(tests);
