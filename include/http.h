@@ -1,6 +1,7 @@
-/* http.h - the HTTP server: libmicrohttpd with an internal thread pool on the
- * poll backend, feeding requests to the api module. The only module that
- * knows libmicrohttpd; no libmicrohttpd type appears here. */
+/* http.h - the HTTP server: event loops of ours, each running a
+ * libmicrohttpd daemon in epoll mode on one shared listening socket, feeding
+ * requests to the api module. The only module that knows libmicrohttpd; no
+ * libmicrohttpd type appears here. */
 #ifndef HTTP_H
 #define HTTP_H
 
@@ -18,7 +19,8 @@ enum http_status {
     HTTP_NO_MEMORY,
 };
 
-/* Starts serving on cfg->bind:cfg->port with cfg->threads worker threads.
+/* Starts serving on cfg->bind:cfg->port with cfg->threads event loops (a
+ * thread each; requests are parsed and solved on them).
  * On HTTP_OK *out owns the running server (stop it with http_server_stop);
  * otherwise a message is written to err and nothing is left running. */
 enum http_status http_server_start(const struct config *cfg,

@@ -24,6 +24,7 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 
 #include "api.h"
 #include "http_internal.h"
@@ -416,8 +417,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
  * policy callback, which closes it at once) while its address already has
  * the cap; it is counted once libmicrohttpd has taken it in (the
  * connection notification), so one it drops on the way is never counted.
- * Two loops accepting from the same address at the same instant can let
- * it have one connection more than the cap, for as long as they last.
+ * Loops accepting from the same address at the same instant can let it
+ * have up to one connection more than the cap per other loop.
  * ------------------------------------------------------------------------ */
 
 /* The address as 16 bytes (IPv4 mapped into IPv6); -1 for other kinds. */
@@ -549,10 +550,12 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
                           void **socket_context,
                           enum MHD_ConnectionNotificationCode code)
 {
-    struct http_server *srv = cls;
+    struct http_loop *lp = cls;
+    struct http_server *srv = lp->srv;
     long open;
 
     if (code != MHD_CONNECTION_NOTIFY_STARTED) {
+        lp->closed++;
         ip_count(srv, conn, -1);
         atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
         return;
@@ -680,6 +683,7 @@ static void loop_errands(struct http_loop *lp)
         /* On failure libmicrohttpd closes the descriptor itself. */
         MHD_add_connection(lp->daemon, h->fd, (struct sockaddr *)&h->addr,
                            h->len);
+        atomic_fetch_sub(&lp->srv->handoffs, 1); /* counted as open now */
         free(h);
         h = next;
     }
@@ -694,13 +698,18 @@ static void *loop_main(void *arg)
         MHD_UNSIGNED_LONG_LONG left;
         struct epoll_event ev[2];
         int ms = -1; /* no connection has a deadline: wait for an event */
+        unsigned long closed = lp->closed;
         int n, busy;
 
         MHD_run(lp->daemon);
         if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
             ms = left > 60000 ? 60000 : (int)left;
         n = epoll_wait(lp->epfd, ev, 2, 0);
-        busy = ms == 0 || n > 0;
+        /* A connection closed in this round: if the daemon had stopped
+         * watching the listening socket (at its connection limit, or out
+         * of descriptors), only the next round puts it back, and no event
+         * would wake us for that. */
+        busy = ms == 0 || n > 0 || lp->closed != closed;
         if (!busy)
             n = epoll_wait(lp->epfd, ev, 2, ms);
         for (int i = 0; i < n; i++)
@@ -774,6 +783,9 @@ static void quiesce_all(struct http_server *srv)
  * remain), then everything else. Safe on a half-started server. */
 static void free_server(struct http_server *srv)
 {
+    /* A job may hold a suspended connection (a failed start can have
+     * served already): its worker resumes it through a running loop. */
+    http_jobs_stop(srv);
     atomic_store_explicit(&srv->stopping, 1, memory_order_release);
     for (unsigned i = 0; i < srv->nloops; i++)
         if (srv->loops[i].running)
@@ -790,6 +802,7 @@ static void free_server(struct http_server *srv)
         struct http_loop *lp = &srv->loops[i];
         while (lp->handoff != NULL) { /* never taken in */
             struct http_handoff *next = lp->handoff->next;
+            atomic_fetch_sub(&srv->handoffs, 1);
             close(lp->handoff->fd);
             free(lp->handoff);
             lp->handoff = next;
@@ -813,10 +826,10 @@ static void free_server(struct http_server *srv)
     free(srv);
 }
 
-/* Starts loop i: its daemon on the shared listening socket, its epoll set
- * (the daemon's descriptor and wake_fd), its thread. */
-static int start_loop(struct http_server *srv, unsigned i,
-                      const struct config *cfg, unsigned limit)
+/* Sets loop i up: its daemon on the shared listening socket and its epoll
+ * set (the daemon's descriptor and wake_fd); the thread comes later. */
+static int make_loop(struct http_server *srv, unsigned i,
+                     const struct config *cfg, unsigned limit)
 {
     struct http_loop *lp = &srv->loops[i];
     const union MHD_DaemonInfo *info;
@@ -831,7 +844,7 @@ static int start_loop(struct http_server *srv, unsigned i,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
         MHD_OPTION_CONNECTION_LIMIT, limit,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, lp,
         MHD_OPTION_UNESCAPE_CALLBACK, unescape, srv,
         /* Each connection's buffer for headers and body chunks. The library
          * clears all of it between requests, so its size is paid on every
@@ -839,14 +852,25 @@ static int start_loop(struct http_server *srv, unsigned i,
          * headers of about 15 KiB (more gets 431). */
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
         MHD_OPTION_END);
-    if (lp->daemon == NULL)
+    if (lp->daemon == NULL) {
+        /* Some of libmicrohttpd's failure paths close the socket it was
+         * given: then it is not ours to close again. No other thread opens
+         * descriptors yet, so the number cannot have been reused. */
+        if (fcntl(srv->listen_fd, F_GETFD) < 0)
+            srv->listen_fd = -1;
         return -1;
+    }
     info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
     lp->epfd = epoll_create1(EPOLL_CLOEXEC);
     if (info == NULL || lp->epfd < 0 || lp->wake_fd < 0 ||
         epoll_ctl(lp->epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0 ||
         epoll_ctl(lp->epfd, EPOLL_CTL_ADD, lp->wake_fd, &wake) != 0)
         return -1;
+    return 0;
+}
+
+static int run_loop(struct http_loop *lp)
+{
     if (pthread_create(&lp->thread, NULL, loop_main, lp) != 0)
         return -1;
     pthread_setname_np(lp->thread, "http-loop");
@@ -870,6 +894,23 @@ enum http_status http_server_start(const struct config *cfg,
      * kernel's backlog instead. The limit is shared out among the loops. */
     unsigned limit = cfg->max_connections + 16 + cfg->max_connections / 8;
     unsigned nloops = cfg->threads > 0 ? cfg->threads : 1;
+    struct rlimit fds;
+
+    /* A descriptor per connection: raise the soft limit as far as allowed
+     * (1024 in many shells), and keep the connection limit under it, with
+     * room for the rest of the process, so that accept() does not fail
+     * with EMFILE (libmicrohttpd then stops watching the socket for a
+     * while, or retries it in a loop). */
+    if (getrlimit(RLIMIT_NOFILE, &fds) == 0) {
+        if (fds.rlim_cur < fds.rlim_max) {
+            fds.rlim_cur = fds.rlim_max;
+            setrlimit(RLIMIT_NOFILE, &fds);
+            getrlimit(RLIMIT_NOFILE, &fds);
+        }
+        if (fds.rlim_cur != RLIM_INFINITY && fds.rlim_cur < (rlim_t)limit + 64 + 4 * nloops)
+            limit = fds.rlim_cur > 64 + 4 * nloops + 16
+                        ? (unsigned)(fds.rlim_cur - 64 - 4 * nloops) : 16;
+    }
 
     memset(&in4, 0, sizeof(in4));
     memset(&in6, 0, sizeof(in6));
@@ -935,13 +976,21 @@ enum http_status http_server_start(const struct config *cfg,
         srv->log.buffer = log_buffer_start(1, 200);
 
     srv->max_connections = cfg->max_connections;
+    if (limit < cfg->max_connections + 16 + cfg->max_connections / 8) {
+        struct log_line l;
+        log_begin(&l, &srv->log, LOG_WARN, "connection limit lowered");
+        log_str(&l, "detail", "the open-files limit (ulimit -n) is too low for --max-connections");
+        log_num(&l, "connections", limit);
+        log_end(&l, &srv->log);
+    }
     if (getrandom(&srv->boot_id, sizeof(srv->boot_id), GRND_NONBLOCK) !=
         (ssize_t)sizeof(srv->boot_id))
         srv->boot_id = (uint32_t)time(NULL) ^ (uint32_t)getpid();
     srv->listen_fd = open_listener(addr, addrlen);
     if (srv->listen_fd < 0) {
-        snprintf(err, errlen, "cannot listen on %s port %u: %s", cfg->bind,
-                 (unsigned)cfg->port, strerror(errno));
+        snprintf(err, errlen, "cannot listen on %s port %u: %s (in use, or not "
+                 "an address of this machine?)", cfg->bind, (unsigned)cfg->port,
+                 strerror(errno));
         free_server(srv);
         return HTTP_START_FAILED;
     }
@@ -952,9 +1001,19 @@ enum http_status http_server_start(const struct config *cfg,
         free_server(srv);
         return HTTP_START_FAILED;
     }
+    /* Every daemon before any thread, so that nothing runs on a half-made
+     * server. Each daemon takes its share of the connection limit. */
     for (unsigned i = 0; i < nloops; i++) {
-        if (start_loop(srv, i, cfg, (limit + nloops - 1) / nloops) != 0) {
-            snprintf(err, errlen, "cannot start the HTTP event loops");
+        if (make_loop(srv, i, cfg, (limit + nloops - 1) / nloops) != 0) {
+            snprintf(err, errlen, "cannot start the HTTP event loops: %s",
+                     strerror(errno));
+            free_server(srv);
+            return HTTP_START_FAILED;
+        }
+    }
+    for (unsigned i = 0; i < nloops; i++) {
+        if (run_loop(&srv->loops[i]) != 0) {
+            snprintf(err, errlen, "cannot start the HTTP event loops' threads");
             free_server(srv);
             return HTTP_START_FAILED;
         }
@@ -1006,24 +1065,29 @@ static void refuse_new(int fd)
 }
 
 /* Accepts every connection waiting in the listening socket's backlog and
- * hands them to the loops in turn. */
+ * hands them to the loops in turn, oldest first. */
 static void take_backlog(struct http_server *srv)
 {
     for (unsigned next = 0;; next = (next + 1) % srv->nloops) {
         struct http_loop *lp = &srv->loops[next];
-        struct http_handoff *h = malloc(sizeof(*h));
+        struct http_handoff *h = malloc(sizeof(*h)), **end;
         if (h == NULL)
             return;
-        h->len = sizeof(h->addr);
-        h->fd = accept4(srv->listen_fd, (struct sockaddr *)&h->addr, &h->len,
-                        SOCK_NONBLOCK | SOCK_CLOEXEC);
+        do {
+            h->len = sizeof(h->addr);
+            h->fd = accept4(srv->listen_fd, (struct sockaddr *)&h->addr,
+                            &h->len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        } while (h->fd < 0 && (errno == ECONNABORTED || errno == EINTR));
         if (h->fd < 0) { /* EAGAIN: the backlog is empty */
             free(h);
             return;
         }
+        h->next = NULL;
+        atomic_fetch_add(&srv->handoffs, 1);
         pthread_mutex_lock(&lp->lock);
-        h->next = lp->handoff;
-        lp->handoff = h;
+        for (end = &lp->handoff; *end != NULL; end = &(*end)->next)
+            ;
+        *end = h;
         pthread_mutex_unlock(&lp->lock);
         http_loop_wake(lp);
     }
@@ -1057,7 +1121,10 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
      * waiting for them would reset a request that is on its way. */
     for (unsigned waited = 0;; waited += 5) {
         left = http_server_in_flight(srv);
-        if (http_server_connections(srv) == 0 || waited >= timeout_ms)
+        /* A connection handed to a loop counts once the loop took it in. */
+        if ((http_server_connections(srv) == 0 &&
+             atomic_load(&srv->handoffs) == 0) ||
+            waited >= timeout_ms)
             return left;
         nanosleep(&tick, NULL);
     }

@@ -53,6 +53,7 @@ struct http_loop {
     int wake_fd;         /* eventfd: something for the loop to look at */
     pthread_t thread;
     int running;         /* the thread was started */
+    unsigned long closed; /* connections closed so far (the loop's thread) */
     pthread_mutex_t lock;            /* guards the three below */
     pthread_cond_t changed;
     int quiesce;                     /* asked to stop accepting */
@@ -81,6 +82,7 @@ struct http_server {
     int listen_fd;
     uint16_t port;
     atomic_int stopping;       /* the loops must end */
+    atomic_long handoffs;      /* connections accepted for a loop, not taken in */
     struct ip_table per_ip;
     struct api_context api;
     struct metrics *metrics;

@@ -828,6 +828,43 @@ static void test_far_over_capacity(void **state)
     teardown((void **)&s);
 }
 
+/* A loop at its share of the connection limit stops watching the listening
+ * socket, and libmicrohttpd watches it again only in the round after
+ * connections close: the loop must run that round rather than sleep (with
+ * no connection left it would sleep for good, and the client waiting in the
+ * backlog with it). One loop, max_connections 1: it takes 17 connections. */
+static void test_accepts_again_after_limit(void **state)
+{
+    enum { LIMIT = 17 };
+    struct server *s;
+    struct config cfg;
+    int fd[LIMIT], late;
+    char req[512], buf[1024];
+    struct pollfd p;
+    ssize_t got;
+
+    (void)state;
+    server_config(&cfg, 1, 30);
+    cfg.max_connections = 1;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    open_idle(fd, LIMIT, s->port);
+    late = support_connect(s->port); /* waits in the backlog */
+    assert_true(late >= 0);
+    snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: t\r\n\r\n");
+    assert_int_equal(send(late, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+    p = (struct pollfd){.fd = late, .events = POLLIN};
+    assert_int_equal(poll(&p, 1, 300), 0); /* not taken in yet */
+    for (int i = 0; i < LIMIT; i++)
+        close(fd[i]);
+    assert_int_equal(poll(&p, 1, 3000), 1); /* taken in and answered */
+    got = recv(late, buf, sizeof(buf) - 1, 0);
+    assert_true(got > 0);
+    buf[got] = '\0';
+    assert_non_null(strstr(buf, "HTTP/1.1 200"));
+    close(late);
+    teardown((void **)&s);
+}
+
 static void test_per_ip_cap(void **state)
 {
     struct server *s;
@@ -1163,6 +1200,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_far_over_capacity),
         cmocka_unit_test(test_per_ip_cap),
+        cmocka_unit_test(test_accepts_again_after_limit),
         cmocka_unit_test(test_batch_over_http),
         cmocka_unit_test(test_batch_leaves_others_flowing),
         cmocka_unit_test(test_batch_queue_full),

@@ -1,18 +1,28 @@
 /* bare_mhd.c - the floor of the HTTP library, for `make bench-http`:
- * libmicrohttpd with sudokud's daemon flags (internal poll thread pool, the
+ * libmicrohttpd run the way sudokud runs it (one daemon per event loop in
+ * epoll mode without a thread of the library's, sharing one listening
+ * socket, a thread of ours per loop that waits on the daemon's epoll
+ * descriptor, calls MHD_run and yields when more work is waiting; the
  * same connection buffer and timeout) answering every request with one
  * fixed JSON body of the size of sudokud's answer, from a response built
  * once. No JSON, no solving, no metrics, no per-request allocation of ours.
+ * With --pool: the library's own internal poll thread pool instead (what
+ * sudokud used before its own loops), for comparison.
  * Prints the same "listening" line as sudokud so run.sh starts it alike.
- *   usage: bench_bare_mhd [--port N] [--bind ADDR] [--threads N] [...]
+ *   usage: bench_bare_mhd [--port N] [--bind ADDR] [--threads N] [--pool]
  * (other sudokud options are accepted and ignored). */
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static const char body[] =
     "{\"solution\":[\"957214386\",\"824736591\",\"361859742\",\"495372618\","
@@ -36,54 +46,126 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn,
     return MHD_queue_response(conn, MHD_HTTP_OK, cls);
 }
 
+struct loop {
+    struct MHD_Daemon *daemon;
+    int epfd;
+};
+
+/* sudokud's loop (src/http.c, loop_main) without its errands. */
+static void *run_loop(void *arg)
+{
+    struct loop *lp = arg;
+
+    for (;;) {
+        MHD_UNSIGNED_LONG_LONG left;
+        struct epoll_event ev[2];
+        int ms = -1;
+
+        MHD_run(lp->daemon);
+        if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
+            ms = left > 60000 ? 60000 : (int)left;
+        if (ms == 0 || epoll_wait(lp->epfd, ev, 2, 0) > 0)
+            sched_yield();
+        else
+            epoll_wait(lp->epfd, ev, 2, ms);
+    }
+    return NULL;
+}
+
+static int start_loops(const struct sockaddr_in *addr, unsigned threads,
+                       struct MHD_Response *resp)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int on = 1;
+
+    if (fd < 0)
+        return -1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    if (bind(fd, (const struct sockaddr *)addr, sizeof(*addr)) != 0 ||
+        listen(fd, SOMAXCONN) != 0)
+        return -1;
+    for (unsigned i = 0; i < (threads ? threads : 1); i++) {
+        struct loop *lp = calloc(1, sizeof(*lp));
+        struct epoll_event ev = {.events = EPOLLIN};
+        const union MHD_DaemonInfo *info;
+        pthread_t t;
+
+        if (lp == NULL)
+            return -1;
+        lp->daemon = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0,
+                                      NULL, NULL, handle, resp,
+                                      MHD_OPTION_LISTEN_SOCKET, fd,
+                                      MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+                                      MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+                                      (size_t)16384, MHD_OPTION_END);
+        if (lp->daemon == NULL)
+            return -1;
+        info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
+        lp->epfd = epoll_create1(EPOLL_CLOEXEC);
+        if (info == NULL || lp->epfd < 0 ||
+            epoll_ctl(lp->epfd, EPOLL_CTL_ADD, info->epoll_fd, &ev) != 0 ||
+            pthread_create(&t, NULL, run_loop, lp) != 0)
+            return -1;
+    }
+    return fd;
+}
+
 int main(int argc, char **argv)
 {
     unsigned port = 8080, threads = 2;
-    const char *bind = "127.0.0.1";
+    int pool = 0, fd;
+    const char *bind_addr = "127.0.0.1";
     struct sockaddr_in addr;
     struct MHD_Response *resp;
-    struct MHD_Daemon *d;
-    const union MHD_DaemonInfo *info;
     sigset_t stop;
     int sig;
 
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "--port") == 0)
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--pool") == 0)
+            pool = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--port") == 0)
             port = (unsigned)atoi(argv[++i]);
-        else if (strcmp(argv[i], "--threads") == 0)
+        else if (i + 1 < argc && strcmp(argv[i], "--threads") == 0)
             threads = (unsigned)atoi(argv[++i]);
-        else if (strcmp(argv[i], "--bind") == 0)
-            bind = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--bind") == 0)
+            bind_addr = argv[++i];
     }
     memset(&addr, 0, sizeof(addr));
     addr.sin_family = AF_INET;
     addr.sin_port = htons((uint16_t)port);
-    if (inet_pton(AF_INET, bind, &addr.sin_addr) != 1)
+    if (inet_pton(AF_INET, bind_addr, &addr.sin_addr) != 1)
         return 2;
     sigemptyset(&stop);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop, NULL); /* inherited by the pool */
+    pthread_sigmask(SIG_BLOCK, &stop, NULL); /* inherited by the threads */
     resp = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
                                            MHD_RESPMEM_PERSISTENT);
     if (resp == NULL ||
         MHD_add_response_header(resp, "Content-Type", "application/json") != MHD_YES)
         return 1;
-    d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
-                             MHD_USE_ITC | MHD_USE_ERROR_LOG,
-                         0, NULL, NULL, handle, resp,
-                         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                         MHD_OPTION_THREAD_POOL_SIZE, threads > 1 ? threads : 0,
-                         MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-                         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
-                         MHD_OPTION_END);
-    if (d == NULL)
-        return 1;
-    info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("{\"msg\":\"listening\",\"port\":%u}\n", info ? (unsigned)info->port : 0);
+    if (pool) {
+        struct MHD_Daemon *d = MHD_start_daemon(
+            MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC |
+                MHD_USE_ERROR_LOG,
+            0, NULL, NULL, handle, resp, MHD_OPTION_SOCK_ADDR,
+            (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE,
+            threads > 1 ? threads : 0, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
+        const union MHD_DaemonInfo *info =
+            d ? MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT) : NULL;
+        if (info == NULL)
+            return 1;
+        port = info->port;
+    } else {
+        socklen_t len = sizeof(addr);
+        if ((fd = start_loops(&addr, threads, resp)) < 0 ||
+            getsockname(fd, (struct sockaddr *)&addr, &len) != 0)
+            return 1;
+        port = ntohs(addr.sin_port);
+    }
+    printf("{\"msg\":\"listening\",\"port\":%u}\n", port);
     fflush(stdout);
     sigwait(&stop, &sig);
-    MHD_stop_daemon(d);
-    MHD_destroy_response(resp);
-    return 0;
+    return 0; /* the loops end with the process */
 }

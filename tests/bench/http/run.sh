@@ -91,36 +91,51 @@ start_nginx() {
     exit 1
 }
 
-# cpu_ticks PID: user+system clock ticks of the process and its children
-# processes (nginx's workers); threads are included in a process's figures.
-cpu_ticks() {
-    local total=0 p
+# cpu_ns PID: nanoseconds on a CPU of the process, its threads and its
+# children's (nginx's workers), from the scheduler's own accounting
+# (/proc/PID/task/TID/schedstat), exact where the tick-sampled utime and
+# stime of /proc/PID/stat are not.
+cpu_ns() {
+    local total=0 p f
     for p in "$1" $(pgrep -P "$1" || true); do
-        [ -r "/proc/$p/stat" ] || continue
-        # Fields after the command name: utime is the 12th, stime the 13th.
-        total=$((total + $(sed 's/.*) //' "/proc/$p/stat" | awk '{ print $12 + $13 }')))
+        for f in /proc/"$p"/task/*/schedstat; do
+            [ -r "$f" ] || continue
+            total=$((total + $(cut -d' ' -f1 "$f")))
+        done
     done
     echo "$total"
+}
+
+# machine_ticks: clock ticks all CPUs spent busy (user, nice, system, irq,
+# softirq). Per request, this is what the whole machine did for it, the
+# client's share included: the kernel's TCP work on loopback is charged to
+# whichever of client or server happens to be running, differently with
+# different servers, so the server's own figure alone misleads.
+machine_ticks() {
+    head -n1 /proc/stat | awk '{ print $2 + $3 + $4 + $7 + $8 }'
 }
 
 # ---------------------------------------------------------------- runs
 
 # run_wrk PID PORT THREADS CONNS [ENV=VAL...]: prints
-# "rps p50 p99 cpu_us_per_request errors".
+# "rps p50 p99 server_cpu_us_per_request errors machine_cpu_us_per_request".
 run_wrk() {
-    local pid=$1 port=$2 t=$3 c=$4 before after out
+    local pid=$1 port=$2 t=$3 c=$4 before after mbefore mafter out
     shift 4
-    before=$(cpu_ticks "$pid")
+    before=$(cpu_ns "$pid")
+    mbefore=$(machine_ticks)
     out=$(env "$@" wrk -t"$t" -c"$c" -d"${secs}s" --timeout 10s -s "$here/post.lua" \
         "http://127.0.0.1:$port/solve" 2>&1 | grep '^RESULT') || {
         echo "wrk failed" >&2
         exit 1
     }
-    after=$(cpu_ticks "$pid")
-    echo "$out" | awk -v ticks=$((after - before)) -v clk="$clk" '{
+    after=$(cpu_ns "$pid")
+    mafter=$(machine_ticks)
+    echo "$out" | awk -v ns=$((after - before)) -v ticks=$((mafter - mbefore)) -v clk="$clk" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-        cpu = v["requests"] > 0 ? ticks * 1e6 / clk / v["requests"] : 0
-        printf "%.1f %d %d %.2f %d\n", v["rps"], v["p50"], v["p99"], cpu, v["errors"]
+        cpu = v["requests"] > 0 ? ns / 1000 / v["requests"] : 0
+        machine = v["requests"] > 0 ? ticks * 1e6 / clk / v["requests"] : 0
+        printf "%.1f %d %d %.2f %d %.2f\n", v["rps"], v["p50"], v["p99"], cpu, v["errors"], machine
     }'
 }
 
@@ -142,33 +157,39 @@ scenario() {
         run_wrk "$NPID" "$NPORT" "$t" "$c" "$@" >>"$nginx"
     done
     stop_sudokud
-    local o_rps n_rps o50 n50 o99 n99 ocpu ncpu oerr nerr
+    local o_rps n_rps o50 n50 o99 n99 ocpu ncpu omach nmach oerr nerr
     o_rps=$(cut -d' ' -f1 "$ours" | median); n_rps=$(cut -d' ' -f1 "$nginx" | median)
     o50=$(cut -d' ' -f2 "$ours" | median); n50=$(cut -d' ' -f2 "$nginx" | median)
     o99=$(cut -d' ' -f3 "$ours" | median); n99=$(cut -d' ' -f3 "$nginx" | median)
     ocpu=$(cut -d' ' -f4 "$ours" | median); ncpu=$(cut -d' ' -f4 "$nginx" | median)
+    omach=$(cut -d' ' -f6 "$ours" | median); nmach=$(cut -d' ' -f6 "$nginx" | median)
     oerr=$(awk '{ s += $5 } END { print s }' "$ours"); nerr=$(awk '{ s += $5 } END { print s }' "$nginx")
     awk -v n="$name" -v or="$o_rps" -v nr="$n_rps" -v o50="$o50" -v n50="$n50" \
-        -v o99="$o99" -v n99="$n99" -v oc="$ocpu" -v nc="$ncpu" -v oe="$oerr" -v ne="$nerr" 'BEGIN {
-        printf "%-22s %9.0f %9.0f  x%-5.2f %6d/%-7d %6d/%-7d x%-5.2f %7.2f %7.2f  x%-5.2f %d/%d\n",
+        -v o99="$o99" -v n99="$n99" -v oc="$ocpu" -v nc="$ncpu" -v om="$omach" -v nm="$nmach" \
+        -v oe="$oerr" -v ne="$nerr" 'BEGIN {
+        printf "%-24s %7.0f %7.0f x%-5.2f %5d/%-6d %5d/%-6d x%-5.2f %6.2f %6.2f x%-5.2f %6.2f %6.2f x%-5.2f %d/%d\n",
             n, or, nr, or / nr, o50, o99, n50, n99, (n99 > 0 ? o99 / n99 : 0), oc, nc,
-            (nc > 0 ? oc / nc : 0), oe, ne
+            (nc > 0 ? oc / nc : 0), om, nm, (nm > 0 ? om / nm : 0), oe, ne
     }'
 }
 
 echo "sudokud ($build/sudokud, $threads threads) vs nginx ($("$NGINX" -v 2>&1 | sed 's/.*\///'), 2 workers, fixed body) on $(nproc) cores"
-echo "wrk ${secs}s per run, $repeats runs per server, servers alternating; medians; latency in us; CPU us per request of the server"
+echo "wrk ${secs}s per run, $repeats runs per server, servers alternating; medians; latency in us;"
+echo "cpu: us on a CPU per request of the server's own threads and processes; machine: us all CPUs were busy"
+echo "per request (client included, the same client for both)"
 echo "POST /solve with the example board unless said otherwise (GET /livez: our HTTP path without JSON or solving;"
 echo "static: wrk sends one prepared request instead of calling Lua per request; bare libmicrohttpd: the library alone,"
-echo "sudokud's daemon flags, a fixed answer built once, in place of sudokud)"
+echo "run as sudokud runs it, a fixed answer built once, in place of sudokud; its poll pool: the library's own threads)"
 start_nginx
-printf '%-22s %9s %9s  %-6s %-14s %-14s %-6s %7s %7s  %-6s %s\n' scenario ours/s nginx/s ratio "ours p50/p99" "nginx p50/p99" "p99 x" "cpu us" "nginx" "cpu x" "errors"
+printf '%-24s %7s %7s %-6s %-12s %-12s %-6s %6s %6s %-6s %6s %6s %-6s %s\n' scenario ours/s nginx/s ratio \
+    "ours p50/99" "nginx p50/99" "p99 x" "cpu" "nginx" "cpu x" "mach" "nginx" "mach x" "errors"
 scenario "GET /livez 2x64" 2 64 "--access-log off" GET_PATH=/livez
 scenario "keep-alive 1x1" 1 1 "--access-log off"
 scenario "keep-alive 2x16" 2 16 "--access-log off"
 scenario "keep-alive 2x64" 2 64 "--access-log off"
 scenario "keep-alive 2x64 static" 2 64 "--access-log off" STATIC=1
 scenario "bare libmicrohttpd 2x64" 2 64 "--bare"
+scenario "bare, its poll pool 2x64" 2 64 "--bare --pool"
 scenario "keep-alive 2x256" 2 256 "--access-log off"
 scenario "close 2x64" 2 64 "--access-log off" CLOSE=1
 scenario "access log 2x64" 2 64 "--access-log on"
