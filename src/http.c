@@ -556,11 +556,13 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
 
     if (code != MHD_CONNECTION_NOTIFY_STARTED) {
         lp->closed++;
+        atomic_fetch_sub_explicit(&lp->open, 1, memory_order_relaxed);
         ip_count(srv, conn, -1);
         atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
         return;
     }
     ip_count(srv, conn, +1);
+    atomic_fetch_add_explicit(&lp->open, 1, memory_order_relaxed);
     open = atomic_fetch_add_explicit(&srv->connections, 1,
                                      memory_order_relaxed) + 1;
     *socket_context = open > (long)srv->max_connections ? srv : NULL;
@@ -683,6 +685,7 @@ static void loop_errands(struct http_loop *lp)
         /* On failure libmicrohttpd closes the descriptor itself. */
         MHD_add_connection(lp->daemon, h->fd, (struct sockaddr *)&h->addr,
                            h->len);
+        atomic_fetch_sub(&lp->pending, 1);
         atomic_fetch_sub(&lp->srv->handoffs, 1); /* counted as open now */
         free(h);
         h = next;
@@ -947,6 +950,8 @@ enum http_status http_server_start(const struct config *cfg,
             struct http_loop *lp = &srv->loops[i];
             lp->srv = srv;
             lp->epfd = -1;
+            atomic_init(&lp->open, 0);
+            atomic_init(&lp->pending, 0);
             lp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
             pthread_mutex_init(&lp->lock, NULL);
             pthread_cond_init(&lp->changed, NULL);
@@ -1064,12 +1069,28 @@ static void refuse_new(int fd)
     setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog));
 }
 
+/* The loop with the fewest connections, counting those handed to it and
+ * not taken in yet: each takes only its share of the connection limit. */
+static struct http_loop *emptiest_loop(struct http_server *srv)
+{
+    struct http_loop *best = &srv->loops[0];
+    long least = -1;
+
+    for (unsigned i = 0; i < srv->nloops; i++) {
+        struct http_loop *lp = &srv->loops[i];
+        long n = atomic_load(&lp->open) + atomic_load(&lp->pending);
+        if (least < 0 || n < least)
+            best = lp, least = n;
+    }
+    return best;
+}
+
 /* Accepts every connection waiting in the listening socket's backlog and
- * hands them to the loops in turn, oldest first. */
+ * hands each to the emptiest loop, oldest first. */
 static void take_backlog(struct http_server *srv)
 {
-    for (unsigned next = 0;; next = (next + 1) % srv->nloops) {
-        struct http_loop *lp = &srv->loops[next];
+    for (;;) {
+        struct http_loop *lp;
         struct http_handoff *h = malloc(sizeof(*h)), **end;
         if (h == NULL)
             return;
@@ -1083,7 +1104,9 @@ static void take_backlog(struct http_server *srv)
             return;
         }
         h->next = NULL;
+        lp = emptiest_loop(srv);
         atomic_fetch_add(&srv->handoffs, 1);
+        atomic_fetch_add(&lp->pending, 1);
         pthread_mutex_lock(&lp->lock);
         for (end = &lp->handoff; *end != NULL; end = &(*end)->next)
             ;
@@ -1120,10 +1143,11 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
      * their last request is answered; idle ones go at the idle timeout. Not
      * waiting for them would reset a request that is on its way. */
     for (unsigned waited = 0;; waited += 5) {
+        /* A connection handed to a loop counts as open once the loop took
+         * it in, and only then leaves the handoff count: read that first. */
+        long handed = atomic_load(&srv->handoffs);
         left = http_server_in_flight(srv);
-        /* A connection handed to a loop counts once the loop took it in. */
-        if ((http_server_connections(srv) == 0 &&
-             atomic_load(&srv->handoffs) == 0) ||
+        if ((handed == 0 && http_server_connections(srv) == 0) ||
             waited >= timeout_ms)
             return left;
         nanosleep(&tick, NULL);

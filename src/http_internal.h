@@ -54,6 +54,8 @@ struct http_loop {
     pthread_t thread;
     int running;         /* the thread was started */
     unsigned long closed; /* connections closed so far (the loop's thread) */
+    atomic_long open;     /* its connections */
+    atomic_long pending;  /* handed to it, not taken in yet */
     pthread_mutex_t lock;            /* guards the three below */
     pthread_cond_t changed;
     int quiesce;                     /* asked to stop accepting */
