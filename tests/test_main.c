@@ -88,9 +88,23 @@ static int wait_log(struct daemon *d, const char *word, int timeout_ms)
     return 1;
 }
 
-/* Starts the daemon on a free port and reads which one. With the access
- * log on, the test must keep reading d->log (wait_log) while it sends many
- * requests: a full pipe blocks the daemon's writes, as any stdout would. */
+/* Starts the daemon with args that include "--port 0" and reads the port
+ * it picked from its "listening" line. */
+static void spawn_on_free_port(struct daemon *d, const char *const *args)
+{
+    const char *p;
+
+    spawn(d, args);
+    assert_true(wait_log(d, "\"msg\":\"listening\"", 5000));
+    p = strstr(d->log, "\"port\":");
+    assert_non_null(p);
+    d->port = (unsigned)atoi(p + 7);
+    assert_true(d->port > 0);
+}
+
+/* Starts the daemon on a free port. With the access log on, the test must
+ * keep reading d->log (wait_log) while it sends many requests: a full pipe
+ * blocks the daemon's writes, as any stdout would. */
 static void spawn_listening_with(struct daemon *d, int access_log)
 {
     static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
@@ -98,14 +112,8 @@ static void spawn_listening_with(struct daemon *d, int access_log)
     static const char *const quiet[] = {"--port", "0", "--bind", "127.0.0.1",
                                         "--threads", "2", "--access-log", "off",
                                         NULL};
-    const char *p;
 
-    spawn(d, access_log ? args : quiet);
-    assert_true(wait_log(d, "\"msg\":\"listening\"", 5000));
-    p = strstr(d->log, "\"port\":");
-    assert_non_null(p);
-    d->port = (unsigned)atoi(p + 7);
-    assert_true(d->port > 0);
+    spawn_on_free_port(d, access_log ? args : quiet);
 }
 
 static void spawn_listening(struct daemon *d)
@@ -224,14 +232,9 @@ static void test_many_ready_at_once(void **state)
                                        "--access-log", "off", NULL};
     static const int sizes[] = {127, 128, 129, 256, 384};
     struct daemon d;
-    const char *p;
 
     (void)state;
-    spawn(&d, args);
-    assert_true(wait_log(&d, "\"msg\":\"listening\"", 5000));
-    p = strstr(d.log, "\"port\":");
-    assert_non_null(p);
-    d.port = (unsigned)atoi(p + 7);
+    spawn_on_free_port(&d, args);
     for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
         assert_int_equal(stopped_burst(&d, sizes[i]), sizes[i]);
     kill(d.pid, SIGTERM);
@@ -486,15 +489,10 @@ static void test_access_log_off(void **state)
                                        "--access-log", "off", NULL};
     struct daemon d;
     char req[256], resp[4096];
-    const char *p;
     int fd;
 
     (void)state;
-    spawn(&d, args);
-    assert_true(wait_log(&d, "\"msg\":\"listening\"", 5000));
-    p = strstr(d.log, "\"port\":");
-    assert_non_null(p);
-    d.port = (unsigned)atoi(p + 7);
+    spawn_on_free_port(&d, args);
     fd = support_connect(d.port);
     snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
     send_all(fd, req, strlen(req));
