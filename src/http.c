@@ -685,8 +685,7 @@ static void loop_errands(struct http_loop *lp)
         /* On failure libmicrohttpd closes the descriptor itself. */
         MHD_add_connection(lp->daemon, h->fd, (struct sockaddr *)&h->addr,
                            h->len);
-        atomic_fetch_sub(&lp->pending, 1);
-        atomic_fetch_sub(&lp->srv->handoffs, 1); /* counted as open now */
+        atomic_fetch_sub(&lp->pending, 1); /* counted as open now */
         free(h);
         h = next;
     }
@@ -805,7 +804,7 @@ static void free_server(struct http_server *srv)
         struct http_loop *lp = &srv->loops[i];
         while (lp->handoff != NULL) { /* never taken in */
             struct http_handoff *next = lp->handoff->next;
-            atomic_fetch_sub(&srv->handoffs, 1);
+            atomic_fetch_sub(&lp->pending, 1);
             close(lp->handoff->fd);
             free(lp->handoff);
             lp->handoff = next;
@@ -1105,7 +1104,6 @@ static void take_backlog(struct http_server *srv)
         }
         h->next = NULL;
         lp = emptiest_loop(srv);
-        atomic_fetch_add(&srv->handoffs, 1);
         atomic_fetch_add(&lp->pending, 1);
         pthread_mutex_lock(&lp->lock);
         for (end = &lp->handoff; *end != NULL; end = &(*end)->next)
@@ -1145,7 +1143,9 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
     for (unsigned waited = 0;; waited += 5) {
         /* A connection handed to a loop counts as open once the loop took
          * it in, and only then leaves the handoff count: read that first. */
-        long handed = atomic_load(&srv->handoffs);
+        long handed = 0;
+        for (unsigned i = 0; i < srv->nloops; i++)
+            handed += atomic_load(&srv->loops[i].pending);
         left = http_server_in_flight(srv);
         if ((handed == 0 && http_server_connections(srv) == 0) ||
             waited >= timeout_ms)

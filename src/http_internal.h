@@ -84,7 +84,6 @@ struct http_server {
     int listen_fd;
     uint16_t port;
     atomic_int stopping;       /* the loops must end */
-    atomic_long handoffs;      /* connections accepted for a loop, not taken in */
     struct ip_table per_ip;
     struct api_context api;
     struct metrics *metrics;
