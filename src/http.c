@@ -199,7 +199,43 @@ static int declared_too_large(struct MHD_Connection *conn, size_t max)
     return end != cl && n > max;
 }
 
-/* Appends a chunk, growing the buffer up to max; past it, keeps nothing. */
+/* Lets go of the body: a heap buffer is freed, the inline one is part of
+ * the request. */
+static void drop_body(struct request *rq)
+{
+    if (rq->body != rq->inline_body)
+        free(rq->body);
+    rq->body = NULL;
+    rq->len = rq->cap = 0;
+}
+
+/* Makes room for `need` bytes (at most max) by moving the body to a larger
+ * heap buffer. Returns 0, or -1 when out of memory (the body is kept). */
+static int grow_body(struct request *rq, size_t need, size_t max)
+{
+    size_t cap = rq->cap * 2;
+    char *p;
+
+    while (cap < need)
+        cap *= 2;
+    if (cap > max)
+        cap = max;
+    if (rq->body == rq->inline_body) {
+        if ((p = malloc(cap)) != NULL)
+            memcpy(p, rq->body, rq->len);
+    } else {
+        p = realloc(rq->body, cap);
+    }
+    if (p == NULL)
+        return -1;
+    rq->body = p;
+    rq->cap = cap;
+    return 0;
+}
+
+/* Appends a chunk, growing the buffer up to max; past it, keeps nothing.
+ * The body starts in the request's inline buffer: a small one then costs
+ * no allocation. */
 static void append(struct request *rq, const char *data, size_t size,
                    size_t max)
 {
@@ -207,28 +243,17 @@ static void append(struct request *rq, const char *data, size_t size,
         return;
     if (size > max - rq->len) {
         rq->too_large = 1;
-        free(rq->body);
-        rq->body = NULL;
-        rq->len = rq->cap = 0;
+        drop_body(rq);
         return;
     }
-    if (rq->len + size > rq->cap) {
-        size_t cap = rq->cap ? rq->cap : 1024;
-        char *p;
-        while (cap < rq->len + size)
-            cap *= 2;
-        if (cap > max)
-            cap = max;
-        p = realloc(rq->body, cap);
-        if (p == NULL) { /* treat like an oversized body: answer, keep nothing */
-            rq->too_large = 1;
-            free(rq->body);
-            rq->body = NULL;
-            rq->len = rq->cap = 0;
-            return;
-        }
-        rq->body = p;
-        rq->cap = cap;
+    if (rq->body == NULL) {
+        rq->body = rq->inline_body;
+        rq->cap = sizeof(rq->inline_body);
+    }
+    if (rq->len + size > rq->cap && grow_body(rq, rq->len + size, max) != 0) {
+        rq->too_large = 1; /* treat like an oversized body: answer, keep nothing */
+        drop_body(rq);
+        return;
     }
     memcpy(rq->body + rq->len, data, size);
     rq->len += size;
@@ -292,9 +317,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 
     (void)version;
     if (rq == NULL) {
-        rq = calloc(1, sizeof(*rq));
+        rq = malloc(sizeof(*rq));
         if (rq == NULL)
             return MHD_NO;
+        memset(rq, 0, offsetof(struct request, inline_body));
         *con_cls = rq;
         rq->loop = lp;
         start_request(srv, conn, method, url, rq);
@@ -398,7 +424,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
         else
             api_response_free(&rq->job->resp);
     }
-    free(rq->body);
+    drop_body(rq);
     if (rq->job) {
         free(rq->job->content_type);
         free(rq->job->origin);

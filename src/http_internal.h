@@ -17,6 +17,9 @@
 
 #define REQUEST_ID_MAX 128
 #define DRAIN_MAX (1u << 20) /* bytes of an oversized body read and dropped */
+/* Bodies up to this size (a usual /solve body has 100-200 bytes) stay in
+ * the request itself; a larger one moves to the heap. */
+#define BODY_INLINE 256
 
 struct request;
 
@@ -132,9 +135,12 @@ struct request_job {
     struct request *next;
 };
 
-/* One request between its first and its completed callback. */
+/* One request between its first and its completed callback. It is made
+ * with malloc, which serves a block of this size (up to 1032 bytes in
+ * glibc) from its per-thread cache, and only the members before the
+ * buffers at its end are cleared. */
 struct request {
-    char *body;
+    char *body;          /* NULL, inline_body, or a heap buffer */
     size_t len, cap;
     size_t limit;        /* body limit of its route */
     int too_large;
@@ -149,6 +155,7 @@ struct request {
     char id[REQUEST_ID_MAX + 1];
     struct request_job *job; /* batches only (most requests need none) */
     struct http_loop *loop;  /* the connection's */
+    char inline_body[BODY_INLINE]; /* the buffers: not cleared */
 };
 
 /* Starts n workers for a queue of `cap` batches. Returns 0 or -1. */

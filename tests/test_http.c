@@ -309,15 +309,15 @@ static void test_body_limit(void **state)
 
 /* Chunked upload (no Content-Length): the limit is found while reading.
  * The body is `data` (`have` bytes), then spaces up to `len`. */
-struct chunked { const char *data; size_t have, len, off; };
+struct chunked { const char *data; size_t have, len, off, step; };
 
 static size_t read_chunk(char *buf, size_t size, size_t n, void *userdata)
 {
     struct chunked *c = userdata;
     size_t want = size * n, left = c->len - c->off;
 
-    if (want > 1000)
-        want = 1000;
+    if (want > (c->step ? c->step : 1000))
+        want = c->step ? c->step : 1000;
     if (want > left)
         want = left;
     for (size_t i = 0; i < want; i++)
@@ -332,7 +332,7 @@ static void test_body_limit_chunked(void **state)
     CURL *curl = curl_easy_init();
     struct curl_slist *hdrs = NULL;
     char url[64], *over = padded_example(40000);
-    struct chunked c = {over, 40000, 40000, 0};
+    struct chunked c = {over, 40000, 40000, 0, 0};
     struct reply r;
 
     memset(&r, 0, sizeof(r));
@@ -358,7 +358,7 @@ static void test_body_limit_chunked(void **state)
      * 64 MiB: more than the socket buffers on both ends can take in (up to
      * 4 + 32 MiB here) before the server cuts it, so it must be cut short. */
     over = padded_example(40000);
-    c = (struct chunked){over, 40000, 64u << 20, 0};
+    c = (struct chunked){over, 40000, 64u << 20, 0, 0};
     memset(&r, 0, sizeof(r));
     curl_easy_setopt(curl, CURLOPT_READDATA, &c);
     assert_int_not_equal(curl_easy_perform(curl), CURLE_OK);
@@ -367,6 +367,79 @@ static void test_body_limit_chunked(void **state)
     curl_slist_free_all(hdrs);
     free(over);
     curl_easy_cleanup(curl);
+}
+
+/* A valid body of exactly `size` bytes (at least the example's 128):
+ * spaces, then the example. */
+static char *example_after_spaces(size_t size)
+{
+    size_t n = strlen(EXAMPLE);
+    char *body = malloc(size + 1);
+
+    assert_true(size >= n);
+    memset(body, ' ', size - n);
+    memcpy(body + size - n, EXAMPLE, n + 1);
+    return body;
+}
+
+/* POSTs body (len bytes) to /solve in chunks of `step` bytes. */
+static void post_chunked(uint16_t port, CURL *curl, const char *body,
+                         size_t len, size_t step, struct reply *r)
+{
+    struct curl_slist *hdrs = NULL;
+    struct chunked c = {body, len, len, 0, step};
+    char url[64];
+
+    memset(r, 0, sizeof(*r));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve", (unsigned)port);
+    hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
+    hdrs = curl_slist_append(hdrs, "Transfer-Encoding: chunked");
+    hdrs = curl_slist_append(hdrs, "Expect:");
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_POST, 1L);
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
+    curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_chunk);
+    curl_easy_setopt(curl, CURLOPT_READDATA, &c);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, r);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
+    assert_int_equal(curl_easy_perform(curl), CURLE_OK);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r->status);
+    curl_slist_free_all(hdrs);
+}
+
+/* A body is kept in the request while small and moved to the heap as it
+ * grows: around each size where that happens, in one piece and in small
+ * chunks that cross the boundaries, the whole body must arrive intact (the
+ * board sits at its end, so it is in the part that was moved or added). */
+static void test_body_sizes(void **state)
+{
+    static const size_t sizes[] = {128, 255, 256, 257, 511, 512, 513,
+                                   1023, 1024, 1025, 5000, 16384};
+    static const size_t steps[] = {1, 7, 100, 300};
+    struct server *s = *state;
+    struct reply r;
+
+    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+        char *body = example_after_spaces(sizes[i]);
+        CURL *curl = curl_easy_init();
+
+        request(curl, s->port, "POST", "/solve", "application/json", body,
+                sizes[i], &r);
+        assert_int_equal(r.status, 200);
+        assert_non_null(strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION));
+        curl_easy_cleanup(curl);
+        for (size_t k = 0; k < sizeof(steps) / sizeof(steps[0]); k++) {
+            if (steps[k] == 1 && sizes[i] > 1100)
+                continue; /* byte by byte is slow; the boundaries are covered */
+            curl = curl_easy_init();
+            post_chunked(s->port, curl, body, sizes[i], steps[k], &r);
+            assert_int_equal(r.status, 200);
+            assert_non_null(strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION));
+            curl_easy_cleanup(curl);
+        }
+        free(body);
+    }
 }
 
 struct worker { uint16_t port; int ok; };
@@ -1191,6 +1264,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_keep_alive),
         cmocka_unit_test(test_body_limit),
         cmocka_unit_test(test_body_limit_chunked),
+        cmocka_unit_test(test_body_sizes),
         cmocka_unit_test(test_concurrent_clients),
         cmocka_unit_test(test_128_and_256_connections),
         cmocka_unit_test(test_idle_timeout),
