@@ -25,6 +25,9 @@ struct api_context {
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
 };
 
+/* Room for a solution answer (see api_request.answer). */
+#define API_ANSWER_MAX 256
+
 struct api_request {
     const char *method;        /* "GET", "POST", ... */
     const char *path;          /* without the query string */
@@ -39,6 +42,10 @@ struct api_request {
     int overloaded;          /* over the connection cap: answer 503 */
     int queue_full;          /* a long job found the job queue full: 503 */
     int can_stream;          /* the caller can take resp->stream */
+    char *answer;            /* NULL, or API_ANSWER_MAX bytes that outlive
+                                the response: a solution is written there
+                                (resp->body points into it, not owned)
+                                instead of into a heap string */
 };
 
 /* A header the response must carry besides the usual ones. */

@@ -52,8 +52,19 @@ enum codec_status codec_decode_board(const char *body, size_t len,
                                      struct codec_board *out,
                                      struct codec_error *err);
 
-/* Encodes {"solution": ..., "stats": {...}} with the solution in `shape`.
- * Returns a NUL-terminated heap string (length in *len) or NULL when out of
+/* The longest solution answer (rows, every stat 20 digits long) with its
+ * terminating NUL. */
+#define CODEC_SOLUTION_MAX 225
+
+/* Writes {"solution": ..., "stats": {...}} with the solution in `shape`,
+ * NUL-terminated, into out (CODEC_SOLUTION_MAX bytes or more). Returns its
+ * length. */
+size_t codec_write_solution(char *out, const struct sudoku_grid *solution,
+                            enum codec_shape shape,
+                            const struct sudoku_stats *stats,
+                            uint64_t solve_us);
+
+/* The same answer as a heap string (length in *len), or NULL when out of
  * memory. */
 char *codec_encode_solution(const struct sudoku_grid *solution,
                             enum codec_shape shape,

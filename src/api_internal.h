@@ -36,6 +36,15 @@ void api_respond_no_memory(struct api_response *resp);
  * the encoder has run (C leaves the order of arguments unspecified). */
 void api_respond_json(struct api_response *resp, char *body, size_t len);
 
+/* 200 with the solution answer, written into req->answer when the caller
+ * gave room for it, else into a heap string (api_respond_no_memory when that
+ * cannot be allocated). */
+void api_respond_solution(const struct api_request *req,
+                          struct api_response *resp,
+                          const struct sudoku_grid *solution,
+                          enum codec_shape shape,
+                          const struct sudoku_stats *stats, uint64_t solve_us);
+
 /* Is `type` (a Content-Type value, maybe NULL) the media type `want`, in
  * any case, maybe followed by parameters such as charset? */
 int api_media_is(const char *type, const char *want);

@@ -75,8 +75,6 @@ int api_solve_killer(const struct api_context *ctx,
     enum killer_status st;
     unsigned count = 0;
     uint64_t t0;
-    size_t len = 0;
-    char *body;
     int has = board->only_board ? 0 : read_cages(req, resp, &k);
 
     if (has <= 0)
@@ -114,12 +112,11 @@ int api_solve_killer(const struct api_context *ctx,
                            "solution; a valid puzzle has exactly one, so "
                            "add cages or givens");
         v->result = METRICS_MULTIPLE_SOLUTIONS;
-    } else if ((body = codec_encode_solution(&v->solution, board->shape,
-                                             &v->stats, v->took_us, &len))) {
-        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
-        v->result = METRICS_SOLVED;
     } else {
-        api_respond_no_memory(resp);
+        api_respond_solution(req, resp, &v->solution, board->shape,
+                             &v->stats, v->took_us);
+        if (resp->status == 200) /* not out of memory */
+            v->result = METRICS_SOLVED;
     }
     return 1;
 }

@@ -173,6 +173,29 @@ void api_respond_conflicts(struct api_response *resp,
     api_respond_problem(resp, &p);
 }
 
+_Static_assert(API_ANSWER_MAX >= CODEC_SOLUTION_MAX,
+               "a solution answer must fit in api_request.answer");
+
+void api_respond_solution(const struct api_request *req,
+                          struct api_response *resp,
+                          const struct sudoku_grid *solution,
+                          enum codec_shape shape,
+                          const struct sudoku_stats *stats, uint64_t solve_us)
+{
+    size_t len = 0;
+    char *body;
+
+    if (req->answer != NULL) { /* nothing to allocate, nothing to free */
+        len = codec_write_solution(req->answer, solution, shape, stats,
+                                   solve_us);
+        api_respond_body(resp, 200, API_JSON_TYPE, req->answer, len);
+        resp->body_owned = 0;
+        return;
+    }
+    body = codec_encode_solution(solution, shape, stats, solve_us, &len);
+    api_respond_json(resp, body, len);
+}
+
 uint64_t api_now_us(void)
 {
     struct timespec ts;
@@ -258,8 +281,6 @@ void api_handle_solve(const struct api_context *ctx,
     struct codec_board board;
     struct sudoku_grid puzzle;
     struct api_verdict v;
-    size_t len = 0;
-    char *body;
 
     v.result = METRICS_INVALID;
     v.took_us = 0;
@@ -268,11 +289,9 @@ void api_handle_solve(const struct api_context *ctx,
         !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {
         if (api_judge(ctx, &puzzle, &v) != METRICS_SOLVED)
             api_respond_problem(resp, &v.problem);
-        else {
-            body = codec_encode_solution(&v.solution, board.shape, &v.stats,
-                                         v.took_us, &len);
-            api_respond_json(resp, body, len);
-        }
+        else
+            api_respond_solution(req, resp, &v.solution, board.shape,
+                                 &v.stats, v.took_us);
     }
     if (ctx->metrics != NULL)
         metrics_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);

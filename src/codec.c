@@ -340,29 +340,45 @@ static char *put_u64(char *p, uint64_t v)
     return p;
 }
 
+/* Appends the n cells as digits at p; returns the new end. A cell holds
+ * 0-9, so '0' is added to eight cells at once in a 64-bit word: no byte's
+ * sum carries into the next one, whatever the byte order. */
+static char *put_digits(char *p, const uint8_t *cell, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, cell + i, 8);
+        w += 0x3030303030303030u;
+        memcpy(p + i, &w, 8);
+    }
+    for (; i < n; i++)
+        p[i] = (char)('0' + cell[i]);
+    return p + n;
+}
+
 /* The answer is written by hand, not through a cJSON tree or printf: its
  * shape is fixed, it needs no escaping, and it is on the hot path. */
-char *codec_encode_solution(const struct sudoku_grid *solution,
+size_t codec_write_solution(char *out, const struct sudoku_grid *solution,
                             enum codec_shape shape,
                             const struct sudoku_stats *stats,
-                            uint64_t solve_us, size_t *len)
+                            uint64_t solve_us)
 {
-    /* 81 digits, quotes and commas, the keys and three 20-digit numbers
-     * fit with room to spare. */
-    char *buf = malloc(320), *p = buf;
+    char *p = out;
 
-    if (buf == NULL)
-        return NULL;
-    p = put_str(p, shape == CODEC_SHAPE_ROWS ? "{\"solution\":[" : "{\"solution\":");
-    for (int r = 0; r < SUDOKU_SIZE; r++) {
-        if (shape == CODEC_SHAPE_ROWS || r == 0)
+    if (shape == CODEC_SHAPE_LINE) {
+        p = put_str(p, "{\"solution\":\"");
+        p = put_digits(p, solution->cell, SUDOKU_CELLS);
+        *p++ = '"';
+    } else {
+        p = put_str(p, "{\"solution\":[");
+        for (int r = 0; r < SUDOKU_SIZE; r++) {
             *p++ = '"';
-        for (int c = 0; c < SUDOKU_SIZE; c++)
-            *p++ = (char)('0' + solution->cell[r * SUDOKU_SIZE + c]);
-        if (shape == CODEC_SHAPE_ROWS)
-            p = put_str(p, r < SUDOKU_SIZE - 1 ? "\"," : "\"]");
-        else if (r == SUDOKU_SIZE - 1)
+            p = put_digits(p, solution->cell + r * SUDOKU_SIZE, SUDOKU_SIZE);
             *p++ = '"';
+            *p++ = r < SUDOKU_SIZE - 1 ? ',' : ']';
+        }
     }
     p = put_str(p, ",\"stats\":{\"guesses\":");
     p = put_u64(p, stats->guesses);
@@ -372,7 +388,18 @@ char *codec_encode_solution(const struct sudoku_grid *solution,
     p = put_u64(p, solve_us);
     p = put_str(p, "}}");
     *p = '\0';
-    *len = (size_t)(p - buf);
+    return (size_t)(p - out);
+}
+
+char *codec_encode_solution(const struct sudoku_grid *solution,
+                            enum codec_shape shape,
+                            const struct sudoku_stats *stats,
+                            uint64_t solve_us, size_t *len)
+{
+    char *buf = malloc(CODEC_SOLUTION_MAX);
+
+    if (buf != NULL)
+        *len = codec_write_solution(buf, solution, shape, stats, solve_us);
     return buf;
 }
 

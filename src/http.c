@@ -150,6 +150,7 @@ static enum MHD_Result answer(struct http_server *srv,
         .request_id = rq->id,
         .overloaded = over_capacity(srv, conn),
         .queue_full = queue_full,
+        .answer = rq->answer,
     };
     struct api_response resp;
 
@@ -176,6 +177,7 @@ static int submit(struct http_server *srv, struct MHD_Connection *conn,
         .body_len = rq->len,
         .origin = copy_header(&rq->job->origin, header(conn, "Origin")),
         .request_id = rq->id,
+        .answer = rq->answer,
     };
     (void)url, (void)method;
     rq->job->conn = conn;

@@ -156,6 +156,10 @@ struct request {
     struct request_job *job; /* batches only (most requests need none) */
     struct http_loop *loop;  /* the connection's */
     char inline_body[BODY_INLINE]; /* the buffers: not cleared */
+    /* A solution answer is written here and sent from here: the request
+     * outlives the response (the completed callback, which frees it,
+     * comes after the last byte was sent, or the connection dropped). */
+    char answer[API_ANSWER_MAX];
 };
 
 /* Starts n workers for a queue of `cap` batches. Returns 0 or -1. */

@@ -87,11 +87,12 @@ static void cages_json(const char *text, char *out, size_t size)
     assert_true(len + 1 < size);
 }
 
-static void call(const char *path, const char *body, struct api_response *resp,
-                 const struct api_context *c)
+static void call_into(const char *path, const char *body,
+                      struct api_response *resp, const struct api_context *c,
+                      char *answer)
 {
     struct api_request req = {.method = "POST", .path = path,
-                              .content_type = JSON};
+                              .content_type = JSON, .answer = answer};
     size_t len = strlen(body);
     char *copy = malloc(len ? len : 1);
 
@@ -102,6 +103,12 @@ static void call(const char *path, const char *body, struct api_response *resp,
     memset(resp, 0x5a, sizeof(*resp));
     api_handle(c ? c : &ctx, &req, resp);
     free(copy);
+}
+
+static void call(const char *path, const char *body, struct api_response *resp,
+                 const struct api_context *c)
+{
+    call_into(path, body, resp, c, NULL);
 }
 
 /* Posts {"board": board, "cages": cages_member} to path and parses the
@@ -183,6 +190,32 @@ static void test_solve_killer(void **state)
             cJSON_Delete(r);
         }
     }
+}
+
+/* A killer solution goes into the request's answer room too. */
+static void test_solve_killer_into_answer_room(void **state)
+{
+    static char body[32768];
+    char json[16384], *room = malloc(API_ANSWER_MAX);
+    struct api_response resp;
+    struct line l;
+    cJSON *r;
+
+    (void)state;
+    assert_non_null(room);
+    read_line(0, 0, &l);
+    cages_json(l.cages, json, sizeof(json));
+    snprintf(body, sizeof(body), "{\"board\": \"%s\", \"cages\": %s}", l.board,
+             json);
+    call_into("/solve", body, &resp, NULL, room);
+    assert_int_equal(resp.status, 200);
+    assert_ptr_equal(resp.body, room);
+    assert_int_equal(resp.body_owned, 0);
+    r = cJSON_ParseWithLength(resp.body, resp.body_len);
+    assert_non_null(r);
+    assert_string_equal(support_str(r, "solution"), l.solution);
+    cJSON_Delete(r);
+    free(room);
 }
 
 static void test_solve_killer_rows_shape(void **state)
@@ -478,6 +511,7 @@ int test_api_killer(unsigned *ntests)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_solve_killer),
         cmocka_unit_test(test_solve_killer_rows_shape),
+        cmocka_unit_test(test_solve_killer_into_answer_room),
         cmocka_unit_test(test_solve_outcomes),
         cmocka_unit_test(test_cage_problems),
         cmocka_unit_test(test_cage_given_and_total),

@@ -763,6 +763,42 @@ static void encode_solution_large_stats(void **state)
     free(out);
 }
 
+/* codec_write_solution gives the bytes codec_encode_solution does, and the
+ * longest answer (rows, every stat 20 digits) fills CODEC_SOLUTION_MAX to
+ * the last byte: a buffer of exactly that size (on the heap, so ASan sees a
+ * byte past it) is enough. */
+static void write_solution_fits(void **state)
+{
+    struct sudoku_grid g = grid_of_rows(solution_rows);
+    const struct sudoku_stats big = {.nodes = UINT64_MAX, .guesses = UINT64_MAX};
+    const struct sudoku_stats small = {.nodes = 1, .guesses = 0};
+    char *buf = malloc(CODEC_SOLUTION_MAX), *heap;
+    size_t len, heap_len = 0;
+
+    (void)state;
+    assert_non_null(buf);
+    for (int shape = CODEC_SHAPE_ROWS; shape <= CODEC_SHAPE_LINE; shape++) {
+        for (int k = 0; k < 2; k++) {
+            const struct sudoku_stats *st = k ? &big : &small;
+            uint64_t us = k ? UINT64_MAX : 7;
+            len = codec_write_solution(buf, &g, (enum codec_shape)shape, st, us);
+            heap = codec_encode_solution(&g, (enum codec_shape)shape, st, us,
+                                         &heap_len);
+            assert_non_null(heap);
+            assert_int_equal(len, heap_len);
+            assert_int_equal(len, strlen(buf));
+            assert_string_equal(buf, heap);
+            cJSON_Delete(parse_json(buf, len));
+            if (shape == CODEC_SHAPE_ROWS && k)
+                assert_int_equal(len, CODEC_SOLUTION_MAX - 1);
+            else
+                assert_true(len < CODEC_SOLUTION_MAX - 1);
+            free(heap);
+        }
+    }
+    free(buf);
+}
+
 /* ------------------------------------------------------------------------
  * Encoding problems and status
  * ------------------------------------------------------------------------ */
@@ -1012,6 +1048,7 @@ int test_codec(unsigned *ntests)
         cmocka_unit_test(encode_solution_rows),
         cmocka_unit_test(encode_solution_line),
         cmocka_unit_test(encode_solution_large_stats),
+        cmocka_unit_test(write_solution_fits),
         cmocka_unit_test(problem_init_sets_absent),
         cmocka_unit_test(encode_problem_minimal),
         cmocka_unit_test(encode_problem_all_members),
