@@ -38,11 +38,14 @@ struct codec_error {
 #define CODEC_NON_ASCII '\x80'
 
 /* A decoded board: 81 characters as sent (CODEC_NON_ASCII for non-ASCII
- * ones), not yet checked. */
+ * ones), not yet checked. When has_grid is set the text had only digits
+ * and dots, and grid holds it as sudoku_parse would read it. */
 struct codec_board {
     char text[SUDOKU_CELLS];
     enum codec_shape shape;
     int only_board; /* codec_decode_board: the body had no other member */
+    int has_grid;
+    struct sudoku_grid grid;
 };
 
 /* Decodes a /solve body of `len` bytes (need not be NUL-terminated): an

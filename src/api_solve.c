@@ -222,7 +222,10 @@ int api_read_board(const struct api_context *ctx,
         api_respond_problem(resp, &p);
         return -1;
     }
-    if (sudoku_parse(board->text, SUDOKU_CELLS, puzzle, &bad) != SUDOKU_OK) {
+    if (board->has_grid) /* read with the body: digits and dots only */
+        *puzzle = board->grid;
+    else if (sudoku_parse(board->text, SUDOKU_CELLS, puzzle, &bad) !=
+             SUDOKU_OK) {
         api_bad_char_problem(board, bad, "/board", &p, &t);
         api_respond_problem(resp, &p);
         return -1;

@@ -202,6 +202,7 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
                                     struct codec_board *out,
                                     struct codec_error *err)
 {
+    out->has_grid = 0;
     if (cJSON_IsString(board)) {
         size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
         if (n != SUDOKU_CELLS)
@@ -261,16 +262,23 @@ static const char *expect(const char *p, const char *end, char c)
 }
 
 /* A JSON string of exactly n board characters (digits and dots) after
- * whitespace at p, copied to out. Returns the byte after it, or NULL. */
-static const char *cells(const char *p, const char *end, char *out, size_t n)
+ * whitespace at p, copied to text and read into cell as sudoku_parse reads
+ * them ('.' and '0' blank). Returns the byte after it, or NULL. */
+static const char *cells(const char *p, const char *end, char *text,
+                         uint8_t *cell, size_t n)
 {
     p = skip_ws(p, end);
     if ((size_t)(end - p) < n + 2 || p[0] != '"' || p[n + 1] != '"')
         return NULL;
-    for (size_t i = 1; i <= n; i++) {
-        if (p[i] != '.' && (p[i] < '0' || p[i] > '9'))
+    for (size_t i = 0; i < n; i++) {
+        char c = p[i + 1];
+        if (c == '.')
+            cell[i] = 0;
+        else if (c >= '0' && c <= '9')
+            cell[i] = (uint8_t)(c - '0');
+        else
             return NULL;
-        out[i - 1] = p[i];
+        text[i] = c;
     }
     return p + n + 2;
 }
@@ -279,6 +287,7 @@ int codec_board_fast(const char *body, size_t len, struct codec_board *out)
 {
     const char *end = body + len, *p, *value;
     char text[SUDOKU_CELLS];
+    struct sudoku_grid grid;
     enum codec_shape shape = CODEC_SHAPE_ROWS;
 
     if (body == NULL || !(p = expect(body, end, '{')))
@@ -292,17 +301,20 @@ int codec_board_fast(const char *body, size_t len, struct codec_board *out)
             if (r > 0)
                 p = expect(p, end, ',');
             if (p)
-                p = cells(p, end, text + r * SUDOKU_SIZE, SUDOKU_SIZE);
+                p = cells(p, end, text + r * SUDOKU_SIZE,
+                          grid.cell + r * SUDOKU_SIZE, SUDOKU_SIZE);
         }
         if (p)
             p = expect(p, end, ']');
     } else {
-        p = cells(value, end, text, SUDOKU_CELLS);
+        p = cells(value, end, text, grid.cell, SUDOKU_CELLS);
         shape = CODEC_SHAPE_LINE;
     }
     if (!p || !(p = expect(p, end, '}')) || skip_ws(p, end) != end)
         return 0;
     memcpy(out->text, text, sizeof(text));
+    out->grid = grid;
+    out->has_grid = 1;
     out->shape = shape;
     return 1;
 }
@@ -314,6 +326,7 @@ enum codec_status codec_decode_board(const char *body, size_t len,
     out->only_board = codec_board_fast(body, len, out);
     if (out->only_board)
         return CODEC_OK;
+    out->has_grid = 0;
     return codec_board_general(body, len, out, err);
 }
 

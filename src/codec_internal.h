@@ -29,7 +29,8 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
 /* The body nearly every client sends, {"board": [9 strings of 9]} or
  * {"board": "81 characters"}, with only digits and dots in the board and
  * JSON whitespace between the tokens, read straight from the bytes: no
- * cJSON tree, no allocation. Returns 1 with *out filled when the body is
+ * cJSON tree, no allocation, and the grid read in the same pass (has_grid
+ * set). Returns 1 with *out filled when the body is
  * exactly that (codec_board_general would then give the same board), else
  * 0: anything else (other members, escapes, bad characters, broken JSON)
  * takes the general path, which decides and explains. */

@@ -251,8 +251,10 @@ static void board_fast_agrees_with_general(void **state)
         "687.........8.9.4.9...5.\"}",
         "{\"board\":\"...............................................................................99\"}",
     };
+#define ROW9 "1.3.5.7.9"
     struct codec_board fast, general;
     struct codec_error e;
+    struct sudoku_grid g;
 
     (void)state;
     for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
@@ -264,7 +266,26 @@ static void board_fast_agrees_with_general(void **state)
                          CODEC_OK);
         assert_memory_equal(fast.text, general.text, SUDOKU_CELLS);
         assert_int_equal(fast.shape, general.shape);
+        /* the grid read on the way is the one sudoku_parse reads */
+        assert_int_equal(general.has_grid, 0);
+        assert_int_equal(fast.has_grid, 1);
+        assert_int_equal(sudoku_parse(general.text, SUDOKU_CELLS, &g, NULL),
+                         SUDOKU_OK);
+        assert_memory_equal(fast.grid.cell, g.cell, SUDOKU_CELLS);
+        /* codec_decode_board takes the fast path for these */
+        memset(&general, 0x55, sizeof(general));
+        assert_int_equal(codec_decode_board(bodies[i], len, &general, &e),
+                         CODEC_OK);
+        assert_int_equal(general.has_grid, 1);
+        assert_memory_equal(general.grid.cell, g.cell, SUDOKU_CELLS);
     }
+    /* Another member: the general path, which leaves the grid unread. */
+    memset(&general, 0x55, sizeof(general));
+    assert_int_equal(codec_decode_board("{\"board\":\"" ROW9 ROW9 ROW9 ROW9 ROW9
+                                        ROW9 ROW9 ROW9 ROW9 "\",\"x\":1}",
+                                        strlen("{\"board\":\"\",\"x\":1}") + 81,
+                                        &general, &e), CODEC_OK);
+    assert_int_equal(general.has_grid, 0);
 }
 
 /* Everything else is left to the general path: other members, escapes,

@@ -275,12 +275,16 @@ static void check_fast(const char *body, size_t len)
 {
     struct codec_board fast, general;
     struct codec_error err;
+    struct sudoku_grid grid;
 
     if (!codec_board_fast(body, len, &fast))
         return;
     CHECK(codec_board_general(body, len, &general, &err) == CODEC_OK);
     CHECK(memcmp(fast.text, general.text, SUDOKU_CELLS) == 0);
     CHECK(fast.shape == general.shape);
+    CHECK(fast.has_grid && !general.has_grid);
+    CHECK(sudoku_parse(general.text, SUDOKU_CELLS, &grid, NULL) == SUDOKU_OK);
+    CHECK(memcmp(fast.grid.cell, grid.cell, SUDOKU_CELLS) == 0);
 }
 
 static void check_solve(const char *body, size_t len)
