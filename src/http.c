@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,6 +122,47 @@ static const char *header(struct MHD_Connection *conn, const char *name)
     return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
+/* One header for read_headers: kept when it is one we read and the first
+ * of its name. Names are matched without regard to case, like
+ * MHD_lookup_connection_value does, and by length first. */
+static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
+                                   const char *key, size_t key_size,
+                                   const char *value, size_t value_size)
+{
+    static const struct {
+        const char *name;
+        size_t len, at;
+    } wanted[] = {
+#define WANT(name, member) {name, sizeof(name) - 1, offsetof(struct request_headers, member)}
+        WANT("X-Request-Id", id),
+        WANT(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length),
+        WANT(MHD_HTTP_HEADER_CONTENT_TYPE, content_type),
+        WANT("Origin", origin),
+        WANT("Access-Control-Request-Method", cors_method),
+#undef WANT
+    };
+
+    (void)kind, (void)value_size;
+    for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
+        const char **slot;
+        if (key_size != wanted[i].len || strcasecmp(key, wanted[i].name) != 0)
+            continue;
+        slot = (const char **)((char *)cls + wanted[i].at);
+        if (*slot == NULL)
+            *slot = value;
+        break;
+    }
+    return MHD_YES;
+}
+
+/* Finds every header the server reads in one pass: looking each up walks
+ * all of them again. */
+static void read_headers(struct MHD_Connection *conn, struct request_headers *h)
+{
+    memset(h, 0, sizeof(*h));
+    MHD_get_connection_values_n(conn, MHD_HEADER_KIND, take_header, h);
+}
+
 /* Records what is being answered and queues it. */
 static enum MHD_Result reply(struct http_server *srv,
                              struct MHD_Connection *conn, struct request *rq,
@@ -140,13 +182,13 @@ static enum MHD_Result answer(struct http_server *srv,
     struct api_request req = {
         .method = method,
         .path = url,
-        .content_type = header(conn, MHD_HTTP_HEADER_CONTENT_TYPE),
+        .content_type = rq->hdr.content_type,
         .body = rq->body,
         .body_len = rq->len,
         .body_too_large = rq->too_large,
         .draining = atomic_load_explicit(&srv->draining, memory_order_relaxed),
-        .origin = header(conn, "Origin"),
-        .cors_method = header(conn, "Access-Control-Request-Method"),
+        .origin = rq->hdr.origin,
+        .cors_method = rq->hdr.cors_method,
         .request_id = rq->id,
         .overloaded = over_capacity(srv, conn),
         .queue_full = queue_full,
@@ -172,10 +214,10 @@ static int submit(struct http_server *srv, struct MHD_Connection *conn,
         .method = rq->method,
         .path = rq->path,
         .content_type = copy_header(&rq->job->content_type,
-                                    header(conn, MHD_HTTP_HEADER_CONTENT_TYPE)),
+                                    rq->hdr.content_type),
         .body = rq->body,
         .body_len = rq->len,
-        .origin = copy_header(&rq->job->origin, header(conn, "Origin")),
+        .origin = copy_header(&rq->job->origin, rq->hdr.origin),
         .request_id = rq->id,
         .answer = rq->answer,
     };
@@ -187,11 +229,9 @@ static int submit(struct http_server *srv, struct MHD_Connection *conn,
     return 0;
 }
 
-/* Declared Content-Length larger than the limit? */
-static int declared_too_large(struct MHD_Connection *conn, size_t max)
+/* Declared Content-Length (cl, NULL when absent) larger than the limit? */
+static int declared_too_large(const char *cl, size_t max)
 {
-    const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
     char *end;
     unsigned long long n;
 
@@ -285,11 +325,10 @@ static void copy_cut(char *dst, const char *src, size_t cap)
 
 /* Keeps the client's X-Request-Id when it is 1-128 visible ASCII
  * characters; otherwise makes one. */
-static void start_request(struct http_server *srv, struct MHD_Connection *conn,
-                          const char *method, const char *url,
-                          struct request *rq)
+static void start_request(struct http_server *srv, const char *method,
+                          const char *url, struct request *rq)
 {
-    const char *id = header(conn, "X-Request-Id");
+    const char *id = rq->hdr.id;
     size_t n = id ? strlen(id) : 0;
     int sane = n > 0 && n <= REQUEST_ID_MAX;
 
@@ -325,9 +364,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         memset(rq, 0, offsetof(struct request, inline_body));
         *con_cls = rq;
         rq->loop = lp;
-        start_request(srv, conn, method, url, rq);
+        read_headers(conn, &rq->hdr);
+        start_request(srv, method, url, rq);
         rq->limit = api_body_limit(&srv->api, url);
-        if (declared_too_large(conn, rq->limit)) {
+        if (declared_too_large(rq->hdr.content_length, rq->limit)) {
             /* Answer before reading: libmicrohttpd then skips the body
              * (or never sends "100 Continue") and closes the connection. */
             rq->too_large = 1;

@@ -19,7 +19,7 @@
 #define DRAIN_MAX (1u << 20) /* bytes of an oversized body read and dropped */
 /* Bodies up to this size (a usual /solve body has 100-200 bytes) stay in
  * the request itself; a larger one moves to the heap. */
-#define BODY_INLINE 256
+#define BODY_INLINE 224
 
 struct request;
 
@@ -135,6 +135,18 @@ struct request_job {
     struct request *next;
 };
 
+/* The request headers the server reads, found in one pass over them on
+ * the first call (NULL when absent; the first of repeated ones). They point
+ * into libmicrohttpd's memory for the connection, which holds them until
+ * the request is completed. */
+struct request_headers {
+    const char *id;             /* X-Request-Id */
+    const char *content_length;
+    const char *content_type;
+    const char *origin;
+    const char *cors_method;    /* Access-Control-Request-Method */
+};
+
 /* One request between its first and its completed callback. It is made
  * with malloc, which serves a block of this size (up to 1032 bytes in
  * glibc) from its per-thread cache, and only the members before the
@@ -153,6 +165,7 @@ struct request {
     char method[16];
     char path[256];      /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
+    struct request_headers hdr;
     struct request_job *job; /* batches only (most requests need none) */
     struct http_loop *loop;  /* the connection's */
     char inline_body[BODY_INLINE]; /* the buffers: not cleared */

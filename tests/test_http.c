@@ -414,7 +414,7 @@ static void post_chunked(uint16_t port, CURL *curl, const char *body,
  * board sits at its end, so it is in the part that was moved or added). */
 static void test_body_sizes(void **state)
 {
-    static const size_t sizes[] = {128, 255, 256, 257, 511, 512, 513,
+    static const size_t sizes[] = {128, 223, 224, 225, 256, 511, 512, 513,
                                    1023, 1024, 1025, 5000, 16384};
     static const size_t steps[] = {1, 7, 100, 300};
     struct server *s = *state;
@@ -661,6 +661,50 @@ static void test_request_id(void **state)
 }
 
 
+/* Sends a raw request on a new connection and reads the whole answer
+ * (the request asks to close) into out. */
+static void raw_exchange(uint16_t port, const char *req, char *out, size_t cap)
+{
+    int fd = support_connect(port);
+    size_t len = 0, n = strlen(req);
+    ssize_t got;
+
+    assert_true(fd >= 0);
+    assert_int_equal(send(fd, req, n, 0), (ssize_t)n);
+    while (len + 1 < cap && (got = recv(fd, out + len, cap - 1 - len, 0)) > 0)
+        len += (size_t)got;
+    out[len] = '\0';
+    close(fd);
+}
+
+/* The headers the server reads are found whatever the case of their
+ * names, and of a repeated one the first counts (as libmicrohttpd's own
+ * lookup would have it). */
+static void test_header_names(void **state)
+{
+    struct server *s = *state;
+    char req[1024], out[4096];
+
+    snprintf(req, sizeof(req),
+             "POST /solve HTTP/1.1\r\nHost: x\r\n"
+             "x-REQUEST-id: first-id\r\nX-Request-Id: second-id\r\n"
+             "content-TYPE: application/json\r\n"
+             "Content-Type: text/plain\r\n"
+             "content-length: %zu\r\nConnection: close\r\n\r\n%s",
+             strlen(EXAMPLE), EXAMPLE);
+    raw_exchange(s->port, req, out, sizeof(out));
+    assert_true(strncmp(out, "HTTP/1.1 200", 12) == 0);
+    assert_non_null(strstr(out, "X-Request-Id: first-id\r\n"));
+    assert_non_null(strstr(out, "{\"solution\":" EXAMPLE_SOLUTION));
+    /* Content-Length in lower case, over the limit: 413 before the body. */
+    raw_exchange(s->port,
+                 "POST /solve HTTP/1.1\r\nHost: x\r\n"
+                 "content-type: application/json\r\n"
+                 "CONTENT-LENGTH: 16385\r\nConnection: close\r\n\r\n",
+                 out, sizeof(out));
+    assert_true(strncmp(out, "HTTP/1.1 413", 12) == 0);
+}
+
 /* The 16 KiB connection buffer holds about 15 KiB of request headers: 12 KiB
  * of them (a large token, say) still reach the solver; 20 KiB get
  * libmicrohttpd's 431. */
@@ -733,6 +777,9 @@ static void test_cors_any_origin(void **state)
     static const char *const preflight[] = {
         "Origin: https://app.example", "Access-Control-Request-Method: POST",
         "Access-Control-Request-Headers: content-type", NULL};
+    static const char *const preflight_cased[] = {
+        "oRIGIN: https://app.example", "access-control-request-method: POST",
+        NULL};
     struct reply r;
     char v[160];
 
@@ -748,6 +795,10 @@ static void test_cors_any_origin(void **state)
     assert_non_null(strstr(header_value(&r, "Access-Control-Allow-Headers", v, sizeof(v)), "Content-Type"));
     assert_non_null(strstr(v, "X-Request-Id"));
     assert_string_equal(header_value(&r, "Access-Control-Max-Age", v, sizeof(v)), "600");
+    /* Header names are matched in any case. */
+    request_h(curl, s->port, "OPTIONS", "/solve", preflight_cased, NULL, &r);
+    assert_int_equal(r.status, 204);
+    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "POST, OPTIONS");
     /* Errors carry CORS too, so a page can read the problem. */
     request_h(curl, s->port, "GET", "/nope", origin, NULL, &r);
     assert_int_equal(r.status, 404);
@@ -1270,6 +1321,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_idle_timeout),
         cmocka_unit_test(test_drain),
         cmocka_unit_test(test_request_id),
+        cmocka_unit_test(test_header_names),
         cmocka_unit_test(test_header_budget),
         cmocka_unit_test(test_metrics_scrape),
         cmocka_unit_test(test_cors_any_origin),
