@@ -11,8 +11,10 @@
  * from the other eight digits' sets and x's 20 peers from d's set: about a
  * dozen word operations, no loop over peers.
  *
- * Propagation, cheapest rule first, repeated until nothing changes. Every
- * rule is sound, so the search stays complete and counts stay exact:
+ * Propagation, cheapest rule first, repeated until nothing changes; when a
+ * dearer rule finds something for one digit, the cheaper ones run again
+ * before it looks at the next digit. Every rule is sound, so the search
+ * stays complete and counts stay exact:
  *  1. naked singles: bit-sliced counting over the nine digit sets of a band
  *     gives its cells with no candidate (dead end) and with one (placed);
  *  2. hidden singles, for each digit whose set changed: a row, column or box
