@@ -698,8 +698,9 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
  * Event loops
  *
  * Each loop is a libmicrohttpd daemon of its own, in epoll mode and
- * without a thread of the library's, run by a thread of ours; all of them
- * share one listening socket. Why not the library's thread pool
+ * without a thread of the library's, run by a thread of ours, each on a
+ * listening socket of its own on the same address (SO_REUSEPORT: the
+ * kernel spreads the connections). Why not the library's thread pool
  * (measured here, see README, "HTTP event loops"):
  *  - its epoll loop hangs a thread when exactly 128 connections are ready
  *    at once (after a full batch of events MHD_epoll waits again, blocking);
@@ -791,8 +792,11 @@ static void *loop_main(void *arg)
     return NULL;
 }
 
-/* The listening socket, non-blocking; -1 (errno set) on failure. */
-static int open_listener(const struct sockaddr *addr, socklen_t len)
+/* A listening socket, non-blocking; -1 (errno set) on failure. With
+ * `group`, one of a group sharing the address (SO_REUSEPORT). Without
+ * `backlog` it is only bound, not listening. */
+static int open_socket(const struct sockaddr *addr, socklen_t len, int group,
+                       int backlog)
 {
     int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int on = 1;
@@ -800,15 +804,53 @@ static int open_listener(const struct sockaddr *addr, socklen_t len)
     if (fd < 0)
         return -1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    if (group)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on));
     if (addr->sa_family == AF_INET6)
         setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &on, sizeof(on));
-    if (bind(fd, addr, len) != 0 || listen(fd, SOMAXCONN) != 0) {
+    if (bind(fd, addr, len) != 0 || (backlog && listen(fd, SOMAXCONN) != 0)) {
         int e = errno;
         close(fd);
         errno = e;
         return -1;
     }
     return fd;
+}
+
+static uint16_t bound_port(int fd);
+
+/* A listening socket per loop, all on the address, so that the kernel
+ * spreads new connections over the loops (by a hash of the client's
+ * address and port). With one socket for all, whichever loop woke first
+ * took every connection of a burst: 2 x 16 connections often all went to
+ * one loop, and the other core's loop sat idle (64k requests/s instead of
+ * 80-95k). A socket without SO_REUSEPORT is bound first, and let go, so
+ * that an address in use is an error as before, and not a group joined
+ * with another sudokud. Returns 0, or -1 with errno set. */
+static int open_listeners(struct http_server *srv,
+                          const struct sockaddr *addr, socklen_t len)
+{
+    struct sockaddr_storage ss;
+    int probe;
+    uint16_t port;
+
+    if (srv->nloops == 1)
+        return (srv->loops[0].listen_fd = open_socket(addr, len, 0, 1)) < 0
+                   ? -1 : 0;
+    if ((probe = open_socket(addr, len, 0, 0)) < 0)
+        return -1;
+    port = bound_port(probe); /* the one the kernel chose, for port 0 */
+    close(probe);
+    memcpy(&ss, addr, len);
+    if (addr->sa_family == AF_INET)
+        ((struct sockaddr_in *)&ss)->sin_port = htons(port);
+    else
+        ((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
+    for (unsigned i = 0; i < srv->nloops; i++)
+        if ((srv->loops[i].listen_fd =
+                 open_socket((struct sockaddr *)&ss, len, 1, 1)) < 0)
+            return -1;
+    return 0;
 }
 
 static uint16_t bound_port(int fd)
@@ -824,8 +866,7 @@ static uint16_t bound_port(int fd)
 }
 
 /* Has every loop stop accepting, and waits until they have. libmicrohttpd
- * then leaves the listening socket to us (it would otherwise close it once
- * per daemon). With the threads gone, done here directly. */
+ * then leaves the listening sockets to us (it would otherwise close them). With the threads gone, done here directly. */
 static void quiesce_all(struct http_server *srv)
 {
     for (unsigned i = 0; i < srv->nloops; i++) {
@@ -879,6 +920,8 @@ static void free_server(struct http_server *srv)
         }
         if (lp->daemon != NULL)
             MHD_stop_daemon(lp->daemon);
+        if (lp->listen_fd >= 0) /* quiesced: the daemon left it to us */
+            close(lp->listen_fd);
         if (lp->epfd >= 0)
             close(lp->epfd);
         if (lp->wake_fd >= 0)
@@ -889,14 +932,12 @@ static void free_server(struct http_server *srv)
     free(srv->loops);
     http_jobs_free(srv);
     log_buffer_stop(srv->log.buffer);
-    if (srv->listen_fd >= 0)
-        close(srv->listen_fd);
     ip_table_free(&srv->per_ip);
     metrics_destroy(srv->metrics);
     free(srv);
 }
 
-/* Sets loop i up: its daemon on the shared listening socket and its epoll
+/* Sets loop i up: its daemon on its listening socket and its epoll
  * set (the daemon's descriptor and wake_fd); the thread comes later. */
 static int make_loop(struct http_server *srv, unsigned i,
                      const struct config *cfg, unsigned limit)
@@ -910,7 +951,7 @@ static int make_loop(struct http_server *srv, unsigned i,
     lp->daemon = MHD_start_daemon(
         flags, 0, on_accept, srv, on_request, lp,
         MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
-        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)srv->listen_fd,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lp->listen_fd,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
         MHD_OPTION_CONNECTION_LIMIT, limit,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, srv,
@@ -926,8 +967,8 @@ static int make_loop(struct http_server *srv, unsigned i,
         /* Some of libmicrohttpd's failure paths close the socket it was
          * given: then it is not ours to close again. No other thread opens
          * descriptors yet, so the number cannot have been reused. */
-        if (fcntl(srv->listen_fd, F_GETFD) < 0)
-            srv->listen_fd = -1;
+        if (fcntl(lp->listen_fd, F_GETFD) < 0)
+            lp->listen_fd = -1;
         return -1;
     }
     info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
@@ -1004,7 +1045,6 @@ enum http_status http_server_start(const struct config *cfg,
         snprintf(err, errlen, "out of memory");
         return HTTP_NO_MEMORY;
     }
-    srv->listen_fd = -1;
     atomic_init(&srv->stopping, 0);
     atomic_init(&srv->draining, 0);
     atomic_init(&srv->connections, 0);
@@ -1017,6 +1057,7 @@ enum http_status http_server_start(const struct config *cfg,
             struct http_loop *lp = &srv->loops[i];
             lp->srv = srv;
             lp->epfd = -1;
+            lp->listen_fd = -1;
             atomic_init(&lp->open, 0);
             atomic_init(&lp->pending, 0);
             lp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -1058,15 +1099,14 @@ enum http_status http_server_start(const struct config *cfg,
     if (getrandom(&srv->boot_id, sizeof(srv->boot_id), GRND_NONBLOCK) !=
         (ssize_t)sizeof(srv->boot_id))
         srv->boot_id = (uint32_t)time(NULL) ^ (uint32_t)getpid();
-    srv->listen_fd = open_listener(addr, addrlen);
-    if (srv->listen_fd < 0) {
+    if (open_listeners(srv, addr, addrlen) != 0) {
         snprintf(err, errlen, "cannot listen on %s port %u: %s (in use, or not "
                  "an address of this machine?)", cfg->bind, (unsigned)cfg->port,
                  strerror(errno));
         free_server(srv);
         return HTTP_START_FAILED;
     }
-    srv->port = bound_port(srv->listen_fd);
+    srv->port = bound_port(srv->loops[0].listen_fd);
     /* The job pool first: the loops may submit at once. */
     if (http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
         snprintf(err, errlen, "cannot start the job pool's threads");
@@ -1110,7 +1150,7 @@ long http_server_connections(const struct http_server *srv)
 }
 
 /* Makes the kernel drop new connection requests (a TCP segment with SYN
- * and without ACK) to the listening socket, so the backlog stops growing
+ * and without ACK) to a listening socket, so the backlog stops growing
  * while it is taken in; handshakes already under way still complete into
  * it. Without this a client whose handshake completed between the last
  * accept and the shutdown was reset with its request already sent (a
@@ -1152,9 +1192,9 @@ static struct http_loop *emptiest_loop(struct http_server *srv)
     return best;
 }
 
-/* Accepts every connection waiting in the listening socket's backlog and
- * hands each to the emptiest loop, oldest first. */
-static void take_backlog(struct http_server *srv)
+/* Accepts every connection waiting in the backlog of a listening socket
+ * and hands each to the emptiest loop, oldest first. */
+static void take_backlog(struct http_server *srv, int listen_fd)
 {
     for (;;) {
         struct http_loop *lp;
@@ -1163,7 +1203,7 @@ static void take_backlog(struct http_server *srv)
             return;
         do {
             h->len = sizeof(h->addr);
-            h->fd = accept4(srv->listen_fd, (struct sockaddr *)&h->addr,
+            h->fd = accept4(listen_fd, (struct sockaddr *)&h->addr,
                             &h->len, SOCK_NONBLOCK | SOCK_CLOEXEC);
         } while (h->fd < 0 && (errno == ECONNABORTED || errno == EINTR));
         if (h->fd < 0) { /* EAGAIN: the backlog is empty */
@@ -1193,17 +1233,21 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
          * completes handshakes into the backlog. Those clients connected
          * before we stopped, so they are taken in and served (with
          * Connection: close) rather than reset. Then shutting the listening
-         * socket down makes Linux refuse new connections at once, so a
-         * gateway retries elsewhere. The descriptor itself stays open until
-         * the daemons are stopped. */
+         * sockets down makes Linux refuse new connections at once, so a
+         * gateway retries elsewhere. The descriptors themselves stay open
+         * until the daemons are stopped. */
         const struct timespec settle = {0, 200 * 1000};
         srv->draining_started = 1;
         quiesce_all(srv);
-        refuse_new(srv->listen_fd);
-        take_backlog(srv);
+        for (unsigned i = 0; i < srv->nloops; i++)
+            refuse_new(srv->loops[i].listen_fd);
+        for (unsigned i = 0; i < srv->nloops; i++)
+            take_backlog(srv, srv->loops[i].listen_fd);
         nanosleep(&settle, NULL); /* handshakes under way complete */
-        take_backlog(srv);
-        shutdown(srv->listen_fd, SHUT_RDWR);
+        for (unsigned i = 0; i < srv->nloops; i++) {
+            take_backlog(srv, srv->loops[i].listen_fd);
+            shutdown(srv->loops[i].listen_fd, SHUT_RDWR);
+        }
     }
     /* Every answer now closes its connection, so connections go away as
      * their last request is answered; idle ones go at the idle timeout. Not

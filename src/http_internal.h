@@ -52,6 +52,7 @@ struct http_handoff {
 struct http_loop {
     struct http_server *srv;
     struct MHD_Daemon *daemon;
+    int listen_fd;       /* its own listening socket (SO_REUSEPORT) */
     int epfd;            /* the daemon's epoll descriptor and wake_fd */
     int wake_fd;         /* eventfd: something for the loop to look at */
     pthread_t thread;
@@ -84,7 +85,6 @@ struct ip_table {
 struct http_server {
     struct http_loop *loops;
     unsigned nloops;
-    int listen_fd;
     uint16_t port;
     atomic_int stopping;       /* the loops must end */
     struct ip_table per_ip;

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "http.h"
+#include "../src/http_internal.h" /* which loop holds which connection */
 #include "support.h"
 #include "tests.h"
 
@@ -1017,6 +1018,34 @@ static void test_per_ip_cap(void **state)
     teardown((void **)&s);
 }
 
+/* Connections opened one after another are spread over the loops (each
+ * has a listening socket of its own): with one socket for all, whichever
+ * loop woke first could take most or all of them and leave the other core
+ * idle. 96 connections hashed over two sockets leave either with fewer
+ * than a quarter about once in a million runs. */
+static void test_loops_share_connections(void **state)
+{
+    enum { N = 96 };
+    struct server *s;
+    struct config cfg;
+    int fd[N];
+    long open[2];
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    assert_int_equal(s->srv->nloops, 2);
+    open_idle(fd, N, s->port);
+    for (int i = 0; i < 2; i++)
+        open[i] = atomic_load(&s->srv->loops[i].open);
+    assert_int_equal(open[0] + open[1], N);
+    assert_true(open[0] >= N / 4);
+    assert_true(open[1] >= N / 4);
+    for (int i = 0; i < N; i++)
+        close(fd[i]);
+    teardown((void **)&s);
+}
+
 /* ------------------------------------------------------------------------
  * Batches: run on the job pool, the connection suspended meanwhile
  * ------------------------------------------------------------------------ */
@@ -1330,6 +1359,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_far_over_capacity),
         cmocka_unit_test(test_per_ip_cap),
+        cmocka_unit_test(test_loops_share_connections),
         cmocka_unit_test(test_accepts_again_after_limit),
         cmocka_unit_test(test_batch_over_http),
         cmocka_unit_test(test_batch_leaves_others_flowing),
