@@ -477,16 +477,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
 }
 
 /* ------------------------------------------------------------------------
- * Connections per client address (--max-per-ip)
+ * Connections in all, and per client address (--max-per-ip)
  *
- * Each event loop has a daemon of its own, and libmicrohttpd's per-address
- * cap would count per daemon, so the count is kept here, for all of them:
- * a connection is refused when it is accepted (libmicrohttpd's accept
- * policy callback, which closes it at once) while its address already has
- * the cap; it is counted once libmicrohttpd has taken it in (the
- * connection notification), so one it drops on the way is never counted.
- * Loops accepting from the same address at the same instant can let it
- * have up to one connection more than the cap per other loop.
+ * Each event loop has a daemon of its own, and libmicrohttpd's limits
+ * would count per daemon, so the counts are kept here, for all of them: a
+ * connection is refused when it is accepted (libmicrohttpd's accept policy
+ * callback, which closes it at once) while the server already holds its
+ * connection limit, or its address the cap; it is counted once
+ * libmicrohttpd has taken it in (the connection notification), so one it
+ * drops on the way is never counted. Loops accepting at the same instant
+ * can let in up to one connection more than a limit per other loop.
  * ------------------------------------------------------------------------ */
 
 /* The address as 16 bytes (IPv4 mapped into IPv6); -1 for other kinds. */
@@ -544,11 +544,15 @@ static void ip_free_slot(struct ip_table *t, size_t i)
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
                                  socklen_t addrlen)
 {
-    struct ip_table *t = &((struct http_server *)cls)->per_ip;
+    struct http_server *srv = cls;
+    struct ip_table *t = &srv->per_ip;
     unsigned char key[16];
     int ok;
 
     (void)addrlen;
+    if (atomic_load_explicit(&srv->connections, memory_order_relaxed) >=
+        (long)srv->conn_limit)
+        return MHD_NO;
     if (t->cap == 0 || ip_key(addr, key) != 0)
         return MHD_YES;
     pthread_mutex_lock(&t->lock);
@@ -826,31 +830,54 @@ static uint16_t bound_port(int fd);
  * one loop, and the other core's loop sat idle (64k requests/s instead of
  * 80-95k). A socket without SO_REUSEPORT is bound first, and let go, so
  * that an address in use is an error as before, and not a group joined
- * with another sudokud. Returns 0, or -1 with errno set. */
+ * with another sudokud (a program of the same user that sets SO_REUSEPORT
+ * on the port later can still join it). Returns 0, or -1 with errno set. */
 static int open_listeners(struct http_server *srv,
                           const struct sockaddr *addr, socklen_t len)
 {
     struct sockaddr_storage ss;
-    int probe;
-    uint16_t port;
+    int any = addr->sa_family == AF_INET
+                  ? ((const struct sockaddr_in *)addr)->sin_port == 0
+                  : ((const struct sockaddr_in6 *)addr)->sin6_port == 0;
 
     if (srv->nloops == 1)
         return (srv->loops[0].listen_fd = open_socket(addr, len, 0, 1)) < 0
                    ? -1 : 0;
-    if ((probe = open_socket(addr, len, 0, 0)) < 0)
-        return -1;
-    port = bound_port(probe); /* the one the kernel chose, for port 0 */
-    close(probe);
     memcpy(&ss, addr, len);
-    if (addr->sa_family == AF_INET)
-        ((struct sockaddr_in *)&ss)->sin_port = htons(port);
-    else
-        ((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
-    for (unsigned i = 0; i < srv->nloops; i++)
-        if ((srv->loops[i].listen_fd =
-                 open_socket((struct sockaddr *)&ss, len, 1, 1)) < 0)
+    /* With port 0 another program may take the chosen port between the
+     * probe and the group: then try another. */
+    for (int attempt = 0;; attempt++) {
+        int probe = open_socket(addr, len, 0, 0), e;
+        uint16_t port;
+        unsigned i;
+
+        if (probe < 0)
             return -1;
-    return 0;
+        port = bound_port(probe); /* the one the kernel chose, for port 0 */
+        close(probe);
+        if (port == 0) {
+            errno = EADDRNOTAVAIL;
+            return -1;
+        }
+        if (addr->sa_family == AF_INET)
+            ((struct sockaddr_in *)&ss)->sin_port = htons(port);
+        else
+            ((struct sockaddr_in6 *)&ss)->sin6_port = htons(port);
+        for (i = 0; i < srv->nloops; i++)
+            if ((srv->loops[i].listen_fd =
+                     open_socket((struct sockaddr *)&ss, len, 1, 1)) < 0)
+                break;
+        if (i == srv->nloops)
+            return 0;
+        e = errno;
+        while (i-- > 0) {
+            close(srv->loops[i].listen_fd);
+            srv->loops[i].listen_fd = -1;
+        }
+        errno = e;
+        if (!any || e != EADDRINUSE || attempt == 4)
+            return -1;
+    }
 }
 
 static uint16_t bound_port(int fd)
@@ -965,8 +992,9 @@ static int make_loop(struct http_server *srv, unsigned i,
         MHD_OPTION_END);
     if (lp->daemon == NULL) {
         /* Some of libmicrohttpd's failure paths close the socket it was
-         * given: then it is not ours to close again. No other thread opens
-         * descriptors yet, so the number cannot have been reused. */
+         * given: then it is not ours to close again. The threads started so
+         * far (the job pool, the log writer) open no descriptors, so the
+         * number cannot have been reused. */
         if (fcntl(lp->listen_fd, F_GETFD) < 0)
             lp->listen_fd = -1;
         return -1;
@@ -1001,8 +1029,12 @@ enum http_status http_server_start(const struct config *cfg,
     socklen_t addrlen;
     struct http_server *srv;
     /* Past max_connections we still accept a few more, to answer them 503
-     * at once: at libmicrohttpd's own limit clients wait silently in the
-     * kernel's backlog instead. The limit is shared out among the loops. */
+     * at once; past those, new connections are closed at once (on_accept).
+     * Each loop's daemon may take them all: the kernel decides which loop's
+     * socket a client reaches, and a daemon at a limit of its own would
+     * leave the clients hashed to it waiting in its backlog however much
+     * room the other loops had. With one loop the daemon's own limit comes
+     * first: clients then wait in the backlog until a connection closes. */
     unsigned limit = cfg->max_connections + 16 + cfg->max_connections / 8;
     unsigned nloops = cfg->threads > 0 ? cfg->threads : 1;
     struct rlimit fds;
@@ -1114,9 +1146,10 @@ enum http_status http_server_start(const struct config *cfg,
         return HTTP_START_FAILED;
     }
     /* Every daemon before any thread, so that nothing runs on a half-made
-     * server. Each daemon takes its share of the connection limit. */
+     * server. */
+    srv->conn_limit = limit;
     for (unsigned i = 0; i < nloops; i++) {
-        if (make_loop(srv, i, cfg, (limit + nloops - 1) / nloops) != 0) {
+        if (make_loop(srv, i, cfg, limit) != 0) {
             snprintf(err, errlen, "cannot start the HTTP event loops: %s",
                      strerror(errno));
             free_server(srv);
@@ -1177,7 +1210,7 @@ static void refuse_new(int fd)
 }
 
 /* The loop with the fewest connections, counting those handed to it and
- * not taken in yet: each takes only its share of the connection limit. */
+ * not taken in yet. */
 static struct http_loop *emptiest_loop(struct http_server *srv)
 {
     struct http_loop *best = &srv->loops[0];

@@ -94,6 +94,7 @@ struct http_server {
     int access_log;
     char cors_origins[CONFIG_CORS_MAX]; /* the api context points here */
     unsigned max_connections;
+    unsigned conn_limit;       /* accepted at most, all loops together */
     atomic_int draining;
     atomic_long connections;   /* open connections */
     atomic_ulong next_id;      /* for generated request ids */

@@ -957,11 +957,12 @@ static void test_far_over_capacity(void **state)
     teardown((void **)&s);
 }
 
-/* A loop at its share of the connection limit stops watching the listening
- * socket, and libmicrohttpd watches it again only in the round after
- * connections close: the loop must run that round rather than sleep (with
- * no connection left it would sleep for good, and the client waiting in the
- * backlog with it). One loop, max_connections 1: it takes 17 connections. */
+/* A daemon at its connection limit (with one loop, the server's) stops
+ * watching the listening socket, and libmicrohttpd watches it again only in
+ * the round after connections close: the loop must run that round rather
+ * than sleep (with no connection left it would sleep for good, and the
+ * client waiting in the backlog with it). One loop, max_connections 1: it
+ * takes 17 connections. */
 static void test_accepts_again_after_limit(void **state)
 {
     enum { LIMIT = 17 };
@@ -1036,12 +1037,55 @@ static void test_loops_share_connections(void **state)
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     assert_int_equal(s->srv->nloops, 2);
     open_idle(fd, N, s->port);
-    for (int i = 0; i < 2; i++)
-        open[i] = atomic_load(&s->srv->loops[i].open);
+    for (int waited = 0; waited < 3000; waited += 10) { /* all taken in */
+        for (int i = 0; i < 2; i++)
+            open[i] = atomic_load(&s->srv->loops[i].open);
+        if (open[0] + open[1] == N)
+            break;
+        usleep(10 * 1000);
+    }
     assert_int_equal(open[0] + open[1], N);
     assert_true(open[0] >= N / 4);
     assert_true(open[1] >= N / 4);
     for (int i = 0; i < N; i++)
+        close(fd[i]);
+    teardown((void **)&s);
+}
+
+/* Below the connection limit every new client is taken in, whichever
+ * loop's socket it reaches: with each loop's daemon at a share of the
+ * limit (61 / 8 loops = 8 here), clients hashed to a loop holding 8 waited
+ * in its backlog while the other loops had room. 50 idle connections, then
+ * 10 more clients, each answered (503: over --max-connections 40). */
+static void test_no_wait_below_limit(void **state)
+{
+    enum { IDLE = 50, LATE = 10 };
+    struct server *s;
+    struct config cfg;
+    int fd[IDLE], late[LATE], answered = 0;
+    char req[128], buf[1024];
+
+    (void)state;
+    server_config(&cfg, 8, 10);
+    cfg.max_connections = 40; /* 40 + 16 + 5 = 61 accepted at most */
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    open_idle(fd, IDLE, s->port);
+    snprintf(req, sizeof(req), "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n");
+    for (int i = 0; i < LATE; i++) {
+        late[i] = support_connect(s->port);
+        assert_true(late[i] >= 0);
+        send(late[i], req, strlen(req), MSG_NOSIGNAL);
+    }
+    for (int i = 0; i < LATE; i++) {
+        struct pollfd p = {.fd = late[i], .events = POLLIN};
+        ssize_t n = poll(&p, 1, 3000) == 1
+                        ? recv(late[i], buf, sizeof(buf) - 1, 0) : -1;
+        if (n > 12 && strncmp(buf, "HTTP/1.1 503", 12) == 0)
+            answered++;
+        close(late[i]);
+    }
+    assert_int_equal(answered, LATE);
+    for (int i = 0; i < IDLE; i++)
         close(fd[i]);
     teardown((void **)&s);
 }
@@ -1360,6 +1404,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_far_over_capacity),
         cmocka_unit_test(test_per_ip_cap),
         cmocka_unit_test(test_loops_share_connections),
+        cmocka_unit_test(test_no_wait_below_limit),
         cmocka_unit_test(test_accepts_again_after_limit),
         cmocka_unit_test(test_batch_over_http),
         cmocka_unit_test(test_batch_leaves_others_flowing),
