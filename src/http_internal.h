@@ -58,6 +58,7 @@ struct http_loop {
     pthread_t thread;
     int running;         /* the thread was started */
     unsigned long closed; /* connections closed so far (the loop's thread) */
+    unsigned busy_rounds; /* rounds in a row with more work waiting (its thread) */
     atomic_long open;     /* its connections */
     atomic_long pending;  /* handed to it, not taken in yet */
     pthread_mutex_t lock;            /* guards the three below */
