@@ -1,8 +1,9 @@
 /* bare_mhd.c - the floor of the HTTP library, for `make bench-http`:
  * libmicrohttpd run the way sudokud runs it (one daemon per event loop in
- * epoll mode without a thread of the library's, sharing one listening
- * socket, a thread of ours per loop that waits on the daemon's epoll
- * descriptor, calls MHD_run and yields when more work is waiting; the
+ * epoll mode without a thread of the library's, each with a listening
+ * socket of its own on the port (SO_REUSEPORT), a thread of ours per loop
+ * that waits on the daemon's epoll descriptor, calls MHD_run and yields
+ * after four rounds in a row that found more work waiting; the
  * same connection buffer and timeout) answering every request with one
  * fixed JSON body of the size of sudokud's answer, from a response built
  * once. No JSON, no solving, no metrics, no per-request allocation of ours.
@@ -55,6 +56,7 @@ struct loop {
 static void *run_loop(void *arg)
 {
     struct loop *lp = arg;
+    unsigned busy_rounds = 0;
 
     for (;;) {
         MHD_UNSIGNED_LONG_LONG left;
@@ -64,16 +66,21 @@ static void *run_loop(void *arg)
         MHD_run(lp->daemon);
         if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
             ms = left > 60000 ? 60000 : (int)left;
-        if (ms == 0 || epoll_wait(lp->epfd, ev, 2, 0) > 0)
-            sched_yield();
-        else
+        if (ms == 0 || epoll_wait(lp->epfd, ev, 2, 0) > 0) {
+            if (++busy_rounds == 4) {
+                busy_rounds = 0;
+                sched_yield();
+            }
+        } else {
+            busy_rounds = 0;
             epoll_wait(lp->epfd, ev, 2, ms);
+        }
     }
     return NULL;
 }
 
-static int start_loops(const struct sockaddr_in *addr, unsigned threads,
-                       struct MHD_Response *resp)
+/* A listening socket of the SO_REUSEPORT group on addr; -1 on failure. */
+static int group_socket(const struct sockaddr_in *addr)
 {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int on = 1;
@@ -81,17 +88,35 @@ static int start_loops(const struct sockaddr_in *addr, unsigned threads,
     if (fd < 0)
         return -1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof(on));
     if (bind(fd, (const struct sockaddr *)addr, sizeof(*addr)) != 0 ||
-        listen(fd, SOMAXCONN) != 0)
+        listen(fd, SOMAXCONN) != 0) {
+        close(fd);
         return -1;
+    }
+    return fd;
+}
+
+static int start_loops(struct sockaddr_in *addr, unsigned threads,
+                       struct MHD_Response *resp)
+{
+    int first = -1;
+
     for (unsigned i = 0; i < (threads ? threads : 1); i++) {
         struct loop *lp = calloc(1, sizeof(*lp));
         struct epoll_event ev = {.events = EPOLLIN};
         const union MHD_DaemonInfo *info;
+        socklen_t len = sizeof(*addr);
         pthread_t t;
+        int fd = group_socket(addr);
 
-        if (lp == NULL)
+        if (lp == NULL || fd < 0)
             return -1;
+        if (first < 0) { /* the others join on the port it got */
+            first = fd;
+            if (getsockname(fd, (struct sockaddr *)addr, &len) != 0)
+                return -1;
+        }
         lp->daemon = MHD_start_daemon(MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0,
                                       NULL, NULL, handle, resp,
                                       MHD_OPTION_LISTEN_SOCKET, fd,
@@ -107,7 +132,7 @@ static int start_loops(const struct sockaddr_in *addr, unsigned threads,
             pthread_create(&t, NULL, run_loop, lp) != 0)
             return -1;
     }
-    return fd;
+    return first;
 }
 
 int main(int argc, char **argv)
