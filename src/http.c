@@ -719,7 +719,7 @@ static void on_mhd_log(void *cls, const char *fmt, va_list ap)
  * client or a proxy on the same machine, then wait a few rounds of ours
  * instead of a scheduler slice. Yielding after every busy round cost more
  * than it gave with few connections: at 2 x 16, 0.9 context switches per
- * request against nginx's 0.4, and 10-13% fewer requests/s than yielding
+ * request against nginx's 0.4, and 10-17% fewer requests/s than yielding
  * after 2 or 4 rounds; at 2 x 64 the three did alike.
  * ------------------------------------------------------------------------ */
 
