@@ -831,7 +831,17 @@ static int open_socket(const struct sockaddr *addr, socklen_t len, int group,
     return fd;
 }
 
-static uint16_t bound_port(int fd);
+static uint16_t bound_port(int fd)
+{
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof(ss);
+
+    if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
+        return 0;
+    if (ss.ss_family == AF_INET)
+        return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+    return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+}
 
 /* A listening socket per loop, all on the address, so that the kernel
  * spreads new connections over the loops (by a hash of the client's
@@ -890,20 +900,9 @@ static int open_listeners(struct http_server *srv,
     }
 }
 
-static uint16_t bound_port(int fd)
-{
-    struct sockaddr_storage ss;
-    socklen_t len = sizeof(ss);
-
-    if (getsockname(fd, (struct sockaddr *)&ss, &len) != 0)
-        return 0;
-    if (ss.ss_family == AF_INET)
-        return ntohs(((struct sockaddr_in *)&ss)->sin_port);
-    return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-}
-
 /* Has every loop stop accepting, and waits until they have. libmicrohttpd
- * then leaves the listening sockets to us (it would otherwise close them). With the threads gone, done here directly. */
+ * then leaves the listening sockets to us (it would otherwise close them).
+ * With the threads gone, done here directly. */
 static void quiesce_all(struct http_server *srv)
 {
     for (unsigned i = 0; i < srv->nloops; i++) {
@@ -1045,7 +1044,8 @@ enum http_status http_server_start(const struct config *cfg,
      * leave the clients hashed to it waiting in its backlog however much
      * room the other loops had. With one loop the daemon's own limit comes
      * first: clients then wait in the backlog until a connection closes. */
-    unsigned limit = cfg->max_connections + 16 + cfg->max_connections / 8;
+    const unsigned wanted = cfg->max_connections + 16 + cfg->max_connections / 8;
+    unsigned limit = wanted;
     unsigned nloops = cfg->threads > 0 ? cfg->threads : 1;
     struct rlimit fds;
 
@@ -1131,7 +1131,7 @@ enum http_status http_server_start(const struct config *cfg,
         srv->log.buffer = log_buffer_start(1, 200);
 
     srv->max_connections = cfg->max_connections;
-    if (limit < cfg->max_connections + 16 + cfg->max_connections / 8) {
+    if (limit < wanted) {
         struct log_line l;
         log_begin(&l, &srv->log, LOG_WARN, "connection limit lowered");
         log_str(&l, "detail", "the open-files limit (ulimit -n) is too low for --max-connections");
