@@ -327,17 +327,16 @@ static size_t read_chunk(char *buf, size_t size, size_t n, void *userdata)
     return want;
 }
 
-static void test_body_limit_chunked(void **state)
+/* Sets curl up to POST *c to /solve with chunked encoding, the answer into
+ * *r. Returns the header list, for the caller to free after the transfer. */
+static struct curl_slist *setup_chunked(CURL *curl, uint16_t port,
+                                        struct chunked *c, struct reply *r)
 {
-    struct server *s = *state;
-    CURL *curl = curl_easy_init();
     struct curl_slist *hdrs = NULL;
-    char url[64], *over = padded_example(40000);
-    struct chunked c = {over, 40000, 40000, 0, 0};
-    struct reply r;
+    char url[64];
 
-    memset(&r, 0, sizeof(r));
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve", (unsigned)s->port);
+    memset(r, 0, sizeof(*r));
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve", (unsigned)port);
     hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
     hdrs = curl_slist_append(hdrs, "Transfer-Encoding: chunked");
     hdrs = curl_slist_append(hdrs, "Expect:");
@@ -345,10 +344,22 @@ static void test_body_limit_chunked(void **state)
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
     curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_chunk);
-    curl_easy_setopt(curl, CURLOPT_READDATA, &c);
+    curl_easy_setopt(curl, CURLOPT_READDATA, c);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &r);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
+    return hdrs;
+}
+
+static void test_body_limit_chunked(void **state)
+{
+    struct server *s = *state;
+    CURL *curl = curl_easy_init();
+    char *over = padded_example(40000);
+    struct chunked c = {over, 40000, 40000, 0, 0};
+    struct reply r;
+    struct curl_slist *hdrs = setup_chunked(curl, s->port, &c, &r);
+
     assert_int_equal(curl_easy_perform(curl), CURLE_OK);
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
     assert_int_equal(r.status, 413);
@@ -359,9 +370,8 @@ static void test_body_limit_chunked(void **state)
      * 64 MiB: more than the socket buffers on both ends can take in (up to
      * 4 + 32 MiB here) before the server cuts it, so it must be cut short. */
     over = padded_example(40000);
-    c = (struct chunked){over, 40000, 64u << 20, 0, 0};
+    c = (struct chunked){over, 40000, 64u << 20, 0, 0}; /* curl reads c */
     memset(&r, 0, sizeof(r));
-    curl_easy_setopt(curl, CURLOPT_READDATA, &c);
     assert_int_not_equal(curl_easy_perform(curl), CURLE_OK);
     assert_true(c.off < c.len);
     solve_example(s->port, curl); /* and the server is fine */
@@ -387,23 +397,9 @@ static char *example_after_spaces(size_t size)
 static void post_chunked(uint16_t port, CURL *curl, const char *body,
                          size_t len, size_t step, struct reply *r)
 {
-    struct curl_slist *hdrs = NULL;
     struct chunked c = {body, len, len, 0, step};
-    char url[64];
+    struct curl_slist *hdrs = setup_chunked(curl, port, &c, r);
 
-    memset(r, 0, sizeof(*r));
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve", (unsigned)port);
-    hdrs = curl_slist_append(hdrs, "Content-Type: application/json");
-    hdrs = curl_slist_append(hdrs, "Transfer-Encoding: chunked");
-    hdrs = curl_slist_append(hdrs, "Expect:");
-    curl_easy_setopt(curl, CURLOPT_URL, url);
-    curl_easy_setopt(curl, CURLOPT_POST, 1L);
-    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_chunk);
-    curl_easy_setopt(curl, CURLOPT_READDATA, &c);
-    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(curl, CURLOPT_WRITEDATA, r);
-    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
     assert_int_equal(curl_easy_perform(curl), CURLE_OK);
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r->status);
     curl_slist_free_all(hdrs);
