@@ -72,7 +72,9 @@ trap 'say "interrupted"; exit 130' INT TERM
 
 # ---- tools -------------------------------------------------------------
 need=""
-command -v docker >/dev/null || need="$need docker.io"
+# The engine is what the checks need: some machines ship a docker CLI alone
+# (no dockerd), so look for the daemon and the client each.
+{ command -v dockerd && command -v docker; } >/dev/null || need="$need docker.io"
 command -v debootstrap >/dev/null || need="$need debootstrap"
 command -v curl >/dev/null || need="$need curl"
 if [ "${COMPOSE:-1}" = 1 ]; then command -v docker-compose >/dev/null || need="$need docker-compose"; fi
