@@ -41,6 +41,8 @@ struct api_request {
     const char *request_id;  /* put into problem bodies; may be NULL */
     int overloaded;          /* over the connection cap: answer 503 */
     int queue_full;          /* a long job found the job queue full: 503 */
+    int memory_full;         /* its body would pass the server's budget for
+                                bodies held (--max-buffered): 503 */
     int can_stream;          /* the caller can take resp->stream */
     char *answer;            /* NULL, or API_ANSWER_MAX bytes that outlive
                                 the response: a solution is written there

@@ -30,6 +30,9 @@ struct config {
     uint64_t max_nodes;           /* node budget of one search */
     uint64_t max_killer_nodes;    /* node budget of one killer search */
     unsigned timeout;             /* idle connection timeout, seconds */
+    unsigned header_timeout;      /* headers complete within, seconds */
+    size_t body_min_rate;         /* body bytes per second after that, 0: off */
+    size_t max_buffered;          /* body bytes held across connections */
     unsigned drain_timeout;       /* longest wait for requests on SIGTERM, s */
     unsigned max_connections;     /* connections served at once */
     unsigned max_per_ip;          /* connections per client address, 0: off */
@@ -57,7 +60,7 @@ void config_init(struct config *cfg);
 
 /* Applies the environment (each setting's variable, listed by
  * config_usage: PORT, BIND, THREADS, MAX_BODY, MAX_NODES, MAX_KILLER_NODES,
- * TIMEOUT, DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH,
+ * TIMEOUT, HEADER_TIMEOUT, BODY_MIN_RATE, MAX_BUFFERED, DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH,
  * MAX_BATCH_BODY, BATCH_WORKERS, BATCH_QUEUE, LOG_LEVEL, ACCESS_LOG,
  * CORS_ORIGINS), then the flags of argv, to *cfg.
  * On CONFIG_ERROR a one-line message naming the setting and the bad value is

@@ -21,6 +21,14 @@ enum metrics_result {
     METRICS_NRESULTS
 };
 
+/* Why the server closed a connection itself (slow clients). */
+enum metrics_close {
+    METRICS_CLOSE_HEADER_TIMEOUT = 0, /* headers not complete in time */
+    METRICS_CLOSE_BODY_TOO_SLOW,      /* body below the minimum rate */
+    METRICS_CLOSE_EVICTED,            /* idle longest when connections ran out */
+    METRICS_NCLOSES
+};
+
 /* Creates the metrics of a server whose routes are labelled by `routes`
  * (nroutes route templates; requests outside them are counted as "other").
  * The strings must outlive the metrics. Returns NULL when out of memory. */
@@ -38,6 +46,9 @@ long metrics_in_flight(const struct metrics *m);
 /* A puzzle was judged; duration and guesses count only for searched ones. */
 void metrics_puzzle(struct metrics *m, enum metrics_result result,
                     uint64_t solve_us, uint64_t guesses);
+
+/* The server closed a connection for `why`. */
+void metrics_connection_closed(struct metrics *m, enum metrics_close why);
 
 /* Renders every metric. Returns a heap string (length in *len) or NULL when
  * out of memory. */

@@ -287,6 +287,12 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
         api_respond_simple(resp, 503, "busy", "Job queue full",
                            "every worker for long jobs (batches, generation) "
                            "is busy and the queue is full; retry in a moment");
+    } else if (req->memory_full) {
+        resp->retry_after = 1;
+        api_respond_simple(resp, 503, "busy", "Too many bodies held",
+                           "the server holds as many request bodies as its "
+                           "memory budget allows (--max-buffered); retry in a "
+                           "moment");
     } else if (req->overloaded &&
                !(i < API_NROUTES && routes[i].handle == handle_livez)) {
         resp->retry_after = 1;

@@ -50,6 +50,18 @@ static const struct opt opts[] = {
      NULL},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
      "close connections idle this long (default 10)", NULL},
+    {"header-timeout", "HEADER_TIMEOUT", OPT_UINT, FIELD(header_timeout), 1,
+     3600, "SECONDS",
+     "a request's headers must be complete this long after the connection "
+     "opens or its last answer (default 10)", NULL},
+    {"body-min-rate", "BODY_MIN_RATE", OPT_SIZE, FIELD(body_min_rate), 0,
+     64u << 20, "BYTES",
+     "after --header-timeout, a body must keep up this many bytes per second; "
+     "0 for no floor (default 1K)", NULL},
+    {"max-buffered", "MAX_BUFFERED", OPT_SIZE, FIELD(max_buffered), 64u << 10,
+     (size_t)1 << 32, "BYTES",
+     "request-body bytes held across all connections; more get 503 (default 32M)",
+     NULL},
     {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
      "SECONDS", "on SIGTERM, wait this long for requests in flight (default 25)", NULL},
     {"max-connections", "MAX_CONNECTIONS", OPT_UINT, FIELD(max_connections), 1,
@@ -87,6 +99,9 @@ void config_init(struct config *cfg)
     cfg->max_nodes = 100000;
     cfg->max_killer_nodes = 25000;
     cfg->timeout = 10;
+    cfg->header_timeout = 10;
+    cfg->body_min_rate = 1024;
+    cfg->max_buffered = (size_t)32 << 20;
     cfg->drain_timeout = 25;
     cfg->max_connections = 1000;
     cfg->max_per_ip = 0;

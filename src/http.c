@@ -40,14 +40,6 @@ static const char *copy_header(char **dst, const char *value)
     return *dst;
 }
 
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* ------------------------------------------------------------------------
  * Requests
  * ------------------------------------------------------------------------ */
@@ -115,7 +107,7 @@ static enum MHD_Result queue(struct http_server *srv,
     return ret;
 }
 
-static int over_capacity(struct http_server *srv, struct MHD_Connection *conn);
+static int over_capacity(struct http_server *srv, const struct request *rq);
 
 static const char *header(struct MHD_Connection *conn, const char *name)
 {
@@ -190,8 +182,9 @@ static enum MHD_Result answer(struct http_server *srv,
         .origin = rq->hdr.origin,
         .cors_method = rq->hdr.cors_method,
         .request_id = rq->id,
-        .overloaded = over_capacity(srv, conn),
+        .overloaded = over_capacity(srv, rq),
         .queue_full = queue_full,
+        .memory_full = rq->no_room,
         .answer = rq->answer,
     };
     struct api_response resp;
@@ -229,8 +222,9 @@ static int submit(struct http_server *srv, struct MHD_Connection *conn,
     return 0;
 }
 
-/* Declared Content-Length (cl, NULL when absent) larger than the limit? */
-static int declared_too_large(const char *cl, size_t max)
+/* The declared Content-Length (cl, NULL when absent) as a number; 0 when
+ * absent or not a number. */
+static unsigned long long declared_length(const char *cl)
 {
     char *end;
     unsigned long long n;
@@ -238,21 +232,24 @@ static int declared_too_large(const char *cl, size_t max)
     if (cl == NULL)
         return 0;
     n = strtoull(cl, &end, 10);
-    return end != cl && n > max;
+    return end != cl ? n : 0;
 }
 
-/* Lets go of the body: a heap buffer is freed, the inline one is part of
- * the request. */
-static void drop_body(struct request *rq)
+/* Lets go of the body: a heap buffer is freed and its bytes go back to
+ * the server's budget; the inline one is part of the request. */
+static void drop_body(struct http_server *srv, struct request *rq)
 {
     if (rq->body != rq->inline_body)
         free(rq->body);
+    http_buffer_give(srv, rq->held);
+    rq->held = 0;
     rq->body = NULL;
     rq->len = rq->cap = 0;
 }
 
 /* Makes room for `need` bytes (at most max) by moving the body to a larger
- * heap buffer. Returns 0, or -1 when out of memory (the body is kept). */
+ * heap buffer: the declared length at once when it is known, else twice
+ * the room so far. Returns 0, or -1 when out of memory (the body is kept). */
 static int grow_body(struct request *rq, size_t need, size_t max)
 {
     size_t cap = rq->cap * 2;
@@ -260,6 +257,8 @@ static int grow_body(struct request *rq, size_t need, size_t max)
 
     while (cap < need)
         cap *= 2;
+    if (rq->expect >= need)
+        cap = rq->expect;
     if (cap > max)
         cap = max;
     if (rq->body == rq->inline_body) {
@@ -277,24 +276,35 @@ static int grow_body(struct request *rq, size_t need, size_t max)
 
 /* Appends a chunk, growing the buffer up to max; past it, keeps nothing.
  * The body starts in the request's inline buffer: a small one then costs
- * no allocation. */
-static void append(struct request *rq, const char *data, size_t size,
-                   size_t max)
+ * no allocation. Bytes on the heap are taken from --max-buffered as they
+ * come (a large buffer's pages cost memory only once written), and past
+ * it nothing is kept either: the answer is 503 busy. */
+static void append(struct http_server *srv, struct request *rq,
+                   const char *data, size_t size, size_t max)
 {
-    if (rq->too_large)
+    if (rq->too_large || rq->no_room)
         return;
     if (size > max - rq->len) {
         rq->too_large = 1;
-        drop_body(rq);
+        drop_body(srv, rq);
         return;
     }
     if (rq->body == NULL) {
         rq->body = rq->inline_body;
         rq->cap = sizeof(rq->inline_body);
     }
+    if (rq->len + size > sizeof(rq->inline_body)) {
+        size_t take = rq->len + size - rq->held; /* what is not held yet */
+        if (http_buffer_take(srv, take) != 0) {
+            rq->no_room = 1;
+            drop_body(srv, rq);
+            return;
+        }
+        rq->held += take;
+    }
     if (rq->len + size > rq->cap && grow_body(rq, rq->len + size, max) != 0) {
         rq->too_large = 1; /* treat like an oversized body: answer, keep nothing */
-        drop_body(rq);
+        drop_body(srv, rq);
         return;
     }
     memcpy(rq->body + rq->len, data, size);
@@ -343,7 +353,7 @@ static void start_request(struct http_server *srv, const char *method,
     copy_cut(rq->method, method, sizeof(rq->method));
     copy_cut(rq->path, url, sizeof(rq->path));
     rq->route = API_NROUTES;
-    rq->start_us = now_us();
+    rq->start_us = http_now_us();
     metrics_request_begin(srv->metrics);
 }
 
@@ -355,6 +365,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
     struct request *rq = *con_cls;
+    unsigned long long n;
 
     (void)version;
     if (rq == NULL) {
@@ -367,21 +378,36 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         read_headers(conn, &rq->hdr);
         start_request(srv, method, url, rq);
         rq->limit = api_body_limit(&srv->api, url);
-        if (declared_too_large(rq->hdr.content_length, rq->limit)) {
+        rq->cs = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
+                     ->socket_context;
+        http_conn_enter(lp, rq->cs, CONN_BODY, rq->start_us);
+        n = declared_length(rq->hdr.content_length);
+        if (n > rq->limit)
+            rq->too_large = 1;
+        else if (n > sizeof(rq->inline_body)) {
+            /* A body that cannot be held now is refused before it is sent;
+             * the bytes are taken from the budget as they come. */
+            if (http_buffer_room(srv) < n)
+                rq->no_room = 1;
+            rq->expect = (size_t)n;
+        }
+        if (rq->too_large || rq->no_room) {
             /* Answer before reading: libmicrohttpd then skips the body
              * (or never sends "100 Continue") and closes the connection. */
-            rq->too_large = 1;
+            http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
             return answer(srv, conn, url, method, rq, 0);
         }
         return MHD_YES;
     }
     if (*upload_data_size != 0) {
+        if (rq->cs)
+            rq->cs->body_bytes += *upload_data_size;
         if (rq->status != 0) { /* answered early: drop the rest */
             *upload_data_size = 0;
             return MHD_YES;
         }
-        append(rq, upload_data, *upload_data_size, rq->limit);
-        if (rq->too_large)
+        append(srv, rq, upload_data, *upload_data_size, rq->limit);
+        if (rq->too_large || rq->no_room)
             rq->dropped += *upload_data_size;
         *upload_data_size = 0;
         /* A body without Content-Length passed the limit: it is read and
@@ -396,6 +422,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         }
         return MHD_YES;
     }
+    http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
     if (rq->state == REQUEST_DONE) { /* resumed: the worker's answer */
         rq->state = REQUEST_READING;
         return reply(srv, conn, rq, &rq->job->resp);
@@ -404,8 +431,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
         return MHD_YES;
     /* A long job goes to the pool unless it can be answered at once: too
      * large, or from a connection over the cap (503 overloaded). */
-    if (!rq->too_large && api_is_job(method, url) &&
-        !over_capacity(srv, conn))
+    if (!rq->too_large && !rq->no_room && api_is_job(method, url) &&
+        !over_capacity(srv, rq))
         return submit(srv, conn, url, method, rq) == 0
                    ? MHD_YES
                    : answer(srv, conn, url, method, rq, 1);
@@ -450,11 +477,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
 {
     struct http_server *srv = cls;
     struct request *rq = *con_cls;
-    uint64_t took;
+    uint64_t took, now;
 
     if (rq == NULL)
         return;
-    took = now_us() - rq->start_us;
+    now = http_now_us();
+    took = now - rq->start_us;
+    if (rq->cs != NULL) /* the next request's headers are due from now */
+        http_conn_enter(rq->loop, rq->cs, CONN_WAITING, now);
     metrics_request_end(srv->metrics, rq->method, rq->route, rq->status, took);
     if (srv->access_log)
         log_access(srv, conn, rq, took, toe);
@@ -466,7 +496,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn,
         else
             api_response_free(&rq->job->resp);
     }
-    drop_body(rq);
+    drop_body(srv, rq);
     if (rq->job) {
         free(rq->job->content_type);
         free(rq->job->origin);
@@ -628,6 +658,8 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
 
     if (code != MHD_CONNECTION_NOTIFY_STARTED) {
         lp->closed++;
+        http_conn_close(lp, *socket_context);
+        *socket_context = NULL;
         atomic_fetch_sub_explicit(&lp->open, 1, memory_order_relaxed);
         ip_count(srv, conn, -1);
         atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
@@ -637,15 +669,14 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     atomic_fetch_add_explicit(&lp->open, 1, memory_order_relaxed);
     open = atomic_fetch_add_explicit(&srv->connections, 1,
                                      memory_order_relaxed) + 1;
-    *socket_context = open > (long)srv->max_connections ? srv : NULL;
+    *socket_context = http_conn_open(lp, conn, open);
 }
 
-static int over_capacity(struct http_server *srv, struct MHD_Connection *conn)
+/* Opened over max_connections, with no waiting connection to make room,
+ * and still over it. */
+static int over_capacity(struct http_server *srv, const struct request *rq)
 {
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-
-    return ci != NULL && ci->socket_context == srv &&
+    return rq->cs != NULL && rq->cs->over_capacity &&
            atomic_load_explicit(&srv->connections, memory_order_relaxed) >
                (long)srv->max_connections;
 }
@@ -778,13 +809,18 @@ static void *loop_main(void *arg)
     do {
         MHD_UNSIGNED_LONG_LONG left;
         struct epoll_event ev[2];
-        int ms = -1; /* no connection has a deadline: wait for an event */
+        int ms = -1; /* nothing has a deadline: wait for an event */
         unsigned long closed = lp->closed;
         int n, busy;
+
+        int sweep_ms;
 
         MHD_run(lp->daemon);
         if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
             ms = left > 60000 ? 60000 : (int)left;
+        sweep_ms = http_conn_sweep(lp, http_now_us());
+        if (sweep_ms >= 0 && (ms < 0 || sweep_ms < ms))
+            ms = sweep_ms;
         n = epoll_wait(lp->epfd, ev, 2, 0);
         /* A connection closed in this round: if the daemon had stopped
          * watching the listening socket (at its connection limit, or out
@@ -1090,6 +1126,7 @@ enum http_status http_server_start(const struct config *cfg,
     atomic_init(&srv->stopping, 0);
     atomic_init(&srv->draining, 0);
     atomic_init(&srv->connections, 0);
+    atomic_init(&srv->buffered, 0);
     atomic_init(&srv->next_id, 0);
     srv->metrics = metrics_create(api_route_labels, API_NROUTES, cfg->version);
     srv->loops = calloc(nloops, sizeof(*srv->loops));
@@ -1131,6 +1168,9 @@ enum http_status http_server_start(const struct config *cfg,
         srv->log.buffer = log_buffer_start(1, 200);
 
     srv->max_connections = cfg->max_connections;
+    srv->header_timeout_us = (uint64_t)cfg->header_timeout * 1000000u;
+    srv->body_min_rate = cfg->body_min_rate;
+    srv->max_buffered = cfg->max_buffered;
     if (limit < wanted) {
         struct log_line l;
         log_begin(&l, &srv->log, LOG_WARN, "connection limit lowered");

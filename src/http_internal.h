@@ -23,6 +23,26 @@
 
 struct request;
 
+/* What a connection is waiting for, for the slow-client deadlines. */
+enum http_conn_phase {
+    CONN_WAITING = 0, /* a request's headers: since it opened or its last answer */
+    CONN_BODY,        /* the rest of a request's body */
+    CONN_BUSY,        /* its request is being judged or answered: no deadline */
+};
+
+/* One open connection of a loop (libmicrohttpd's socket context). Only the
+ * loop's thread reads or writes it. The loop's list is in the order of
+ * `since`: a connection moves to its tail when its phase changes. */
+struct http_conn {
+    struct http_conn *prev, *next;
+    int fd;
+    enum http_conn_phase phase;
+    uint64_t since_us;     /* when the phase began (CLOCK_MONOTONIC) */
+    size_t body_bytes;     /* CONN_BODY: bytes of the body so far */
+    int over_capacity;     /* opened with max_connections open, none evictable */
+    int closing;           /* shut down by us, libmicrohttpd not yet told */
+};
+
 /* Batches wait here for a worker; `reserved` counts queued and promised
  * slots, so a full queue is known before a connection is suspended. */
 struct http_jobs {
@@ -61,6 +81,8 @@ struct http_loop {
     unsigned busy_rounds; /* rounds in a row with more work waiting (its thread) */
     atomic_long open;     /* its connections */
     atomic_long pending;  /* handed to it, not taken in yet */
+    struct http_conn *oldest, *newest; /* its connections, by `since` */
+    uint64_t next_sweep_us;          /* when to look for slow clients next */
     pthread_mutex_t lock;            /* guards the three below */
     pthread_cond_t changed;
     int quiesce;                     /* asked to stop accepting */
@@ -96,6 +118,10 @@ struct http_server {
     char cors_origins[CONFIG_CORS_MAX]; /* the api context points here */
     unsigned max_connections;
     unsigned conn_limit;       /* accepted at most, all loops together */
+    uint64_t header_timeout_us;
+    size_t body_min_rate;      /* bytes per second, 0: no floor */
+    size_t max_buffered;       /* body bytes held across connections */
+    atomic_size_t buffered;    /* body bytes held now (heap buffers) */
     atomic_int draining;
     atomic_long connections;   /* open connections */
     atomic_ulong next_id;      /* for generated request ids */
@@ -159,6 +185,10 @@ struct request {
     size_t limit;        /* body limit of its route */
     int too_large;
     size_t dropped;      /* bytes past the limit, read and thrown away */
+    int no_room;         /* --max-buffered was reached: answer 503 busy */
+    size_t held;         /* bytes of srv->buffered it holds: its heap body's */
+    size_t expect;       /* declared Content-Length, 0 when unknown */
+    struct http_conn *cs; /* the connection's, NULL if it could not be made */
     int status;          /* 0 until answered */
     size_t bytes;        /* body bytes of the answer */
     size_t route;
@@ -204,6 +234,40 @@ void http_stream_drop(void *stream);
 
 /* The response that sends rq->job->stream; NULL when out of memory. */
 struct MHD_Response *http_stream_response(struct request *rq);
+
+/* Slow clients and the body budget (http_conn.c). All but the buffer
+ * functions run on the loop's thread. */
+
+/* CLOCK_MONOTONIC in microseconds. */
+uint64_t http_now_us(void);
+
+/* Tracks a new connection of lp: a struct for its socket context, or NULL
+ * when out of memory (the connection is then not tracked). When more than
+ * max_connections are open, the connection that has waited longest for a
+ * request is closed to make room; when none can be, the new one is marked
+ * over_capacity (its requests get 503 overloaded). */
+struct http_conn *http_conn_open(struct http_loop *lp,
+                                 struct MHD_Connection *conn, long open);
+
+/* The connection closed: unlinks and frees cs (NULL is fine). */
+void http_conn_close(struct http_loop *lp, struct http_conn *cs);
+
+/* cs enters `phase` now (NULL is fine). */
+void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
+                     enum http_conn_phase phase, uint64_t now);
+
+/* Closes the connections past their deadline (at most every quarter of a
+ * second) and returns how many milliseconds the loop may wait before the
+ * next look, or -1 when it has no connections to watch. */
+int http_conn_sweep(struct http_loop *lp, uint64_t now);
+
+/* Takes n bytes of --max-buffered: 0, or -1 (nothing taken) when that
+ * would pass it. Any thread. */
+int http_buffer_take(struct http_server *srv, size_t n);
+void http_buffer_give(struct http_server *srv, size_t n);
+
+/* Bytes of --max-buffered not taken now. */
+size_t http_buffer_room(const struct http_server *srv);
 
 /* Resumes a suspended connection from any thread and wakes its loop. */
 void http_resume(struct http_loop *lp, struct MHD_Connection *conn);

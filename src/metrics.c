@@ -18,6 +18,9 @@ static const char *const methods[] = {"GET", "HEAD", "POST", "OPTIONS", "other"}
 static const int codes[] = {200, 204, 400, 404, 405, 413, 415, 422, 500, 503};
 #define NCODES (sizeof(codes) / sizeof(codes[0]) + 1) /* + "other" */
 
+static const char *const close_reasons[METRICS_NCLOSES] = {
+    "header_timeout", "body_too_slow", "evicted"};
+
 static const char *const results[METRICS_NRESULTS] = {
     "solved", "no_solution", "multiple_solutions", "invalid", "search_limit"};
 
@@ -49,6 +52,7 @@ struct shard {
                                     on different shards */
     struct histogram solve, guesses;
     atomic_ulong puzzles[METRICS_NRESULTS];
+    atomic_ulong closes[METRICS_NCLOSES];
     atomic_ulong *requests;      /* [NMETHODS][nroutes + 1][NCODES] */
     struct histogram *durations; /* [nroutes + 1] */
 };
@@ -182,6 +186,12 @@ void metrics_puzzle(struct metrics *m, enum metrics_result result,
             sizeof(guess_bounds) / sizeof(guess_bounds[0]), guesses);
 }
 
+void metrics_connection_closed(struct metrics *m, enum metrics_close why)
+{
+    atomic_fetch_add_explicit(&my_shard(m)->closes[why], 1,
+                              memory_order_relaxed);
+}
+
 /* ------------------------------------------------------------------------
  * Rendering
  * ------------------------------------------------------------------------ */
@@ -310,6 +320,18 @@ char *metrics_render(const struct metrics *m, size_t *len)
     emit(&o, "# HELP http_requests_in_flight Requests started and not yet "
              "answered.\n# TYPE http_requests_in_flight gauge\n"
              "http_requests_in_flight %ld\n", metrics_in_flight(m));
+    emit(&o, "# HELP http_connections_closed_total Connections the server "
+             "closed itself: slow headers, a body below the minimum rate, or "
+             "evicted for a new client.\n"
+             "# TYPE http_connections_closed_total counter\n");
+    for (size_t i = 0; i < METRICS_NCLOSES; i++) {
+        unsigned long v = 0;
+        for (size_t k = 0; k < NSHARDS; k++)
+            v += atomic_load_explicit(&m->shard[k]->closes[i],
+                                      memory_order_relaxed);
+        emit(&o, "http_connections_closed_total{reason=\"%s\"} %lu\n",
+             close_reasons[i], v);
+    }
     emit(&o, "# HELP sudoku_solve_duration_seconds Search time of one "
              "puzzle (uniqueness check included).\n"
              "# TYPE sudoku_solve_duration_seconds histogram\n");

@@ -838,13 +838,59 @@ static void test_cors_origin_list(void **state)
 }
 
 /* Connects n sockets and waits until the server has taken them. */
-static void open_idle(int *fd, int n, uint16_t port)
+/* Waits (5 s at most) until get(srv) reaches n; returns the last value. */
+static long wait_until(long (*get)(const struct http_server *),
+                       const struct http_server *srv, long n)
 {
+    long v = get(srv);
+
+    for (int waited = 0; v < n && waited < 5000; waited += 5) {
+        usleep(5 * 1000);
+        v = get(srv);
+    }
+    return v;
+}
+
+/* n connections that send nothing, once the server has taken them all in. */
+static void open_idle(struct server *s, int *fd, int n)
+{
+    long before = http_server_connections(s->srv);
+
     for (int i = 0; i < n; i++) {
-        fd[i] = support_connect(port);
+        fd[i] = support_connect(s->port);
         assert_true(fd[i] >= 0);
     }
-    usleep(200 * 1000);
+    assert_int_equal(wait_until(http_server_connections, s->srv, before + n),
+                     before + n);
+}
+
+/* n connections in the middle of a request: its headers sent, its body
+ * not. With --body-min-rate 0 the server neither times them out nor
+ * evicts them for new clients, as it does idle ones. */
+static void open_busy(struct server *s, int *fd, int n)
+{
+    static const char head[] = "POST /solve HTTP/1.1\r\nHost: t\r\n"
+                               "Content-Type: application/json\r\n"
+                               "Content-Length: 1000\r\n\r\n";
+    long before = http_server_in_flight(s->srv);
+
+    for (int i = 0; i < n; i++) {
+        fd[i] = support_connect(s->port);
+        assert_true(fd[i] >= 0);
+        assert_int_equal(send(fd[i], head, strlen(head), MSG_NOSIGNAL),
+                         (ssize_t)strlen(head));
+    }
+    assert_int_equal(wait_until(http_server_in_flight, s->srv, before + n),
+                     before + n);
+}
+
+/* Waits until the server has no connection open. */
+static void wait_all_closed(struct server *s)
+{
+    for (int waited = 0; http_server_connections(s->srv) > 0 && waited < 5000;
+         waited += 5)
+        usleep(5 * 1000);
+    assert_int_equal(http_server_connections(s->srv), 0);
 }
 
 /* Several hundred silent connections: a normal client is still served at
@@ -859,7 +905,7 @@ static void test_idle_connections_do_not_block(void **state)
 
     (void)state;
     assert_int_equal(start((void **)&s, 2, 1), 0);
-    open_idle(fd, N, s->port);
+    open_idle(s, fd, N);
     solve_example(s->port, curl);
     curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &took);
     assert_true(took < 0.5); /* generous bound; typically well under 10 ms */
@@ -875,8 +921,9 @@ static void test_idle_connections_do_not_block(void **state)
     teardown((void **)&s);
 }
 
-/* Over --max-connections: 503 overloaded with Retry-After at once, and
- * served again when the load goes away. */
+/* Over --max-connections, with every connection busy (none to evict):
+ * 503 overloaded with Retry-After at once, and served again when the load
+ * goes away. */
 static void test_saturation(void **state)
 {
     enum { CAP = 8 };
@@ -891,8 +938,9 @@ static void test_saturation(void **state)
     (void)state;
     server_config(&cfg, 2, 10);
     cfg.max_connections = CAP;
+    cfg.body_min_rate = 0;
     assert_int_equal(start_with((void **)&s, &cfg), 0);
-    open_idle(fd, CAP, s->port);
+    open_busy(s, fd, CAP);
     assert_int_equal(request(curl, s->port, "POST", "/solve", "application/json",
                              EXAMPLE, strlen(EXAMPLE), &r), CURLE_OK);
     curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &took);
@@ -904,9 +952,11 @@ static void test_saturation(void **state)
     /* Liveness is never refused: a busy server is alive. */
     request(curl, s->port, "GET", "/livez", NULL, NULL, 0, &r);
     assert_int_equal(r.status, 200);
+    curl_easy_cleanup(curl); /* its connection too */
+    curl = curl_easy_init();
     for (int i = 0; i < CAP; i++)
         close(fd[i]);
-    usleep(200 * 1000);
+    wait_all_closed(s);
     solve_example(s->port, curl);
     curl_easy_cleanup(curl);
     teardown((void **)&s);
@@ -924,8 +974,9 @@ static void test_far_over_capacity(void **state)
     (void)state;
     server_config(&cfg, 2, 10);
     cfg.max_connections = CAP;
+    cfg.body_min_rate = 0;
     assert_int_equal(start_with((void **)&s, &cfg), 0);
-    open_idle(fd, CAP, s->port);
+    open_busy(s, fd, CAP);
     snprintf(req, sizeof(req), "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n");
     for (int i = CAP; i < N; i++) {
         struct pollfd p;
@@ -972,8 +1023,9 @@ static void test_accepts_again_after_limit(void **state)
     (void)state;
     server_config(&cfg, 1, 30);
     cfg.max_connections = 1;
+    cfg.body_min_rate = 0; /* busy ones are not evicted for the late one */
     assert_int_equal(start_with((void **)&s, &cfg), 0);
-    open_idle(fd, LIMIT, s->port);
+    open_busy(s, fd, LIMIT);
     late = support_connect(s->port); /* waits in the backlog */
     assert_true(late >= 0);
     snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: t\r\n\r\n");
@@ -991,6 +1043,131 @@ static void test_accepts_again_after_limit(void **state)
     teardown((void **)&s);
 }
 
+/* The value of a metrics series now (-1 when absent). */
+static double scrape(struct server *s, const char *series)
+{
+    CURL *curl = curl_easy_init();
+    struct reply r;
+    double v = -1;
+
+    if (request(curl, s->port, "GET", "/metrics", NULL, NULL, 0, &r) == CURLE_OK)
+        v = support_sample(r.body, series);
+    curl_easy_cleanup(curl);
+    return v;
+}
+
+/* Sends `chunk` on fd every 50 ms until the server closes the connection
+ * (5 s at most); the seconds that took, or -1 if it never did. */
+static double trickle_until_closed(int fd, const char *chunk)
+{
+    struct timespec t0, t1;
+    char buf[256];
+
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < 100; i++) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        send(fd, chunk, strlen(chunk), MSG_NOSIGNAL);
+        if (poll(&p, 1, 50) == 1 && recv(fd, buf, sizeof(buf), 0) <= 0) {
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            return (double)(t1.tv_sec - t0.tv_sec) +
+                   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        }
+    }
+    return -1;
+}
+
+/* Headers a byte at a time (20 bytes/s) never complete, and libmicrohttpd's
+ * idle timeout (10 s) never fires on a connection that keeps sending: the
+ * header deadline (1 s) closes it, and counts it. */
+static void test_slow_headers_closed(void **state)
+{
+    struct server *s;
+    struct config cfg;
+    int fd;
+    double took;
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    cfg.header_timeout = 1;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    fd = support_connect(s->port);
+    assert_true(fd >= 0);
+    send(fd, "GET /livez HTTP/1.1\r\nX-Slow: ", 29, MSG_NOSIGNAL);
+    took = trickle_until_closed(fd, "a");
+    close(fd);
+    assert_true(took > 0.5 && took < 3);
+    assert_true(scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") == 1);
+    teardown((void **)&s);
+}
+
+/* A body at 100 bytes/s where 1,000 are required after the grace (the
+ * header timeout, 1 s) is closed, and counted. */
+static void test_slow_body_closed(void **state)
+{
+    static const char head[] = "POST /solve/batch HTTP/1.1\r\nHost: t\r\n"
+                               "Content-Type: application/json\r\n"
+                               "Content-Length: 100000\r\n\r\n";
+    struct server *s;
+    struct config cfg;
+    int fd;
+    double took;
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    cfg.header_timeout = 1;
+    cfg.body_min_rate = 1000;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    fd = support_connect(s->port);
+    assert_true(fd >= 0);
+    send(fd, head, strlen(head), MSG_NOSIGNAL);
+    took = trickle_until_closed(fd, "aaaaa"); /* 5 bytes / 50 ms */
+    close(fd);
+    /* Behind from the grace's end: 1 s + a sweep (0.25 s) or so. */
+    assert_true(took > 0.9 && took < 3);
+    assert_true(scrape(s, "http_connections_closed_total{reason=\"body_too_slow\"}") == 1);
+    assert_true(scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") == 0);
+    teardown((void **)&s);
+}
+
+/* Every connection taken by idle clients: a new client is served (200),
+ * not refused, because the longest-idle connection makes room for it. */
+static void test_idle_evicted_for_new_client(void **state)
+{
+    enum { CAP = 4 };
+    struct server *s;
+    struct config cfg;
+    int fd[CAP], closed = 0;
+    CURL *curl = curl_easy_init();
+    struct reply r = {0};
+
+    (void)state;
+    server_config(&cfg, 1, 10);
+    cfg.max_connections = CAP;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    open_idle(s, fd, CAP);
+    /* A connection just opened is spared (it may be about to send), so the
+     * idle ones are evictable a moment after they opened. */
+    for (int waited = 0; waited < 3000 && r.status != 200; waited += 20) {
+        curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
+        request(curl, s->port, "POST", "/solve", "application/json", EXAMPLE,
+                strlen(EXAMPLE), &r);
+        if (r.status != 200)
+            usleep(20 * 1000);
+    }
+    assert_int_equal(r.status, 200);
+    for (int i = 0; i < CAP; i++) {
+        struct pollfd p = {.fd = fd[i], .events = POLLIN};
+        char c;
+        if (poll(&p, 1, 0) == 1 && recv(fd[i], &c, 1, 0) == 0)
+            closed++;
+        close(fd[i]);
+    }
+    assert_true(closed >= 1);
+    assert_true(scrape(s, "http_connections_closed_total{reason=\"evicted\"}") >= 1);
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
 static void test_per_ip_cap(void **state)
 {
     struct server *s;
@@ -1003,7 +1180,7 @@ static void test_per_ip_cap(void **state)
     server_config(&cfg, 2, 10);
     cfg.max_per_ip = 3;
     assert_int_equal(start_with((void **)&s, &cfg), 0);
-    open_idle(fd, 3, s->port);
+    open_idle(s, fd, 3);
     extra = support_connect(s->port);
     assert_true(extra >= 0);
     p = (struct pollfd){.fd = extra, .events = POLLIN};
@@ -1032,7 +1209,7 @@ static void test_loops_share_connections(void **state)
     server_config(&cfg, 2, 10);
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     assert_int_equal(s->srv->nloops, 2);
-    open_idle(fd, N, s->port);
+    open_idle(s, fd, N);
     for (int waited = 0; waited < 3000; waited += 10) { /* all taken in */
         for (int i = 0; i < 2; i++)
             open[i] = atomic_load(&s->srv->loops[i].open);
@@ -1064,8 +1241,9 @@ static void test_no_wait_below_limit(void **state)
     (void)state;
     server_config(&cfg, 8, 10);
     cfg.max_connections = 40; /* 40 + 16 + 5 = 61 accepted at most */
+    cfg.body_min_rate = 0;    /* busy: none evicted for the late ones */
     assert_int_equal(start_with((void **)&s, &cfg), 0);
-    open_idle(fd, IDLE, s->port);
+    open_busy(s, fd, IDLE);
     snprintf(req, sizeof(req), "GET /readyz HTTP/1.1\r\nHost: t\r\n\r\n");
     for (int i = 0; i < LATE; i++) {
         late[i] = support_connect(s->port);
@@ -1398,6 +1576,9 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_idle_connections_do_not_block),
         cmocka_unit_test(test_saturation),
         cmocka_unit_test(test_far_over_capacity),
+        cmocka_unit_test(test_slow_headers_closed),
+        cmocka_unit_test(test_slow_body_closed),
+        cmocka_unit_test(test_idle_evicted_for_new_client),
         cmocka_unit_test(test_per_ip_cap),
         cmocka_unit_test(test_loops_share_connections),
         cmocka_unit_test(test_no_wait_below_limit),
