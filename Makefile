@@ -46,7 +46,7 @@ TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 
-.PHONY: all run test check install clean fmt bench bench-http bench-batch deps
+.PHONY: all run test check install clean fmt bench bench-http bench-batch deps hostile
 all: $(B)/sudokud $(B)/sudoku
 
 $(B)/obj/%.o: src/%.c
@@ -98,6 +98,19 @@ run: deps
 test check: deps
 	@$(MAKE) --no-print-directory $(B)/test_runner $(B)/sudokud $(B)/sudoku
 	SUDOKUD_BIN=./$(B)/sudokud SUDOKU_BIN=./$(B)/sudoku ./$(B)/test_runner $(SUITES)
+
+# The hostile suite (tests/hostile/): raw-socket cases against the daemon
+# (framing, ...), each checked for its status, its timing and whether the
+# connection was closed, while a normal client is served on another
+# connection. Needs python3 (Debian's is installed as root when missing).
+hostile: deps
+	@$(MAKE) --no-print-directory $(B)/sudokud
+	@command -v python3 >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 || exit 1; \
+	  else echo "make hostile needs python3; as root run:"; \
+	    echo "  apt-get install -y --no-install-recommends python3"; exit 1; fi; }
+	python3 tests/hostile/run.py ./$(B)/sudokud $(CASES)
 
 bench: deps
 	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/sudoku
