@@ -107,7 +107,7 @@ static enum MHD_Result queue(struct http_server *srv,
     return ret;
 }
 
-static int over_capacity(struct http_server *srv, const struct request *rq);
+static int over_capacity(struct http_server *srv, struct request *rq);
 
 static const char *header(struct MHD_Connection *conn, const char *name)
 {
@@ -415,8 +415,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
          * the 413 (answering while it still sends would reset the
          * connection under its feet, and libmicrohttpd 0.9.75 refuses an
          * answer queued during an upload anyway). Past DRAIN_MAX more the
-         * connection is closed without an answer. */
-        if (rq->dropped > DRAIN_MAX) {
+         * connection is closed without an answer. A body that found the
+         * budget spent is drained the same way, for its 503, up to the
+         * route's limit. */
+        if (rq->dropped > (rq->too_large ? DRAIN_MAX : rq->limit)) {
             rq->status = 0;
             return MHD_NO;
         }
@@ -570,18 +572,22 @@ static void ip_free_slot(struct ip_table *t, size_t i)
     }
 }
 
-/* libmicrohttpd's accept policy: MHD_NO closes the new connection. */
+/* libmicrohttpd's accept policy: MHD_NO closes the new connection. At the
+ * hard limit a waiting connection of the loop makes room if there is one
+ * (with one loop the daemon's own limit stops accepting before this). */
 static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
                                  socklen_t addrlen)
 {
-    struct http_server *srv = cls;
+    struct http_loop *lp = cls;
+    struct http_server *srv = lp->srv;
     struct ip_table *t = &srv->per_ip;
     unsigned char key[16];
     int ok;
 
     (void)addrlen;
     if (atomic_load_explicit(&srv->connections, memory_order_relaxed) >=
-        (long)srv->conn_limit)
+            (long)srv->conn_limit &&
+        http_conn_make_room(lp) != 0)
         return MHD_NO;
     if (t->cap == 0 || ip_key(addr, key) != 0)
         return MHD_YES;
@@ -672,13 +678,20 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
     *socket_context = http_conn_open(lp, conn, open);
 }
 
-/* Opened over max_connections, with no waiting connection to make room,
- * and still over it. */
-static int over_capacity(struct http_server *srv, const struct request *rq)
+/* Opened over max_connections with no waiting connection to make room,
+ * and still over it, now that its request is here: a connection still
+ * waiting for one makes room if there is any (this one has shown it is
+ * a client); else the request gets 503 overloaded. */
+static int over_capacity(struct http_server *srv, struct request *rq)
 {
-    return rq->cs != NULL && rq->cs->over_capacity &&
-           atomic_load_explicit(&srv->connections, memory_order_relaxed) >
-               (long)srv->max_connections;
+    if (rq->cs == NULL || !rq->cs->over_capacity ||
+        atomic_load_explicit(&srv->connections, memory_order_relaxed) <=
+            (long)srv->max_connections)
+        return 0;
+    if (http_conn_make_room(rq->loop) != 0)
+        return 1;
+    rq->cs->over_capacity = 0;
+    return 0;
 }
 
 static int hex_value(char c)
@@ -1021,7 +1034,7 @@ static int make_loop(struct http_server *srv, unsigned i,
     unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
     lp->daemon = MHD_start_daemon(
-        flags, 0, on_accept, srv, on_request, lp,
+        flags, 0, on_accept, lp, on_request, lp,
         MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lp->listen_fd,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,

@@ -12,6 +12,7 @@
  * hundreds of slow clients cannot keep a normal one out. */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -73,17 +74,25 @@ static int below_rate(const struct http_server *srv, size_t bytes, uint64_t us)
 
 /* The connection of lp to close for a new one: the one that has waited
  * longest for a request (idle, or trickling its headers) or sent its body
- * below the minimum rate, and for long enough; NULL if none. */
-static struct http_conn *evictable(struct http_loop *lp, uint64_t now)
+ * below the minimum rate, for at least min_age microseconds; NULL if
+ * none. */
+static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
+                                   uint64_t min_age)
 {
     for (struct http_conn *v = lp->oldest; v != NULL; v = v->next) {
-        if (now - v->since_us < EVICT_MIN_US)
+        int unread = 0;
+        if (now - v->since_us < min_age)
             return NULL; /* the rest began later still */
-        if (!v->closing &&
-            (v->phase == CONN_WAITING ||
-             (v->phase == CONN_BODY &&
-              below_rate(lp->srv, v->body_bytes, now - v->since_us))))
-            return v;
+        if (v->closing ||
+            !(v->phase == CONN_WAITING ||
+              (v->phase == CONN_BODY &&
+               below_rate(lp->srv, v->body_bytes, now - v->since_us))))
+            continue;
+        /* Bytes libmicrohttpd has not read yet: a request that arrived
+         * with its connection in this round, not a slow client. */
+        if (ioctl(v->fd, FIONREAD, &unread) == 0 && unread > 0)
+            continue;
+        return v;
     }
     return NULL;
 }
@@ -107,7 +116,7 @@ struct http_conn *http_conn_open(struct http_loop *lp,
         /* Make room: a waiting or slow connection goes, one that is
          * sending a body at a fair rate or being answered stays. Only this loop's own: another loop's may
          * close and have its descriptor reused at any moment. */
-        struct http_conn *v = evictable(lp, now);
+        struct http_conn *v = evictable(lp, now, EVICT_MIN_US);
         if (v != NULL)
             shut(lp, v, METRICS_CLOSE_EVICTED);
         else
@@ -115,6 +124,16 @@ struct http_conn *http_conn_open(struct http_loop *lp,
     }
     append_conn(lp, cs);
     return cs;
+}
+
+int http_conn_make_room(struct http_loop *lp)
+{
+    struct http_conn *v = evictable(lp, http_now_us(), 0);
+
+    if (v == NULL)
+        return -1;
+    shut(lp, v, METRICS_CLOSE_EVICTED);
+    return 0;
 }
 
 void http_conn_close(struct http_loop *lp, struct http_conn *cs)
@@ -182,7 +201,7 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
                                            memory_order_relaxed) -
                       (long)srv->max_connections;
         for (long k = (excess + srv->nloops - 1) / (long)srv->nloops; k > 0; k--) {
-            struct http_conn *v = evictable(lp, now);
+            struct http_conn *v = evictable(lp, now, EVICT_MIN_US);
             if (v == NULL)
                 break;
             shut(lp, v, METRICS_CLOSE_EVICTED);

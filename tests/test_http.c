@@ -1229,7 +1229,7 @@ static void test_loops_share_connections(void **state)
  * loop's socket it reaches: with each loop's daemon at a share of the
  * limit (61 / 8 loops = 8 here), clients hashed to a loop holding 8 waited
  * in its backlog while the other loops had room. 50 idle connections, then
- * 10 more clients, each answered (503: over --max-connections 40). */
+ * 10 more clients, each answered at once rather than left waiting. */
 static void test_no_wait_below_limit(void **state)
 {
     enum { IDLE = 50, LATE = 10 };
@@ -1254,7 +1254,10 @@ static void test_no_wait_below_limit(void **state)
         struct pollfd p = {.fd = late[i], .events = POLLIN};
         ssize_t n = poll(&p, 1, 3000) == 1
                         ? recv(late[i], buf, sizeof(buf) - 1, 0) : -1;
-        if (n > 12 && strncmp(buf, "HTTP/1.1 503", 12) == 0)
+        /* 503 over the limit, or 200 where a connection closing after
+         * its own 503 made room. */
+        if (n > 12 && (strncmp(buf, "HTTP/1.1 503", 12) == 0 ||
+                       strncmp(buf, "HTTP/1.1 200", 12) == 0))
             answered++;
         close(late[i]);
     }

@@ -174,8 +174,10 @@ class Reader:
         left = deadline - time.monotonic()
         if left <= 0:
             return False
-        r, _, _ = select.select([self.sock], [], [], left)
-        if not r:
+        # poll, not select: the memory cases hold over 1,024 descriptors.
+        p = select.poll()
+        p.register(self.sock, select.POLLIN)
+        if not p.poll(left * 1000):
             return False
         try:
             data = self.sock.recv(65536)

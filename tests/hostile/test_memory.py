@@ -1,0 +1,171 @@
+# test_memory.py - the memory bound under the default flags, driven to its
+# worst case: every connection holding nearly a full header buffer, many
+# connections each sending a nearly complete 4 MiB batch body, and the
+# costliest batch bodies parsed. The peak resident size (VmHWM) must stay
+# under the README's formula, and under a real 128 MiB memory limit (a
+# cgroup) the daemon must not be killed.
+import os
+import socket
+import threading
+import time
+
+import hostile
+
+MiB = 1 << 20
+BATCH_BODY = 4 * MiB          # --max-batch-body's default
+HEADER_CONNECTIONS = 1000     # --max-connections' default
+BODY_CONNECTIONS = 40
+
+
+def status(pid):
+    """VmRSS and VmHWM of a process, in bytes."""
+    out = {}
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            k, _, v = line.partition(":")
+            if k in ("VmRSS", "VmHWM"):
+                out[k] = int(v.split()[0]) * 1024
+    return out
+
+
+def bound(max_connections=1000, max_buffered=32 * MiB, batch_workers=1,
+          max_batch_body=BATCH_BODY):
+    """The README's worst case: 16 MiB for the program, its threads and
+    allocator slack; 20 KiB a connection (libmicrohttpd's 16 KiB buffer and
+    the request's state) up to the hard limit; the bodies held; and per
+    batch worker what parsing the largest batch may cost."""
+    conn_limit = max_connections + 16 + max_connections // 8
+    return (16 * MiB + conn_limit * 20 * 1024 + max_buffered +
+            batch_workers * 6 * max_batch_body)
+
+
+def hold_headers(port, n, out):
+    """n connections, each sent about 14 KiB of one request's headers (the
+    buffer takes 16 KiB) and never the end."""
+    head = b"GET /livez HTTP/1.1\r\nHost: x\r\n" + \
+        b"".join(b"X-Pad-%03d: %s\r\n" % (i, b"p" * 100) for i in range(125))
+    for _ in range(n):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(head)
+            out.append(s)
+        except OSError:
+            pass
+
+
+def hold_bodies(port, n, out, answers):
+    """n connections in turn, each sent a 4 MiB batch body but its last 100
+    bytes (or answered before it: 503 busy once --max-buffered cannot take
+    a whole body more); answers collects those early answers."""
+    body = b'{"boards":[' + b"0," * (BATCH_BODY // 2)
+    body = body[:BATCH_BODY - 100]
+    for _ in range(n):
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+        except OSError:
+            continue
+        out.append(s)
+        rd = hostile.Reader(s)
+        hostile.send(s, hostile.request("POST", "/solve/batch", [
+            ("Content-Type", "application/json"),
+            ("Content-Length", str(BATCH_BODY))]))
+        r = rd.response(wait=0.2)
+        if r.status is not None:
+            answers.append(r.status)
+            continue
+        s.settimeout(5)
+        hostile.send(s, body)
+
+
+def costly_batches(port, results):
+    """The batch bodies that cost the most to parse, one after another;
+    each must be answered (whatever the status), not crash the daemon."""
+    zeros = b"[" + b",".join([b"0"] * (BATCH_BODY // 2 - 2)) + b"]"
+    nd = b'{"board":[' + b",".join([b"0"] * (3 * MiB // 2 - 20)) + b"]}\n"
+    for what, ctype, body in (
+            ("4 MB of [0,0,...]", "application/json", zeros),
+            ("a 3 MB NDJSON line", "application/x-ndjson", nd)):
+        r, rd = hostile.exchange(port, hostile.request(
+            "POST", "/solve/batch", [("Content-Type", ctype),
+                                     ("Content-Length", str(len(body))),
+                                     ("Connection", "close")], body), wait=30)
+        rd.sock.close()
+        results.check(r.status is not None, "%s answered" % what, repr(r))
+
+
+def drive(d, results):
+    """The worst case on daemon d; the peak resident size."""
+    pid = d.proc.pid
+    base = status(pid)["VmHWM"]
+    heads, bodies, answers = [], [], []
+    costly_batches(d.port, results)
+    parsed = status(pid)["VmHWM"]
+    hold_headers(d.port, HEADER_CONNECTIONS, heads)
+    hold_bodies(d.port, BODY_CONNECTIONS, bodies, answers)
+    busy = answers.count(503)
+    results.check(busy > 0, "bodies past --max-buffered answered 503",
+                  "%d of %d answered 503" % (busy, len(bodies)))
+    r = hostile.get(d.port, "/livez")
+    results.check(r.status == 200, "/livez answers at the peak", repr(r))
+    peak = status(pid)["VmHWM"]
+    for s in heads + bodies:
+        s.close()
+    print("   VmHWM %.1f MiB at start, %.1f MiB after the costly batches, "
+          "%.1f MiB with %d header and %d body connections (%d answered 503)"
+          % (base / MiB, parsed / MiB, peak / MiB, len(heads), len(bodies),
+             busy), flush=True)
+    return peak
+
+
+def plain(binary, results):
+    results.case = "memory bound"
+    with hostile.Daemon(binary, ["--access-log", "off"]) as d:
+        peak = drive(d, results)
+        results.check(peak <= bound(), "peak RSS under the README's bound",
+                      "%.1f MiB > %.1f MiB" % (peak / MiB, bound() / MiB))
+        # Memory goes back once the requests are over.
+        end = time.monotonic() + 5
+        while status(d.proc.pid)["VmRSS"] > 32 * MiB and time.monotonic() < end:
+            time.sleep(0.1)
+        rss = status(d.proc.pid)["VmRSS"]
+        results.check(rss <= 32 * MiB, "memory given back afterwards",
+                      "VmRSS %.1f MiB" % (rss / MiB))
+
+
+CGROUP = "/sys/fs/cgroup/memory"
+
+
+def limited(binary, results):
+    """The same under a 128 MiB cgroup limit (cgroup v1 here; v2 where
+    that is what the machine has): the daemon must not be killed."""
+    results.case = "memory bound, 128 MiB cgroup"
+    if os.path.isdir(CGROUP) and os.access(CGROUP, os.W_OK):
+        group = os.path.join(CGROUP, "sudokud-hostile-%d" % os.getpid())
+        limit_file, procs = "memory.limit_in_bytes", "cgroup.procs"
+    elif os.access("/sys/fs/cgroup/cgroup.subtree_control", os.W_OK):
+        group = "/sys/fs/cgroup/sudokud-hostile-%d" % os.getpid()
+        limit_file, procs = "memory.max", "cgroup.procs"
+    else:
+        print("   skip: no writable memory cgroup here (needs root)")
+        return
+    os.mkdir(group)
+    try:
+        with open(os.path.join(group, limit_file), "w") as f:
+            f.write(str(128 * MiB))
+        with hostile.Daemon(binary, ["--access-log", "off"]) as d:
+            with open(os.path.join(group, procs), "w") as f:
+                f.write(str(d.proc.pid))
+            drive(d, results)
+            results.check(d.alive(), "not killed under the limit")
+    finally:
+        for _ in range(50):
+            try:
+                os.rmdir(group)
+                break
+            except OSError:
+                time.sleep(0.1)
+
+
+def run(binary, results):
+    plain(binary, results)
+    limited(binary, results)
