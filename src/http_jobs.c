@@ -228,6 +228,8 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap)
     j->reserved = 0;
     j->cap = cap;
     j->stop = 0;
+    atomic_init(&j->halt, 0);
+    srv->api.stop = &j->halt; /* the api layer reads it between puzzles */
     j->nthreads = 0;
     if ((j->threads = calloc(n, sizeof(*j->threads))) == NULL)
         return -1;
@@ -287,6 +289,11 @@ void http_jobs_stop(struct http_server *srv)
     free(j->threads);
     j->threads = NULL;
     j->nthreads = 0;
+}
+
+void http_jobs_halt(struct http_server *srv)
+{
+    atomic_store(&srv->jobs.halt, 1);
 }
 
 void http_jobs_free(struct http_server *srv)
