@@ -115,6 +115,7 @@ enum request_state { REQUEST_READING = 0, REQUEST_QUEUED, REQUEST_DONE };
  * resume. Shared by both, so freed by whichever lets go last. */
 struct http_stream {
     pthread_mutex_t lock;
+    pthread_cond_t drained; /* the reader took some: the worker may go on */
     char *data;
     size_t pos, len, cap;  /* data[pos..len) is not sent yet */
     int done;              /* the worker has appended everything */
