@@ -20,7 +20,6 @@
 
 #define NDJSON_TYPE "application/x-ndjson"
 
-
 /* A batch being answered: its puzzles, how far it has got, the answer.
  * A batch has a budget of search nodes for all its puzzles together
  * (--max-batch-nodes): each search gets what is left of it, up to
