@@ -3,7 +3,8 @@
  * requests keep flowing. The waiting connection is suspended (libmicrohttpd
  * stops polling it) and resumed by the worker when its answer starts; the
  * answer is then streamed as the worker produces it, a few dozen puzzles at
- * a time (http_stream). */
+ * a time (http_stream), the worker waiting while the client is behind. At
+ * the drain deadline http_jobs_halt makes running batches end at once. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
