@@ -4,6 +4,7 @@
 #ifndef API_H
 #define API_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,6 +23,12 @@ struct api_context {
     const char *cors_origins;  /* "*", "https://a,https://b", or NULL: no CORS */
     size_t max_batch;          /* puzzles in one POST /solve/batch */
     size_t max_batch_body;     /* bytes of one POST /solve/batch body */
+    uint64_t max_batch_nodes;  /* search nodes of one batch, all puzzles;
+                                  0: no budget beyond max_nodes each */
+    /* NULL, or a flag the server sets when running jobs must stop (the
+     * drain deadline): a batch then judges no more puzzles and answers
+     * the rest shutting_down. Read between puzzles, never inside one. */
+    const atomic_int *stop;
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
 };
 

@@ -22,6 +22,8 @@ enum codec_status {
     CODEC_INVALID_BOARD,    /* wrong number of rows or row length */
     CODEC_NO_MEMORY,
     CODEC_TOO_MANY,         /* a batch with more puzzles than allowed */
+    CODEC_TOO_COMPLEX,      /* a batch with more JSON values than its
+                               boards can have (CODEC_BATCH_VALUES) */
 };
 
 /* Where decoding failed. Fields that do not apply are -1. */
@@ -125,13 +127,25 @@ struct codec_batch {
     size_t n, cap;
 };
 
+/* What a batch's JSON may hold, counted before any cJSON tree is built, so
+ * that parsing one batch costs a known amount (README, "Limits"): a board
+ * is at most 10 values (an array of 9 strings), so {"boards": [...]} of n
+ * boards may hold 10 n + CODEC_BATCH_SLACK values (its envelope, a few odd
+ * elements), and one NDJSON line CODEC_BATCH_SLACK. A value is a string (a
+ * key too), an object, an array, a number, true, false or null. */
+#define CODEC_BATCH_PER_BOARD 10
+#define CODEC_BATCH_SLACK 32
+
 /* Decodes a batch body: {"boards": [board, ...]} or, when ndjson is set,
  * one board per line (a board value or {"board": ...}; empty lines are
  * skipped). A line or element that is not a board becomes a failed item;
  * the whole body fails only when it is not JSON (object form), has no
  * "boards" array (CODEC_INVALID_REQUEST), holds more than max_items
- * puzzles (CODEC_TOO_MANY) or memory runs out. On CODEC_OK free *out with
- * codec_batch_free. */
+ * puzzles (CODEC_TOO_MANY), more JSON values than those puzzles can have
+ * (CODEC_TOO_COMPLEX, err->offset holds the number allowed) or memory runs
+ * out. An NDJSON line with more than CODEC_BATCH_SLACK values is a failed
+ * item (CODEC_INVALID_REQUEST) and is not parsed. On CODEC_OK free *out
+ * with codec_batch_free. */
 enum codec_status codec_decode_batch(const char *body, size_t len, int ndjson,
                                      size_t max_items, struct codec_batch *out,
                                      struct codec_error *err);

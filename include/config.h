@@ -41,6 +41,7 @@ struct config {
     char cors_origins[CONFIG_CORS_MAX]; /* "*" or "https://a,https://b" */
     unsigned max_batch;           /* puzzles in one POST /solve/batch */
     size_t max_batch_body;        /* bytes of one POST /solve/batch body */
+    uint64_t max_batch_nodes;     /* search nodes of one batch, all puzzles */
     unsigned batch_workers;       /* threads that solve batches */
     unsigned batch_queue;         /* batches waiting for a worker, at most */
     const char *version;          /* of the program, for logs and metrics */
@@ -60,9 +61,10 @@ void config_init(struct config *cfg);
 
 /* Applies the environment (each setting's variable, listed by
  * config_usage: PORT, BIND, THREADS, MAX_BODY, MAX_NODES, MAX_KILLER_NODES,
- * TIMEOUT, HEADER_TIMEOUT, BODY_MIN_RATE, MAX_BUFFERED, DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH,
- * MAX_BATCH_BODY, BATCH_WORKERS, BATCH_QUEUE, LOG_LEVEL, ACCESS_LOG,
- * CORS_ORIGINS), then the flags of argv, to *cfg.
+ * TIMEOUT, HEADER_TIMEOUT, BODY_MIN_RATE, MAX_BUFFERED, DRAIN_TIMEOUT,
+ * MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH, MAX_BATCH_BODY, MAX_BATCH_NODES,
+ * BATCH_WORKERS, BATCH_QUEUE, LOG_LEVEL, ACCESS_LOG, CORS_ORIGINS), then the
+ * flags of argv, to *cfg.
  * On CONFIG_ERROR a one-line message naming the setting and the bad value is
  * written to err (errlen bytes) and *cfg may be partly changed. */
 enum config_status config_parse(struct config *cfg, int argc, char **argv,

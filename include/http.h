@@ -40,8 +40,9 @@ long http_server_connections(const struct http_server *srv);
  * listening socket refuses new connections (those already waiting in its
  * backlog are taken in first), and every later response closes its
  * connection. Then waits up to timeout_ms for every connection to close
- * (idle ones close at the idle timeout). Returns the number of requests
- * still in flight when it stopped waiting. */
+ * (idle ones close at the idle timeout); at that deadline running batches
+ * are told to stop (http_jobs_halt). Returns the number of requests still
+ * in flight when it stopped waiting. */
 long http_server_drain(struct http_server *srv, unsigned timeout_ms);
 
 /* Stops and frees srv: long jobs not started yet are answered 503, running

@@ -1,9 +1,14 @@
 /* api_batch.c - POST /solve/batch: many boards in one request, as a JSON
  * object {"boards": [...]} or as NDJSON, answered in input order with one
  * result per board (a solution, or a problem with its code). The http module
- * runs this route on its job pool, not on a connection thread. */
+ * runs this route on its job pool, not on a connection thread. A batch's
+ * searches share one node budget, and a stop flag ends it between puzzles:
+ * what it did not judge gets a problem, and the answer is still whole. */
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <string.h>
 #include <strings.h>
 
@@ -15,17 +20,99 @@
 
 #define NDJSON_TYPE "application/x-ndjson"
 
+/* A batch being answered: its puzzles, how far it has got, the answer.
+ * A batch has a budget of search nodes for all its puzzles together
+ * (--max-batch-nodes): each search gets what is left of it, up to
+ * --max-nodes, so the whole batch never costs more than the budget. */
+struct api_batch {
+    const struct api_context *ctx;
+    struct codec_batch items;
+    size_t next, solved;
+    uint64_t solve_us;
+    uint64_t nodes_left;   /* of the batch's budget */
+    size_t body_len;       /* of the request, to decide on a trim */
+    int ndjson;
+    struct codec_out out;
+    struct api_verdict verdict; /* scratch, reused for every puzzle */
+};
+
+/* Past this many body bytes a batch hands its freed memory back to the
+ * system (malloc_trim) after decoding and at the end: its cJSON tree is
+ * made of small blocks that would otherwise stay with the process. */
+#define TRIM_BYTES (1u << 20)
+
+static void give_back_memory(size_t body_len)
+{
+#ifdef __GLIBC__
+    if (body_len >= TRIM_BYTES)
+        malloc_trim(0);
+#else
+    (void)body_len;
+#endif
+}
+
+/* The problem of a puzzle the batch did not judge: its budget was spent,
+ * or the server is shutting down. */
+static void unjudged_problem(const struct api_context *ctx, int stopping,
+                             struct codec_problem *p,
+                             struct api_problem_text *t)
+{
+    if (stopping) {
+        codec_problem_init(p, 503, "shutting_down", "Shutting down",
+                           "the server is shutting down and stopped this "
+                           "batch before judging this puzzle; send it again");
+        return;
+    }
+    snprintf(t->detail, sizeof(t->detail),
+             "the batch used its budget of %llu search nodes "
+             "(--max-batch-nodes) before settling this puzzle; send it again "
+             "in another batch",
+             (unsigned long long)ctx->max_batch_nodes);
+    codec_problem_init(p, 422, "batch_budget_exhausted",
+                       "Batch budget exhausted", t->detail);
+    p->limit = (long long)ctx->max_batch_nodes;
+}
+
+/* Judges the puzzle that has to be searched. Returns 1, or 0 when it was
+ * not judged because the batch's budget is spent, -1 because the server
+ * is stopping the batch. */
+static int judge_puzzle(struct api_batch *b, const struct sudoku_grid *puzzle)
+{
+    const struct api_context *ctx = b->ctx;
+    struct api_context own = *ctx;
+    struct api_verdict *v = &b->verdict;
+
+    if (ctx->stop != NULL &&
+        atomic_load_explicit(ctx->stop, memory_order_relaxed))
+        return -1;
+    if (ctx->max_batch_nodes > 0) {
+        if (b->nodes_left == 0)
+            return 0;
+        if (own.max_nodes > b->nodes_left) /* >= 1: 0 would mean no bound */
+            own.max_nodes = b->nodes_left;
+    }
+    api_judge(&own, puzzle, v);
+    if (ctx->max_batch_nodes > 0) {
+        b->nodes_left -= v->stats.nodes < b->nodes_left ? v->stats.nodes
+                                                        : b->nodes_left;
+        /* Cut by the batch's budget, not by its own: say so. */
+        if (v->result == METRICS_SEARCH_LIMIT && own.max_nodes < ctx->max_nodes)
+            unjudged_problem(ctx, 0, &v->problem, &v->text);
+    }
+    return 1;
+}
 
 /* Judges item i and appends its result; returns 1 when it was solved. */
-static int judge_item(const struct api_context *ctx,
-                      const struct codec_batch_item *it, size_t i,
-                      struct api_verdict *v, struct codec_out *o,
-                      uint64_t *solve_us)
+static int judge_item(struct api_batch *b, size_t i)
 {
+    const struct codec_batch_item *it = &b->items.items[i];
+    struct api_verdict *v = &b->verdict;
+    struct codec_out *o = &b->out;
     struct sudoku_grid puzzle;
     struct codec_problem p;
     struct api_problem_text t;
     size_t bad;
+    int judged = 1;
 
     v->result = METRICS_INVALID;
     v->took_us = 0;
@@ -37,27 +124,21 @@ static int judge_item(const struct api_context *ctx,
                SUDOKU_OK) {
         api_bad_char_problem(&it->board, bad, it->at, &p, &t);
         codec_out_problem(o, i, &p);
-    } else if (api_judge(ctx, &puzzle, v) == METRICS_SOLVED) {
+    } else if ((judged = judge_puzzle(b, &puzzle)) <= 0) {
+        unjudged_problem(b->ctx, judged < 0, &p, &t);
+        codec_out_problem(o, i, &p);
+        return 0; /* not judged: not counted as a result */
+    } else if (v->result == METRICS_SOLVED) {
         codec_out_solution(o, i, &v->solution, it->board.shape);
     } else {
         codec_out_problem(o, i, &v->problem);
     }
-    *solve_us += v->took_us;
-    if (ctx->metrics != NULL)
-        metrics_puzzle(ctx->metrics, v->result, v->took_us, v->stats.guesses);
+    b->solve_us += v->took_us;
+    if (b->ctx->metrics != NULL)
+        metrics_puzzle(b->ctx->metrics, v->result, v->took_us,
+                       v->stats.guesses);
     return v->result == METRICS_SOLVED;
 }
-
-/* A batch being answered: its puzzles, how far it has got, the answer. */
-struct api_batch {
-    const struct api_context *ctx;
-    struct codec_batch items;
-    size_t next, solved;
-    uint64_t solve_us;
-    int ndjson;
-    struct codec_out out;
-    struct api_verdict verdict; /* scratch, reused for every puzzle */
-};
 
 struct api_batch *api_batch_open(const struct api_context *ctx,
                                  const struct api_request *req,
@@ -92,15 +173,23 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
             codec_problem_init(&p, 413, "batch_too_large", "Batch too large",
                                err.detail);
             p.limit = (long long)ctx->max_batch;
+        } else if (st == CODEC_TOO_COMPLEX) {
+            codec_problem_init(&p, 413, "batch_too_complex",
+                               "Batch too complex", err.detail);
+            p.limit = err.offset;
         } else {
             api_decode_problem(st, &err, &p);
         }
         api_respond_problem(resp, &p);
         free(b);
+        give_back_memory(req->body_len); /* a tree may have been built */
         return NULL;
     }
+    give_back_memory(req->body_len); /* the tree is gone */
     b->ctx = ctx;
     b->ndjson = ndjson;
+    b->body_len = req->body_len;
+    b->nodes_left = ctx->max_batch_nodes;
     codec_out_begin(&b->out, ndjson);
     return b;
 }
@@ -115,9 +204,7 @@ char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
     size_t end = b->next + n < b->items.n ? b->next + n : b->items.n;
 
     for (; b->next < end; b->next++)
-        b->solved += (size_t)judge_item(b->ctx, &b->items.items[b->next],
-                                        b->next, &b->verdict, &b->out,
-                                        &b->solve_us);
+        b->solved += (size_t)judge_item(b, b->next);
     *done = b->next == b->items.n;
     if (*done)
         codec_out_tail(&b->out, b->items.n, b->solved, b->solve_us);
@@ -126,13 +213,15 @@ char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
 
 void api_batch_free(struct api_batch *b)
 {
-    size_t len;
+    size_t len, body_len;
 
     if (b == NULL)
         return;
+    body_len = b->body_len;
     free(codec_out_take(&b->out, &len));
     codec_batch_free(&b->items);
     free(b);
+    give_back_memory(body_len);
 }
 
 /* A caller that can stream gets the batch itself in resp->stream and pulls

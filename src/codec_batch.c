@@ -119,6 +119,58 @@ static size_t count_boards(const char *p, size_t len, size_t max)
     return 0;
 }
 
+/* Is c a character that ends a number or a literal? */
+static int ends_scalar(char c)
+{
+    switch (c) {
+    case ' ': case '\t': case '\r': case '\n': case ',': case ':':
+    case '[': case ']': case '{': case '}': case '"':
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Counts the JSON values of p[0..len) without parsing, stopping once past
+ * `max`: each string (keys too), '{', '[' and run of other characters (a
+ * number or a literal). On JSON it is the number of values plus keys; on
+ * anything else still a bound on the cJSON items (and strings) a parse
+ * would make before failing, since cJSON starts each at one of these and
+ * ends strings the same way (at a '"' not escaped by a backslash). */
+static size_t count_values(const char *p, size_t len, size_t max)
+{
+    size_t n = 0;
+
+    for (size_t i = 0; i < len && n <= max; i++) {
+        char c = p[i];
+
+        if (c == '"') {
+            n++;
+            for (i++; i < len && p[i] != '"'; i++)
+                if (p[i] == '\\')
+                    i++;
+        } else if (c == '{' || c == '[') {
+            n++;
+        } else if (!ends_scalar(c)) {
+            n++;
+            while (i + 1 < len && !ends_scalar(p[i + 1]))
+                i++;
+        }
+    }
+    return n;
+}
+
+static enum codec_status too_complex(struct codec_error *err, size_t allowed,
+                                     size_t boards)
+{
+    err->offset = (long)allowed;
+    return codec_fail(err, CODEC_TOO_COMPLEX, "", -1,
+                      "the body holds more than %zu JSON values, more than "
+                      "a batch of %zu board%s can have (a board is at most "
+                      "%d: an array of 9 strings)", allowed, boards,
+                      boards == 1 ? "" : "s", CODEC_BATCH_PER_BOARD);
+}
+
 static enum codec_status decode_object(const char *body, size_t len,
                                        size_t max_items, struct codec_batch *b,
                                        struct codec_error *err)
@@ -126,10 +178,16 @@ static enum codec_status decode_object(const char *body, size_t len,
     cJSON *root;
     const cJSON *boards, *value;
     enum codec_status st;
-    size_t i = 0;
+    size_t i = 0, n = count_boards(body, len, max_items), allowed;
 
-    if (count_boards(body, len, max_items) > max_items)
+    if (n > max_items)
         return too_many(err, max_items);
+    /* Not found by the count (or empty): bound by the largest batch. */
+    if (n == 0)
+        n = max_items;
+    allowed = CODEC_BATCH_PER_BOARD * n + CODEC_BATCH_SLACK;
+    if (count_values(body, len, allowed) > allowed)
+        return too_complex(err, allowed, n);
     if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
         return st;
     boards = cJSON_GetObjectItemCaseSensitive(root, "boards");
@@ -158,8 +216,18 @@ static enum codec_status decode_line(const char *line, size_t len,
     struct codec_error err;
     const cJSON *board;
     cJSON *root;
-    enum codec_status st = codec_parse(line, len, &root, &err);
+    enum codec_status st;
 
+    if (count_values(line, len, CODEC_BATCH_SLACK) > CODEC_BATCH_SLACK) {
+        err.offset = -1;
+        err.row = err.column = -1;
+        codec_fail(&err, CODEC_INVALID_REQUEST, "", -1,
+                   "the line holds more than %d JSON values; a board is a "
+                   "string of 81 or an array of 9 strings",
+                   CODEC_BATCH_SLACK);
+        return add_failed(b, CODEC_INVALID_REQUEST, &err);
+    }
+    st = codec_parse(line, len, &root, &err);
     if (st == CODEC_NO_MEMORY)
         return st;
     if (st != CODEC_OK)

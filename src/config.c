@@ -72,6 +72,9 @@ static const struct opt opts[] = {
      "puzzles in one POST /solve/batch (default 10000)", NULL},
     {"max-batch-body", "MAX_BATCH_BODY", OPT_SIZE, FIELD(max_batch_body), 1024,
      256u << 20, "BYTES", "largest POST /solve/batch body (default 4M)", NULL},
+    {"max-batch-nodes", "MAX_BATCH_NODES", OPT_UINT, FIELD(max_batch_nodes),
+     1000, UINT64_C(1000000000000), "N",
+     "search nodes of one batch, all its puzzles (default 20000000)", NULL},
     {"batch-workers", "BATCH_WORKERS", OPT_UINT, FIELD(batch_workers), 1, 64,
      "N", "threads for batches and /generate (default 1)", NULL},
     {"batch-queue", "BATCH_QUEUE", OPT_UINT, FIELD(batch_queue), 1, 10000, "N",
@@ -110,6 +113,9 @@ void config_init(struct config *cfg)
     strcpy(cfg->cors_origins, "*");
     cfg->max_batch = 10000;
     cfg->max_batch_body = 4u << 20;
+    /* 200 searches of a full --max-nodes budget: about 2 s of CPU here
+     * (100,000 nodes of the hardest board measured 10.5 ms). */
+    cfg->max_batch_nodes = 20000000;
     cfg->batch_workers = 1;
     cfg->batch_queue = 16;
     cfg->version = SUDOKUD_VERSION;

@@ -1171,6 +1171,7 @@ enum http_status http_server_start(const struct config *cfg,
     srv->api.cors_origins = srv->cors_origins;
     srv->api.max_batch = cfg->max_batch;
     srv->api.max_batch_body = cfg->max_batch_body;
+    srv->api.max_batch_nodes = cfg->max_batch_nodes;
     srv->api.metrics = srv->metrics;
     srv->log.fd = 1;
     srv->log.level = (enum log_level)cfg->log_level;
@@ -1355,9 +1356,14 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
         for (unsigned i = 0; i < srv->nloops; i++)
             handed += atomic_load(&srv->loops[i].pending);
         left = http_server_in_flight(srv);
-        if ((handed == 0 && http_server_connections(srv) == 0) ||
-            waited >= timeout_ms)
+        if (handed == 0 && http_server_connections(srv) == 0)
             return left;
+        if (waited >= timeout_ms) {
+            /* The deadline: running jobs stop between two puzzles and
+             * answer the rest shutting_down, so the stop is bounded. */
+            http_jobs_halt(srv);
+            return left;
+        }
         nanosleep(&tick, NULL);
     }
 }

@@ -51,6 +51,7 @@ struct http_jobs {
     struct request *head, *tail;
     unsigned reserved, cap;
     int stop;
+    atomic_int halt;   /* running jobs must stop: srv->api.stop points here */
     int initialised;   /* lock and ready exist */
     pthread_t *threads;
     unsigned nthreads;
@@ -140,6 +141,7 @@ enum request_state { REQUEST_READING = 0, REQUEST_QUEUED, REQUEST_DONE };
  * resume. Shared by both, so freed by whichever lets go last. */
 struct http_stream {
     pthread_mutex_t lock;
+    pthread_cond_t drained; /* the reader took some: the worker may go on */
     char *data;
     size_t pos, len, cap;  /* data[pos..len) is not sent yet */
     int done;              /* the worker has appended everything */
@@ -223,6 +225,11 @@ void http_jobs_push(struct http_server *srv, struct request *rq);
  * connection is resumed) and joins the workers. Call before
  * MHD_stop_daemon: libmicrohttpd aborts on a suspended connection there. */
 void http_jobs_stop(struct http_server *srv);
+
+/* Tells the running jobs to stop (the drain deadline has passed): a batch
+ * judges no more puzzles, answers the rest shutting_down and ends its
+ * answer, so that http_jobs_stop does not wait for it. Any thread. */
+void http_jobs_halt(struct http_server *srv);
 
 /* Frees the pool's lock and condition; after MHD_stop_daemon, when no
  * connection thread can call http_jobs_reserve any more. */

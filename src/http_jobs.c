@@ -3,13 +3,19 @@
  * requests keep flowing. The waiting connection is suspended (libmicrohttpd
  * stops polling it) and resumed by the worker when its answer starts; the
  * answer is then streamed as the worker produces it, a few dozen puzzles at
- * a time (http_stream). */
+ * a time (http_stream), the worker waiting while the client is behind. At
+ * the drain deadline http_jobs_halt makes running batches end at once. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "http_internal.h"
 
 #define STREAM_STEP 64 /* puzzles judged between two pieces of the answer */
+/* The worker waits while more than this much of the answer is not sent
+ * yet, so a client that reads slowly (or not at all) holds at most this
+ * plus one piece, not the whole answer. */
+#define STREAM_HIGH (256u << 10)
 
 /* ------------------------------------------------------------------------
  * Streams
@@ -22,6 +28,7 @@ static struct http_stream *stream_new(struct request *rq)
     if (st == NULL)
         return NULL;
     pthread_mutex_init(&st->lock, NULL);
+    pthread_cond_init(&st->drained, NULL);
     st->refs = 2; /* the worker and the response */
     st->conn = rq->job->conn;
     st->loop = rq->loop;
@@ -37,16 +44,19 @@ static void stream_release(struct http_stream *st)
     last = --st->refs == 0;
     pthread_mutex_unlock(&st->lock);
     if (last) {
+        pthread_cond_destroy(&st->drained);
         pthread_mutex_destroy(&st->lock);
         free(st->data);
         free(st);
     }
 }
 
-/* Appends a piece (the last one when done); wakes a waiting reader. Returns
- * 0, or -1 when nobody listens any more. */
+/* Appends a piece (the last one when done); wakes a waiting reader. Then
+ * waits while more than STREAM_HIGH bytes are unsent, unless the jobs are
+ * told to stop (*halt; looked at every 100 ms), when the rest goes out
+ * as fast as it is made. Returns 0, or -1 when nobody listens any more. */
 static int stream_append(struct http_stream *st, const char *p, size_t n,
-                         int done)
+                         int done, const atomic_int *halt)
 {
     int gone;
 
@@ -78,6 +88,16 @@ static int stream_append(struct http_stream *st, const char *p, size_t n,
         st->waiting = 0;
         http_resume(st->loop, st->conn);
     }
+    while (!done && !st->gone && st->len - st->pos > STREAM_HIGH &&
+           !atomic_load(halt)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100 * 1000 * 1000;
+        if (until.tv_nsec >= 1000000000L)
+            until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&st->drained, &st->lock, &until);
+    }
+    gone = st->gone;
     pthread_mutex_unlock(&st->lock);
     return gone ? -1 : 0;
 }
@@ -95,6 +115,7 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         st->pos += k;
         *st->sent += k;
         n = (ssize_t)k;
+        pthread_cond_signal(&st->drained);
     } else if (st->done) {
         /* A cut answer must not look whole: the connection is closed
          * without the last chunk, so the client sees the error. */
@@ -116,6 +137,7 @@ void http_stream_drop(void *cls)
 
     pthread_mutex_lock(&st->lock);
     st->gone = 1;
+    pthread_cond_signal(&st->drained);
     pthread_mutex_unlock(&st->lock);
     stream_release(st);
 }
@@ -160,7 +182,8 @@ static void run_stream(struct request *rq)
             st->failed = 1;
             pthread_mutex_unlock(&st->lock);
         }
-        if (stream_append(st, piece, piece ? len : 0, done || !piece) != 0 ||
+        if (stream_append(st, piece, piece ? len : 0, done || !piece,
+                          &loop->srv->jobs.halt) != 0 ||
             piece == NULL)
             done = 1;
         free(piece);
@@ -228,6 +251,8 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap)
     j->reserved = 0;
     j->cap = cap;
     j->stop = 0;
+    atomic_init(&j->halt, 0);
+    srv->api.stop = &j->halt; /* the api layer reads it between puzzles */
     j->nthreads = 0;
     if ((j->threads = calloc(n, sizeof(*j->threads))) == NULL)
         return -1;
@@ -287,6 +312,11 @@ void http_jobs_stop(struct http_server *srv)
     free(j->threads);
     j->threads = NULL;
     j->nthreads = 0;
+}
+
+void http_jobs_halt(struct http_server *srv)
+{
+    atomic_store(&srv->jobs.halt, 1);
 }
 
 void http_jobs_free(struct http_server *srv)

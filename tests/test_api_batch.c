@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,9 @@
 #define SOLUTION SUPPORT_EXAMPLE_SOLUTION
 #define CONFLICT "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
 #define EMPTY "................................................................................."
+/* A board that uses the whole default budget of 100000 nodes (issue 15),
+ * so far more than the 1000 these tests give a search. */
+#define HARD ".....587.........3.....3.4...21........3..1......6.....4..........4...37........4"
 
 static const struct api_context ctx = {
     .max_nodes = 100000, .max_body = 16384, .max_batch = 6,
@@ -214,6 +218,239 @@ static void test_empty_batches(void **state)
     api_response_free(&r);
 }
 
+/* ------------------------------------------------------------------------
+ * The batch's node budget, stopping, and the cost of parsing
+ * ------------------------------------------------------------------------ */
+
+static void post_ctx(const struct api_context *c, const char *type,
+                     const char *body, int can_stream, struct api_response *r)
+{
+    struct api_request req = {
+        .method = "POST", .path = "/solve/batch", .content_type = type,
+        .body = body, .body_len = strlen(body), .can_stream = can_stream,
+        .request_id = "t-2"};
+
+    memset(r, 0, sizeof(*r));
+    api_handle(c, &req, r);
+}
+
+/* Expects result i of a JSON answer to have problem `code` (NULL: a
+ * solution) with `status` and, when limit >= 0, that limit. */
+static void expect_result(const cJSON *results, int i, const char *code,
+                          int status, long long limit)
+{
+    const cJSON *item = cJSON_GetArrayItem(results, i), *p;
+    const char *sol, *got;
+
+    assert_non_null(item);
+    assert_int_equal(cJSON_GetObjectItem(item, "index")->valueint, i);
+    got = result_code(item, &sol);
+    if (code == NULL) {
+        if (got != NULL)
+            fail_msg("result %d: %s, expected a solution", i, got);
+        return;
+    }
+    if (got == NULL || strcmp(got, code) != 0)
+        fail_msg("result %d: %s, expected %s", i, got ? got : "a solution",
+                 code);
+    p = cJSON_GetObjectItem(item, "problem");
+    assert_int_equal(cJSON_GetObjectItem(p, "status")->valueint, status);
+    if (limit >= 0)
+        assert_true(cJSON_GetObjectItem(p, "limit")->valuedouble ==
+                    (double)limit);
+}
+
+/* 2500 nodes for the batch, 1000 for a search: two hard boards use 2000,
+ * the third gets the 500 left and is cut, and from then on nothing that
+ * needs a search is judged (not even an easy board). A board that fails
+ * before the search still gets its own problem. */
+static void test_batch_budget(void **state)
+{
+    static const struct api_context c = {
+        .max_nodes = 1000, .max_body = 16384, .max_batch = 10,
+        .max_batch_body = 1 << 20, .max_batch_nodes = 2500};
+    struct api_response r;
+    cJSON *root, *results, *stats;
+
+    (void)state;
+    post_ctx(&c, "application/json",
+             "{\"boards\": [\"" HARD "\", \"" HARD "\", \"" HARD "\", \""
+             EXAMPLE "\", \"xyz\"]}", 0, &r);
+    assert_int_equal(r.status, 200);
+    root = cJSON_ParseWithLength(r.body, r.body_len);
+    assert_non_null(root);
+    results = cJSON_GetObjectItem(root, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 5);
+    expect_result(results, 0, "search_limit", 422, 1000);
+    expect_result(results, 1, "search_limit", 422, 1000);
+    expect_result(results, 2, "batch_budget_exhausted", 422, 2500);
+    expect_result(results, 3, "batch_budget_exhausted", 422, 2500);
+    expect_result(results, 4, "invalid_board", 422, -1);
+    stats = cJSON_GetObjectItem(root, "stats");
+    assert_int_equal(cJSON_GetObjectItem(stats, "puzzles")->valueint, 5);
+    assert_int_equal(cJSON_GetObjectItem(stats, "solved")->valueint, 0);
+    assert_int_equal(cJSON_GetObjectItem(stats, "failed")->valueint, 5);
+    cJSON_Delete(root);
+    api_response_free(&r);
+
+    /* An easy board first costs little of the budget: it is solved, and
+     * two full searches still fit after it. */
+    post_ctx(&c, "application/x-ndjson",
+             "\"" EXAMPLE "\"\n\"" HARD "\"\n\"" HARD "\"\n\"" HARD "\"\n", 0, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "{\"index\":0,\"solution\":\"" SOLUTION));
+    root = cJSON_CreateArray();
+    for (char *line = strtok(r.body, "\n"); line; line = strtok(NULL, "\n"))
+        cJSON_AddItemToArray(root, cJSON_Parse(line));
+    assert_int_equal(cJSON_GetArraySize(root), 4);
+    expect_result(root, 0, NULL, 0, -1);
+    expect_result(root, 1, "search_limit", 422, 1000);
+    expect_result(root, 2, "search_limit", 422, 1000);
+    expect_result(root, 3, "batch_budget_exhausted", 422, 2500);
+    cJSON_Delete(root);
+    api_response_free(&r);
+}
+
+/* Without a batch budget each search has only its own. */
+static void test_batch_without_budget(void **state)
+{
+    static const struct api_context c = {
+        .max_nodes = 1000, .max_body = 16384, .max_batch = 10,
+        .max_batch_body = 1 << 20, .max_batch_nodes = 0};
+    struct api_response r;
+    cJSON *root, *results;
+
+    (void)state;
+    post_ctx(&c, "application/json",
+             "{\"boards\": [\"" HARD "\", \"" HARD "\", \"" HARD "\", \""
+             EXAMPLE "\"]}", 0, &r);
+    root = cJSON_ParseWithLength(r.body, r.body_len);
+    results = cJSON_GetObjectItem(root, "results");
+    for (int i = 0; i < 3; i++)
+        expect_result(results, i, "search_limit", 422, 1000);
+    expect_result(results, 3, NULL, 0, -1);
+    cJSON_Delete(root);
+    api_response_free(&r);
+}
+
+/* The stop flag is read between puzzles: what was judged keeps its
+ * result, every later puzzle that needs a search gets shutting_down (503),
+ * and the answer is still whole. */
+static void test_batch_stop_between_puzzles(void **state)
+{
+    static atomic_int stop;
+    static const struct api_context c = {
+        .max_nodes = 100000, .max_body = 16384, .max_batch = 10,
+        .max_batch_body = 1 << 20, .max_batch_nodes = 20000000,
+        .stop = &stop};
+    struct api_response r;
+    char all[8192] = "", *piece;
+    size_t len;
+    int done = 0;
+    cJSON *root, *results, *stats;
+
+    (void)state;
+    atomic_store(&stop, 0);
+    post_ctx(&c, "application/json",
+             "{\"boards\": [\"" EXAMPLE "\", \"" EXAMPLE "\", \"" EXAMPLE
+             "\", \"xyz\", \"" HARD "\"]}", 1, &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(r.stream);
+    piece = api_batch_next(r.stream, 2, &len, &done);
+    assert_non_null(piece);
+    assert_false(done);
+    strcat(all, piece);
+    free(piece);
+    atomic_store(&stop, 1);
+    piece = api_batch_next(r.stream, 10, &len, &done);
+    assert_non_null(piece);
+    assert_true(done);
+    assert_true(strlen(all) + len < sizeof(all));
+    strcat(all, piece);
+    free(piece);
+    api_batch_free(r.stream);
+    root = cJSON_Parse(all);
+    assert_non_null(root);
+    results = cJSON_GetObjectItem(root, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 5);
+    expect_result(results, 0, NULL, 0, -1);
+    expect_result(results, 1, NULL, 0, -1);
+    expect_result(results, 2, "shutting_down", 503, -1);
+    expect_result(results, 3, "invalid_board", 422, -1);
+    expect_result(results, 4, "shutting_down", 503, -1);
+    stats = cJSON_GetObjectItem(root, "stats");
+    assert_int_equal(cJSON_GetObjectItem(stats, "puzzles")->valueint, 5);
+    assert_int_equal(cJSON_GetObjectItem(stats, "solved")->valueint, 2);
+    cJSON_Delete(root);
+    atomic_store(&stop, 0);
+}
+
+/* A body of `head`, then n copies of `each` separated by commas, then
+ * `tail`; freed by the caller. */
+static char *repeat(const char *head, const char *each, size_t n,
+                    const char *tail)
+{
+    size_t len = strlen(head) + n * (strlen(each) + 1) + strlen(tail) + 1;
+    char *s = malloc(len), *p = s;
+
+    assert_non_null(s);
+    p += sprintf(p, "%s", head);
+    for (size_t i = 0; i < n; i++)
+        p += sprintf(p, "%s%s", i ? "," : "", each);
+    sprintf(p, "%s", tail);
+    return s;
+}
+
+/* {"boards": [[0, ...k]]} holds 4 + k values (the object, its key, two
+ * arrays, k numbers); one board allows 10 + 32 = 42. So k = 38 is parsed
+ * (and is a board of 38 rows), k = 39 is refused before any tree. */
+static void test_batch_value_cap(void **state)
+{
+    struct api_response r;
+    char *body;
+
+    (void)state;
+    body = repeat("{\"boards\": [[", "0", 38, "]]}");
+    post("application/json", body, &r, 0, 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "board has 38 rows"));
+    api_response_free(&r);
+    free(body);
+    body = repeat("{\"boards\": [[", "0", 39, "]]}");
+    post("application/json", body, &r, 0, 0);
+    assert_int_equal(r.status, 413);
+    assert_non_null(strstr(r.body, "\"code\":\"batch_too_complex\""));
+    assert_non_null(strstr(r.body, "\"limit\":42"));
+    api_response_free(&r);
+    free(body);
+    /* Two boards allow 52: 3 values of envelope, a string of 1, an array
+     * of 1 + 47 strings; brackets and escapes inside strings are text. */
+    body = repeat("{\"boards\": [\"[[{,\\\"]]\", [", "\"}\"", 47, "]]}");
+    post("application/json", body, &r, 0, 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "board has 47 rows"));
+    api_response_free(&r);
+    free(body);
+    /* In NDJSON the cap is per line (32 values), and a line over it is
+     * that line's problem. */
+    body = repeat("[", "0", 31, "]\n\"" EXAMPLE "\"\n");
+    post("application/x-ndjson", body, &r, 0, 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "board has 31 rows"));
+    assert_non_null(strstr(r.body, "{\"index\":1,\"solution\""));
+    api_response_free(&r);
+    free(body);
+    body = repeat("[", "0", 32, "]\n\"" EXAMPLE "\"\n");
+    post("application/x-ndjson", body, &r, 0, 0);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "{\"index\":0,\"problem\":{"));
+    assert_non_null(strstr(r.body, "more than 32 JSON values"));
+    assert_non_null(strstr(r.body, "\"code\":\"invalid_request\""));
+    assert_non_null(strstr(r.body, "{\"index\":1,\"solution\""));
+    api_response_free(&r);
+    free(body);
+}
+
 static void test_routing_and_limits(void **state)
 {
     (void)state;
@@ -235,6 +472,10 @@ int test_api_batch(unsigned *ntests)
         cmocka_unit_test(test_count_is_exact),
         cmocka_unit_test(test_empty_batches),
         cmocka_unit_test(test_routing_and_limits),
+        cmocka_unit_test(test_batch_budget),
+        cmocka_unit_test(test_batch_without_budget),
+        cmocka_unit_test(test_batch_stop_between_puzzles),
+        cmocka_unit_test(test_batch_value_cap),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -1036,6 +1036,63 @@ static void decode_raw_control_bytes(void **state)
                      CODEC_OK);
 }
 
+/* The values of a batch are counted before its tree is built: a number
+ * (with sign, fraction and exponent), a literal and a string are one value
+ * each, whatever they hold. One board allows 10 + 32 = 42 values, and
+ * {"boards": [[...k]]} holds 4 + k. */
+static char *batch_of(size_t k)
+{
+    static const char *const each[] = {"-1.5e+3", "true", "null", "\"a,[\\\"\"",
+                                       "false", "0"};
+    char *body = malloc(32 + k * 12), *p = body;
+
+    assert_non_null(body);
+    p += sprintf(p, "{\"boards\": [[");
+    for (size_t i = 0; i < k; i++)
+        p += sprintf(p, "%s %s", i ? "," : "", each[i % 6]);
+    sprintf(p, " ]\n]}");
+    return body;
+}
+
+static void decode_batch_value_cap(void **state)
+{
+    struct codec_batch b;
+    struct codec_error err;
+    char *body;
+
+    (void)state;
+    body = batch_of(38);
+    assert_int_equal(codec_decode_batch(body, strlen(body), 0, 6, &b, &err),
+                     CODEC_OK);
+    assert_int_equal(b.n, 1);
+    assert_int_equal(b.items[0].status, CODEC_INVALID_BOARD);
+    codec_batch_free(&b);
+    free(body);
+    body = batch_of(39);
+    assert_int_equal(codec_decode_batch(body, strlen(body), 0, 6, &b, &err),
+                     CODEC_TOO_COMPLEX);
+    assert_int_equal(err.offset, 42);
+    assert_int_equal(b.n, 0);
+    free(body);
+    /* A key the early count cannot see (escaped): the cap is then that of
+     * the largest batch, 6 boards: 92 values. */
+    body = malloc(1024);
+    assert_non_null(body);
+    strcpy(body, "{\"\\u0062oards\": [[0");
+    for (int i = 1; i < 80; i++)
+        strcat(body, ",0");
+    strcat(body, "]]}");
+    assert_int_equal(codec_decode_batch(body, strlen(body), 0, 6, &b, &err),
+                     CODEC_OK);
+    assert_int_equal(b.n, 1);
+    codec_batch_free(&b);
+    strcat(strcpy(body + strlen(body) - 3, ",0,0,0,0,0,0,0,0,0"), "]]}");
+    assert_int_equal(codec_decode_batch(body, strlen(body), 0, 6, &b, &err),
+                     CODEC_TOO_COMPLEX);
+    assert_int_equal(err.offset, 92);
+    free(body);
+}
+
 int test_codec(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -1076,6 +1133,7 @@ int test_codec(unsigned *ntests)
         cmocka_unit_test(encode_problem_escapes),
         cmocka_unit_test(encode_problem_conflicts),
         cmocka_unit_test(encode_status_members),
+        cmocka_unit_test(decode_batch_value_cap),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -21,6 +21,7 @@ static const char *const env_names[] = {
     "PORT",           "BIND",       "THREADS",    "MAX_BODY",
     "MAX_NODES",      "TIMEOUT",    "DRAIN_TIMEOUT", "MAX_CONNECTIONS",
     "MAX_PER_IP",     "LOG_LEVEL",  "ACCESS_LOG", "CORS_ORIGINS",
+    "MAX_BATCH_NODES",
 };
 #define NENV (sizeof(env_names) / sizeof(env_names[0]))
 
@@ -134,6 +135,7 @@ static void defaults(void **state)
     assert_int_equal(cfg.timeout, 10);
     assert_int_equal(cfg.drain_timeout, 25);
     assert_int_equal(cfg.max_connections, 1000);
+    assert_int_equal(cfg.max_batch_nodes, 20000000);
 }
 
 /* With no flags and no environment, parsing changes nothing. */
@@ -212,6 +214,10 @@ static void flag_numbers(void **state)
     assert_int_equal(cfg.max_connections, 1);
     parse_ok(&cfg, ARGS("--max-connections", "100000"));
     assert_int_equal(cfg.max_connections, 100000);
+    parse_ok(&cfg, ARGS("--max-batch-nodes", "1000"));
+    assert_int_equal(cfg.max_batch_nodes, 1000);
+    parse_ok(&cfg, ARGS("--max-batch-nodes=1000000000000"));
+    assert_true(cfg.max_batch_nodes == UINT64_C(1000000000000));
 }
 
 static void flag_max_body_suffixes(void **state)
@@ -271,6 +277,7 @@ static void env_every_variable(void **state)
     setenv("TIMEOUT", "30", 1);
     setenv("DRAIN_TIMEOUT", "0", 1);
     setenv("MAX_CONNECTIONS", "77", 1);
+    setenv("MAX_BATCH_NODES", "5000000", 1);
     parse_ok(&cfg, ARGS("--threads", "6"));
     assert_int_equal(cfg.port, 9001);
     assert_string_equal(cfg.bind, "127.0.0.1");
@@ -280,6 +287,7 @@ static void env_every_variable(void **state)
     assert_int_equal(cfg.timeout, 30);
     assert_int_equal(cfg.drain_timeout, 0);
     assert_int_equal(cfg.max_connections, 77);
+    assert_int_equal(cfg.max_batch_nodes, 5000000);
 
     setenv("MAX_BODY", "2M", 1);
     parse_ok(&cfg, ARGS("--timeout", "31"));
@@ -343,6 +351,10 @@ static void error_bad_numbers(void **state)
                 PARTS("--max-connections", "'0'"));
     parse_error(ARGS("--max-connections", "100001"),
                 PARTS("--max-connections", "100001"));
+    parse_error(ARGS("--max-batch-nodes", "999"),
+                PARTS("--max-batch-nodes", "999"));
+    parse_error(ARGS("--max-batch-nodes", "1000000000001"),
+                PARTS("--max-batch-nodes", "1000000000001"));
 }
 
 static void error_bad_max_body(void **state)
@@ -469,6 +481,7 @@ static void usage_lists_everything(void **state)
         "--timeout",       "TIMEOUT",       "(default 10)",
         "--drain-timeout", "DRAIN_TIMEOUT", "(default 25)",
         "--max-connections", "MAX_CONNECTIONS", "(default 1000)",
+        "--max-batch-nodes", "MAX_BATCH_NODES", "(default 20000000)",
         "--help",          "--version",
     };
     char *text = NULL;

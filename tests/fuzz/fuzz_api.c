@@ -27,6 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_MAX_BODY 16384  /* the daemon's default --max-body */
 #define WRAP_MAX 200         /* longest input also sent wrapped */
 #define REQUEST_ID "fuzz-42"
+#define FUZZ_MAX_BATCH 64
+#define FUZZ_BATCH_SEARCHES 3 /* the batch budget, in whole searches */
 
 #define CHECK(cond)                                                           \
     do {                                                                      \
@@ -43,6 +45,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     ctx.max_nodes = FUZZ_MAX_NODES;
     ctx.max_killer_nodes = FUZZ_MAX_NODES;
     ctx.max_body = FUZZ_MAX_BODY;
+    ctx.max_batch = FUZZ_MAX_BATCH;
+    ctx.max_batch_body = FUZZ_MAX_BODY;
+    ctx.max_batch_nodes = FUZZ_BATCH_SEARCHES * FUZZ_MAX_NODES;
     ctx.cors_origins = NULL;
     ctx.metrics = metrics_create(api_route_labels, API_NROUTES, "fuzz");
     if (ctx.metrics == NULL)
@@ -415,6 +420,109 @@ static void check_rows(const uint8_t *data, size_t size, char *buf)
     check_solve(buf, (size_t)(p - buf));
 }
 
+/* ------------------------------------------------------------------------
+ * Batches
+ * ------------------------------------------------------------------------ */
+
+/* The items and keys of a cJSON tree: what parsing it cost. */
+static size_t tree_values(const cJSON *item)
+{
+    size_t n = 0;
+
+    for (; item != NULL; item = item->next)
+        n += 1 + (item->string != NULL) + tree_values(item->child);
+    return n;
+}
+
+/* One batch result: index i, a solution or a problem. Returns its code
+ * (NULL for a solution). */
+static const char *check_batch_result(const cJSON *item, size_t i)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(item, "problem");
+
+    CHECK(cJSON_IsObject(item) && num_member(item, "index") == (double)i);
+    if (p == NULL) {
+        CHECK(cJSON_GetObjectItemCaseSensitive(item, "solution") != NULL);
+        return NULL;
+    }
+    CHECK(str_member(p, "code") != NULL && str_member(p, "detail") != NULL);
+    CHECK(num_member(p, "status") >= 400);
+    return str_member(p, "code");
+}
+
+/* The batch's node budget holds: at most FUZZ_BATCH_SEARCHES searches use
+ * a whole --max-nodes, and once one puzzle found the budget spent, no
+ * later one is searched. */
+static void check_budget(const char *code, int *limits, int *spent)
+{
+    int searched = code == NULL || strcmp(code, "conflict") == 0 ||
+                   strcmp(code, "no_solution") == 0 ||
+                   strcmp(code, "multiple_solutions") == 0 ||
+                   strcmp(code, "search_limit") == 0;
+
+    *limits += code != NULL && strcmp(code, "search_limit") == 0;
+    CHECK(*limits <= FUZZ_BATCH_SEARCHES);
+    CHECK(!(*spent && searched));
+    if (code != NULL && strcmp(code, "batch_budget_exhausted") == 0)
+        *spent = 1;
+}
+
+/* The input as a batch body, in either form: a whole answer (every result
+ * in order, budget kept) or a problem; a JSON body that is parsed holds
+ * no more values than its boards may have. */
+static void check_batch(const char *body, size_t len, int ndjson)
+{
+    struct api_request req;
+    struct api_response resp;
+    cJSON *root;
+    int limits = 0, spent = 0;
+    size_t i = 0;
+
+    memset(&req, 0, sizeof(req));
+    req.method = "POST";
+    req.path = "/solve/batch";
+    req.content_type = ndjson ? "application/x-ndjson" : "application/json";
+    req.body = body;
+    req.body_len = len;
+    req.request_id = REQUEST_ID;
+    api_handle(&ctx, &req, &resp);
+    CHECK(resp.status == 200 || resp.status == 400 || resp.status == 413);
+    CHECK(resp.body != NULL || (resp.status == 200 && resp.body_len == 0));
+    if (resp.status != 200) {
+        root = cJSON_ParseWithLength(resp.body, resp.body_len);
+        CHECK(cJSON_IsObject(root) && str_member(root, "code") != NULL);
+        cJSON_Delete(root);
+        api_response_free(&resp);
+        return;
+    }
+    if (ndjson) {
+        for (const char *p = resp.body, *end = p + resp.body_len; p < end;) {
+            const char *nl = memchr(p, '\n', (size_t)(end - p));
+            CHECK(nl != NULL);
+            root = cJSON_ParseWithLength(p, (size_t)(nl - p));
+            check_budget(check_batch_result(root, i++), &limits, &spent);
+            cJSON_Delete(root);
+            p = nl + 1;
+        }
+    } else {
+        const cJSON *item, *results;
+        cJSON *sent = cJSON_ParseWithLength(body, len);
+        CHECK(sent != NULL);
+        CHECK(tree_values(sent) <= 10 * FUZZ_MAX_BATCH + 32);
+        cJSON_Delete(sent);
+        root = cJSON_ParseWithLength(resp.body, resp.body_len);
+        results = cJSON_GetObjectItemCaseSensitive(root, "results");
+        CHECK(cJSON_IsArray(results));
+        cJSON_ArrayForEach(item, results)
+            check_budget(check_batch_result(item, i++), &limits, &spent);
+        CHECK(num_member(cJSON_GetObjectItemCaseSensitive(root, "stats"),
+                         "puzzles") == (double)i);
+        cJSON_Delete(root);
+    }
+    CHECK(i <= FUZZ_MAX_BATCH);
+    api_response_free(&resp);
+}
+
 /* GET /metrics now and then, so rendering sees the counters move. */
 static void check_metrics(void)
 {
@@ -438,6 +546,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size > FUZZ_MAX_BODY) /* the http module answers 413 instead */
         return 0;
     check_solve((const char *)data, size);
+    check_batch((const char *)data, size, 0);
+    check_batch((const char *)data, size, 1);
     if (size <= WRAP_MAX) {
         check_line(data, size, buf);
         check_rows(data, size, buf);
