@@ -4,6 +4,7 @@
 # costliest batch bodies parsed. The peak resident size (VmHWM) must stay
 # under the README's formula, and under a real 128 MiB memory limit (a
 # cgroup) the daemon must not be killed.
+import json
 import os
 import socket
 import threading
@@ -29,14 +30,17 @@ def status(pid):
 
 
 def bound(max_connections=1000, max_buffered=32 * MiB, batch_workers=1,
-          max_batch_body=BATCH_BODY):
+          max_batch=10000, max_batch_body=BATCH_BODY):
     """The README's worst case: 16 MiB for the program, its threads and
     allocator slack; 20 KiB a connection (libmicrohttpd's 16 KiB buffer and
     the request's state) up to the hard limit; the bodies held; and per
-    batch worker what parsing the largest batch may cost."""
+    running batch what its decoded boards, its parse and its answer may
+    cost beyond its body: 424 n + 112 (10 n + 32) + 2 L + 1.3 MiB."""
     conn_limit = max_connections + 16 + max_connections // 8
+    n, body = max_batch, max_batch_body
+    batch = 424 * n + 112 * (10 * n + 32) + 2 * body + 1.3 * MiB
     return (16 * MiB + conn_limit * 20 * 1024 + max_buffered +
-            batch_workers * 6 * max_batch_body)
+            batch_workers * batch)
 
 
 def hold_headers(port, n, out):
@@ -93,15 +97,39 @@ def costly_batches(port, results):
         results.check(r.status is not None, "%s answered" % what, repr(r))
 
 
+def full_batch(port, results):
+    """The largest legitimate JSON batch: --max-batch (10,000) boards, each
+    an array of nine row strings (the most values a board may have), from
+    tests/data. It must be answered 200 with a result per board."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "data", "puzzles2_17_clue")) as f:
+        lines = [l.strip() for l in f if len(l.strip()) == 81]
+    boards = [[b[i:i + 9] for i in range(0, 81, 9)]
+              for b in (lines * (10000 // len(lines) + 1))[:10000]]
+    body = json.dumps({"boards": boards}).encode()
+    r, rd = hostile.exchange(port, hostile.request(
+        "POST", "/solve/batch", [("Content-Type", "application/json"),
+                                 ("Content-Length", str(len(body))),
+                                 ("Connection", "close")], body), wait=60)
+    rd.sock.close()
+    results_ = (r.json() or {}).get("results", [])
+    results.check(r.status == 200 and len(results_) == 10000,
+                  "a 10,000-board batch (%d bytes) answered in full" % len(body),
+                  "%r, %d results" % (r, len(results_)))
+
+
 def drive(d, results):
-    """The worst case on daemon d; the peak resident size."""
+    """The worst case on daemon d: connections full, bodies held up to the
+    budget, the largest batch parsed meanwhile. The peak resident size."""
     pid = d.proc.pid
     base = status(pid)["VmHWM"]
     heads, bodies, answers = [], [], []
     costly_batches(d.port, results)
     parsed = status(pid)["VmHWM"]
     hold_headers(d.port, HEADER_CONNECTIONS, heads)
-    hold_bodies(d.port, BODY_CONNECTIONS, bodies, answers)
+    hold_bodies(d.port, 6, bodies, answers)       # 24 of the 32 MiB
+    full_batch(d.port, results)
+    hold_bodies(d.port, BODY_CONNECTIONS - 6, bodies, answers)
     busy = answers.count(503)
     results.check(busy > 0, "bodies past --max-buffered answered 503",
                   "%d of %d answered 503" % (busy, len(bodies)))
@@ -112,8 +140,9 @@ def drive(d, results):
         s.close()
     print("   VmHWM %.1f MiB at start, %.1f MiB after the costly batches, "
           "%.1f MiB with %d header and %d body connections (%d answered 503)"
+          " and a 10,000-board batch; bound %.1f MiB"
           % (base / MiB, parsed / MiB, peak / MiB, len(heads), len(bodies),
-             busy), flush=True)
+             busy, bound() / MiB), flush=True)
     return peak
 
 
