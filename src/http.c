@@ -587,7 +587,7 @@ static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr,
     (void)addrlen;
     if (atomic_load_explicit(&srv->connections, memory_order_relaxed) >=
             (long)srv->conn_limit &&
-        http_conn_make_room(lp) != 0)
+        http_conn_make_room(lp, 1) != 0)
         return MHD_NO;
     if (t->cap == 0 || ip_key(addr, key) != 0)
         return MHD_YES;
@@ -688,7 +688,7 @@ static int over_capacity(struct http_server *srv, struct request *rq)
         atomic_load_explicit(&srv->connections, memory_order_relaxed) <=
             (long)srv->max_connections)
         return 0;
-    if (http_conn_make_room(rq->loop) != 0)
+    if (http_conn_make_room(rq->loop, 0) != 0)
         return 1;
     rq->cs->over_capacity = 0;
     return 0;

@@ -74,10 +74,10 @@ static int below_rate(const struct http_server *srv, size_t bytes, uint64_t us)
 
 /* The connection of lp to close for a new one: the one that has waited
  * longest for a request (idle, or trickling its headers) or sent its body
- * below the minimum rate, for at least min_age microseconds; NULL if
- * none. */
+ * below the minimum rate, for at least min_age microseconds, and unless
+ * `any`, none with bytes libmicrohttpd has not read yet; NULL if none. */
 static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
-                                   uint64_t min_age)
+                                   uint64_t min_age, int any)
 {
     for (struct http_conn *v = lp->oldest; v != NULL; v = v->next) {
         int unread = 0;
@@ -90,7 +90,7 @@ static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
             continue;
         /* Bytes libmicrohttpd has not read yet: a request that arrived
          * with its connection in this round, not a slow client. */
-        if (ioctl(v->fd, FIONREAD, &unread) == 0 && unread > 0)
+        if (!any && ioctl(v->fd, FIONREAD, &unread) == 0 && unread > 0)
             continue;
         return v;
     }
@@ -116,7 +116,7 @@ struct http_conn *http_conn_open(struct http_loop *lp,
         /* Make room: a waiting or slow connection goes, one that is
          * sending a body at a fair rate or being answered stays. Only this loop's own: another loop's may
          * close and have its descriptor reused at any moment. */
-        struct http_conn *v = evictable(lp, now, EVICT_MIN_US);
+        struct http_conn *v = evictable(lp, now, EVICT_MIN_US, 0);
         if (v != NULL)
             shut(lp, v, METRICS_CLOSE_EVICTED);
         else
@@ -126,9 +126,9 @@ struct http_conn *http_conn_open(struct http_loop *lp,
     return cs;
 }
 
-int http_conn_make_room(struct http_loop *lp)
+int http_conn_make_room(struct http_loop *lp, int any)
 {
-    struct http_conn *v = evictable(lp, http_now_us(), 0);
+    struct http_conn *v = evictable(lp, http_now_us(), 0, any);
 
     if (v == NULL)
         return -1;
@@ -201,7 +201,7 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
                                            memory_order_relaxed) -
                       (long)srv->max_connections;
         for (long k = (excess + srv->nloops - 1) / (long)srv->nloops; k > 0; k--) {
-            struct http_conn *v = evictable(lp, now, EVICT_MIN_US);
+            struct http_conn *v = evictable(lp, now, EVICT_MIN_US, 0);
             if (v == NULL)
                 break;
             shut(lp, v, METRICS_CLOSE_EVICTED);

@@ -256,10 +256,12 @@ uint64_t http_now_us(void);
 struct http_conn *http_conn_open(struct http_loop *lp,
                                  struct MHD_Connection *conn, long open);
 
-/* At the hard connection limit: closes lp's connection that has waited
- * longest for a request (or whose body is slow), however new, so that the
- * one being accepted can be taken in. 0, or -1 when there is none. */
-int http_conn_make_room(struct http_loop *lp);
+/* Closes lp's connection that has waited longest for a request (or whose
+ * body is slow), however new, so that another can be served: 0, or -1
+ * when there is none. Unless `any`, a connection with bytes not read yet
+ * (a request that came in this round) is spared; at the hard limit, where
+ * the alternative is refusing the newest, it is not. */
+int http_conn_make_room(struct http_loop *lp, int any);
 
 /* The connection closed: unlinks and frees cs (NULL is fine). */
 void http_conn_close(struct http_loop *lp, struct http_conn *cs);

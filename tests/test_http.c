@@ -1076,6 +1076,23 @@ static double trickle_until_closed(int fd, const char *chunk)
     return -1;
 }
 
+/* Starts a server with cfg, sends `head` on a connection, then `drip`
+ * every 50 ms: the seconds until the server closed it (-1: never). */
+static double slow_client(struct server **s, const struct config *cfg,
+                          const char *head, const char *drip)
+{
+    int fd;
+    double took;
+
+    assert_int_equal(start_with((void **)s, cfg), 0);
+    fd = support_connect((*s)->port);
+    assert_true(fd >= 0);
+    send(fd, head, strlen(head), MSG_NOSIGNAL);
+    took = trickle_until_closed(fd, drip);
+    close(fd);
+    return took;
+}
+
 /* Headers a byte at a time (20 bytes/s) never complete, and libmicrohttpd's
  * idle timeout (10 s) never fires on a connection that keeps sending: the
  * header deadline (1 s) closes it, and counts it. */
@@ -1083,18 +1100,12 @@ static void test_slow_headers_closed(void **state)
 {
     struct server *s;
     struct config cfg;
-    int fd;
     double took;
 
     (void)state;
     server_config(&cfg, 2, 10);
     cfg.header_timeout = 1;
-    assert_int_equal(start_with((void **)&s, &cfg), 0);
-    fd = support_connect(s->port);
-    assert_true(fd >= 0);
-    send(fd, "GET /livez HTTP/1.1\r\nX-Slow: ", 29, MSG_NOSIGNAL);
-    took = trickle_until_closed(fd, "a");
-    close(fd);
+    took = slow_client(&s, &cfg, "GET /livez HTTP/1.1\r\nX-Slow: ", "a");
     assert_true(took > 0.5 && took < 3);
     assert_true(scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") == 1);
     teardown((void **)&s);
@@ -1104,24 +1115,19 @@ static void test_slow_headers_closed(void **state)
  * header timeout, 1 s) is closed, and counted. */
 static void test_slow_body_closed(void **state)
 {
-    static const char head[] = "POST /solve/batch HTTP/1.1\r\nHost: t\r\n"
-                               "Content-Type: application/json\r\n"
-                               "Content-Length: 100000\r\n\r\n";
     struct server *s;
     struct config cfg;
-    int fd;
     double took;
 
     (void)state;
     server_config(&cfg, 2, 10);
     cfg.header_timeout = 1;
     cfg.body_min_rate = 1000;
-    assert_int_equal(start_with((void **)&s, &cfg), 0);
-    fd = support_connect(s->port);
-    assert_true(fd >= 0);
-    send(fd, head, strlen(head), MSG_NOSIGNAL);
-    took = trickle_until_closed(fd, "aaaaa"); /* 5 bytes / 50 ms */
-    close(fd);
+    took = slow_client(&s, &cfg,
+                       "POST /solve/batch HTTP/1.1\r\nHost: t\r\n"
+                       "Content-Type: application/json\r\n"
+                       "Content-Length: 100000\r\n\r\n",
+                       "aaaaa"); /* 5 bytes / 50 ms */
     /* Behind from the grace's end: 1 s + a sweep (0.25 s) or so. */
     assert_true(took > 0.9 && took < 3);
     assert_true(scrape(s, "http_connections_closed_total{reason=\"body_too_slow\"}") == 1);

@@ -91,6 +91,13 @@ def fresh_requests(port, seconds, results, what):
                   "worst %.0f ms" % worst)
 
 
+def check_normal(results, normal):
+    results.check(not normal.errors and normal.worst_ms < 1000,
+                  "kept-alive normal client served within 1 s throughout",
+                  "errors %s, worst %.0f ms, served %d" % (
+                      normal.errors[:3], normal.worst_ms, normal.served))
+
+
 def slow_headers(binary, results):
     results.case = "slow headers"
     with hostile.Daemon(binary, ["--header-timeout", str(HEADER_TIMEOUT),
@@ -109,10 +116,7 @@ def slow_headers(binary, results):
         normal.stop()
         results.check(closed, "all %d trickling connections closed" % SLOW_HEADERS,
                       "%d still open after %.1f s" % (len(slow.open), took))
-        results.check(not normal.errors and normal.worst_ms < 1000,
-                      "kept-alive normal client served within 1 s throughout",
-                      "errors %s, worst %.0f ms, served %d" % (
-                          normal.errors[:3], normal.worst_ms, normal.served))
+        check_normal(results, normal)
         m = hostile.metrics(d.port)
         n = (hostile.count(m, "http_connections_closed_total",
                            reason="header_timeout") +
@@ -147,10 +151,7 @@ def slow_bodies(binary, results):
                       "%d still open after %.1f s" % (len(slow.open), took))
         results.check(took < HEADER_TIMEOUT + 1.5,
                       "closed at the grace's end", "%.1f s" % took)
-        results.check(not normal.errors and normal.worst_ms < 1000,
-                      "kept-alive normal client served within 1 s throughout",
-                      "errors %s, worst %.0f ms, served %d" % (
-                          normal.errors[:3], normal.worst_ms, normal.served))
+        check_normal(results, normal)
         m = hostile.metrics(d.port)
         n = hostile.count(m, "http_connections_closed_total",
                           reason="body_too_slow")
