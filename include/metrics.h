@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct metrics;
+struct log_buffer;
 
 /* Outcome of one puzzle sent to /solve. */
 enum metrics_result {
@@ -38,6 +39,11 @@ long metrics_in_flight(const struct metrics *m);
 /* A puzzle was judged; duration and guesses count only for searched ones. */
 void metrics_puzzle(struct metrics *m, enum metrics_result result,
                     uint64_t solve_us, uint64_t guesses);
+
+/* The log whose dropped lines sudokud_log_lines_dropped_total reports
+ * (log_buffer_dropped); NULL or never set: 0. Set it before any scrape; b
+ * must outlive the scrapes. */
+void metrics_watch_log(struct metrics *m, const struct log_buffer *b);
 
 /* Renders every metric. Returns a heap string (length in *len) or NULL when
  * out of memory. */
