@@ -191,9 +191,13 @@ struct codec_generate_request {
     uint64_t seed;
 };
 
+/* The largest seed a request may give: 2^53 - 1, the last integer of the
+ * range where every integer is a double (so a JSON number) of its own. */
+#define CODEC_SEED_MAX 9007199254740991ULL
+
 /* Decodes a /generate body; CODEC_INVALID_REQUEST (with err->pointer) when a
  * member has the wrong type, a string is too long or the seed is not an
- * integer in 0..2^53. */
+ * integer in 0..CODEC_SEED_MAX. */
 enum codec_status codec_decode_generate(const char *body, size_t len,
                                         struct codec_generate_request *out,
                                         struct codec_error *err);
@@ -222,8 +226,9 @@ char *codec_encode_hint(const struct codec_hint *h, size_t *len);
  * "techniques": {name: count, ...}} (only the techniques used). */
 char *codec_encode_grade(const struct logic_grade *g, size_t *len);
 
-/* {"puzzle", "solution" (both in `shape`), "difficulty", "seed",
- * "symmetry", "givens", "attempts", "generate_us", "grade": {...}}. */
+/* {"puzzle", "solution" (both in `shape`), "difficulty", "seed" (all its
+ * digits), "symmetry", "givens", "attempts", "generate_us", "grade":
+ * {...}}. */
 struct codec_generated {
     const struct sudoku_grid *puzzle, *solution;
     enum codec_shape shape;

@@ -17,20 +17,29 @@ struct log_buffer;
 struct log_sink {
     int fd;                    /* usually 1 (stdout) */
     enum log_level level;      /* lines below this level are dropped */
-    struct log_buffer *buffer; /* NULL: one write(2) per line */
+    struct log_buffer *buffer; /* NULL: one write(2) per line, which waits
+                                  as long as the fd does (tools, tests) */
 };
 
-/* A shared buffer for busy logs (the access log): whole lines are appended
- * under a lock and written out when 64 KiB have gathered, or by a thread
- * every flush_ms, so a line reaches the fd at most flush_ms late and a
- * request does not pay for a system call. Returns NULL when out of memory
- * or threads (then log unbuffered). */
+/* A buffer with a writer thread of its own, the only thread that ever
+ * waits on fd: log_end appends the line (a memcpy under a short lock) and
+ * returns, so a slow or blocked stdout never holds the caller. Lines are
+ * written at most flush_ms after the first of a batch (0: at once), or as
+ * soon as 32 KiB have gathered, in order and whole. When 64 KiB are
+ * waiting, further lines are dropped and counted (log_buffer_dropped); the
+ * next write that goes through is followed by a warn line "log lines
+ * dropped" with the count. Returns NULL when out of memory or threads
+ * (then log unbuffered). */
 struct log_buffer *log_buffer_start(int fd, unsigned flush_ms);
 
-/* Writes out what is buffered now. */
-void log_buffer_flush(struct log_buffer *b);
+/* Lines dropped so far (0 for NULL); safe from any thread. */
+unsigned long log_buffer_dropped(const struct log_buffer *b);
 
-/* Flushes, stops the thread and frees b (NULL is fine). */
+/* Writes out what is buffered, stops the thread and frees b (NULL is
+ * fine), waiting at most 1 s for the fd: a writer still blocked then is
+ * left to finish on its own (and free b), so what the fd has not taken
+ * when the process exits is lost. No line may be logged through b, and the
+ * fd must stay open, from then on. */
 void log_buffer_stop(struct log_buffer *b);
 
 /* A line being built. Too long a line is cut at a field boundary and gets

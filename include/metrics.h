@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct metrics;
+struct log_buffer;
 
 /* Outcome of one puzzle sent to /solve. */
 enum metrics_result {
@@ -49,6 +50,11 @@ void metrics_puzzle(struct metrics *m, enum metrics_result result,
 
 /* The server closed a connection for `why`. */
 void metrics_connection_closed(struct metrics *m, enum metrics_close why);
+
+/* The log whose dropped lines sudokud_log_lines_dropped_total reports
+ * (log_buffer_dropped); NULL or never set: 0. Set it before any scrape; b
+ * must outlive the scrapes. */
+void metrics_watch_log(struct metrics *m, const struct log_buffer *b);
 
 /* Renders every metric. Returns a heap string (length in *len) or NULL when
  * out of memory. */

@@ -56,10 +56,14 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
                          sizeof(out->symmetry), err);
     seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
     if (st == CODEC_OK && seed != NULL) {
+        /* Up to 2^53 - 1, the integers that every JSON number parser
+         * holds exactly: 2^53 + 1 would parse as 2^53 (cJSON too), so a
+         * client's seed above the bound would silently become another. */
         double v = cJSON_IsNumber(seed) ? seed->valuedouble : -1;
-        if (v < 0 || v > 9007199254740992.0 || (double)(uint64_t)v != v) {
+        if (v < 0 || v > CODEC_SEED_MAX || (double)(uint64_t)v != v) {
             st = codec_fail(err, CODEC_INVALID_REQUEST, "/seed", -1, "\"seed\" must be an integer "
-                               "from 0 to 9007199254740992");
+                               "from 0 to %llu (2^53 - 1)",
+                               (unsigned long long)CODEC_SEED_MAX);
         } else {
             out->has_seed = 1;
             out->seed = (uint64_t)v;
@@ -284,15 +288,20 @@ static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
 char *codec_encode_generated(const struct codec_generated *g, size_t *len)
 {
     cJSON *obj = cJSON_CreateObject(), *grade;
+    char seed[24];
     int ok;
 
     if (obj == NULL)
         return NULL;
+    /* In digits, not through a double: cJSON prints 8000000000000001 as
+     * 8e+15 (15 significant digits when they compare equal within its
+     * epsilon), and that seed replayed is another puzzle. */
+    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)g->seed);
     ok = add_board(obj, "puzzle", g->puzzle, g->shape) &&
          add_board(obj, "solution", g->solution, g->shape) &&
          cJSON_AddStringToObject(obj, "difficulty",
                                  logic_level_name(g->grade->level)) &&
-         cJSON_AddNumberToObject(obj, "seed", (double)g->seed) &&
+         cJSON_AddRawToObject(obj, "seed", seed) &&
          cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
          cJSON_AddNumberToObject(obj, "givens", g->givens) &&
          cJSON_AddNumberToObject(obj, "attempts", g->attempts) &&

@@ -320,6 +320,7 @@ void config_usage(FILE *out, const char *prog)
     fprintf(out, "\n  %s --probe URL\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
             "and exit 0 on a 200 answer,\n      1 otherwise: a health check "
             "for images without curl.\n", prog);
-    fprintf(out, "\nSIGTERM or SIGINT: stop accepting, finish the requests "
+    fprintf(out, "\nSIGTERM, SIGINT or SIGHUP (all alike; logs go to stdout, "
+                 "nothing to reopen):\nstop accepting, finish the requests "
                  "in flight, exit 0.\nA bad setting exits with status 2.\n");
 }

@@ -1,90 +1,199 @@
-/* log.c - JSON lines on a file descriptor. Each line is formatted in a
- * caller's buffer and written with one write(2), which is atomic for lines
- * under PIPE_BUF on pipes and appends whole on files. */
+/* log.c - JSON lines on a file descriptor. A line is formatted in the
+ * caller's buffer and then either written with one write(2) (unbuffered
+ * sinks) or appended to a log_buffer, whose own thread is the only one that
+ * ever waits on the fd: serving threads never block on a slow or stuck
+ * stdout, they drop the line and count it instead. */
 #include "log.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 static const char *const level_names[] = {"debug", "info", "warn", "error"};
 
+static void close_line(struct log_line *l);
+
+/* ------------------------------------------------------------------------
+ * The buffer and its writer thread
+ *
+ * Two halves of LOG_BUFFER_SIZE: producers append whole lines to `fill`
+ * under the lock (a memcpy, never a system call); the writer swaps `fill`
+ * with its own half under the lock and writes that half without it. When
+ * the fd does not take lines as fast as they come (nobody reads the pipe),
+ * `fill` runs full and further lines are dropped and counted; after the
+ * next write that succeeds the writer adds one warn line saying how many.
+ * At the stop the writer gets LOG_STOP_MS to write what is left; if it is
+ * still blocked in write(2) then, it is left behind (detached; it frees
+ * the buffer itself if it ever gets out), so a stuck stdout cannot hold
+ * the process's exit. Not pthread_cancel: ASan reports a false
+ * stack-buffer-underflow on every cancelled thread (google/sanitizers
+ * issue 1399), and the sanitizer build must pass.
+ * ------------------------------------------------------------------------ */
+
 #define LOG_BUFFER_SIZE (64 * 1024)
+#define LOG_STOP_MS 1000
 
 struct log_buffer {
     pthread_mutex_t lock;
-    pthread_cond_t wake;
+    pthread_cond_t wake;       /* lines came, half full, or stop */
+    pthread_cond_t gone;       /* the writer is done */
     pthread_t thread;
     int fd;
+    int fifo;                  /* a pipe: write at most PIPE_BUF at once */
     unsigned flush_ms;
-    int stop;
-    size_t len;
-    char data[LOG_BUFFER_SIZE];
+    int stop;                  /* under lock */
+    int done;                  /* under lock: the writer has finished */
+    int abandoned;             /* under lock: the writer frees b */
+    char *fill;                /* under lock: producers append here */
+    size_t len;                /* under lock */
+    atomic_ulong dropped;      /* lines dropped since the start */
+    unsigned long reported;    /* writer only: of those, already reported */
+    char half[2][LOG_BUFFER_SIZE];
 };
 
-static void write_all(int fd, const char *p, size_t n)
+/* Writes p[0..n) whole, or returns -1 on an error (a closed pipe: nowhere
+ * to report it). On a pipe each write(2) is at most PIPE_BUF bytes ending
+ * at a line's end, so that it is atomic and lines from another writer on
+ * the same pipe (main's own buffer) never land inside ours. */
+static int write_all(int fd, int fifo, const char *p, size_t n)
 {
     while (n > 0) {
-        ssize_t w = write(fd, p, n);
+        size_t k = n;
+        if (fifo && k > PIPE_BUF) {
+            const char *nl = memrchr(p, '\n', PIPE_BUF);
+            k = nl != NULL ? (size_t)(nl - p) + 1 : PIPE_BUF;
+        }
+        ssize_t w = write(fd, p, k);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0)
-            return; /* nowhere to report a failing log */
+            return -1;
         p += w;
         n -= (size_t)w;
     }
+    return 0;
 }
 
-/* Called with the lock held. */
-static void flush_locked(struct log_buffer *b)
+static unsigned long count_lines(const char *p, size_t n)
 {
-    write_all(b->fd, b->data, b->len);
-    b->len = 0;
+    unsigned long c = 0;
+
+    for (const char *e = p + n; (p = memchr(p, '\n', (size_t)(e - p))); p++)
+        c++;
+    return c;
 }
 
-static void *flusher(void *arg)
+/* Writes a half out from the writer thread (without the lock), then
+ * reports drops not yet reported, now that the fd takes lines again. */
+static void write_half(struct log_buffer *b, const char *p, size_t n)
+{
+    unsigned long dropped;
+
+    if (write_all(b->fd, b->fifo, p, n) != 0) {
+        atomic_fetch_add_explicit(&b->dropped, count_lines(p, n),
+                                  memory_order_relaxed);
+        return;
+    }
+    dropped = atomic_load_explicit(&b->dropped, memory_order_relaxed);
+    if (dropped != b->reported) {
+        struct log_sink sink = {.fd = b->fd, .level = LOG_WARN};
+        struct log_line l;
+        log_begin(&l, &sink, LOG_WARN, "log lines dropped");
+        log_str(&l, "detail", "stdout did not take the log as fast as it "
+                              "came (nobody reading?)");
+        log_num(&l, "dropped", (long long)(dropped - b->reported));
+        log_num(&l, "dropped_total", (long long)dropped);
+        close_line(&l);
+        if (write_all(b->fd, b->fifo, l.buf, l.len) == 0)
+            b->reported = dropped;
+    }
+}
+
+static void free_buffer(struct log_buffer *b)
+{
+    pthread_cond_destroy(&b->wake);
+    pthread_cond_destroy(&b->gone);
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+}
+
+static void *writer(void *arg)
 {
     struct log_buffer *b = arg;
+    char *mine = b->half[1];
+    int abandoned;
 
     pthread_mutex_lock(&b->lock);
-    while (!b->stop) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += (long)(b->flush_ms % 1000) * 1000000L;
-        until.tv_sec += b->flush_ms / 1000 + until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&b->wake, &b->lock, &until);
-        if (b->len > 0)
-            flush_locked(b);
+    for (;;) {
+        while (b->len == 0 && !b->stop)
+            pthread_cond_wait(&b->wake, &b->lock);
+        /* Gather lines for flush_ms after the first, so that a busy log
+         * costs a write per flush_ms (or per half buffer), not per line. */
+        if (b->len > 0 && !b->stop && b->flush_ms > 0) {
+            struct timespec until;
+            clock_gettime(CLOCK_MONOTONIC, &until);
+            until.tv_nsec += (long)(b->flush_ms % 1000) * 1000000L;
+            until.tv_sec += b->flush_ms / 1000 + until.tv_nsec / 1000000000L;
+            until.tv_nsec %= 1000000000L;
+            while (!b->stop && b->len < LOG_BUFFER_SIZE / 2 &&
+                   pthread_cond_timedwait(&b->wake, &b->lock, &until) == 0)
+                ;
+        }
+        if (b->len == 0)
+            break; /* stopping, and all is out */
+        char *full = b->fill;
+        size_t n = b->len;
+        b->fill = mine;
+        b->len = 0;
+        mine = full;
+        pthread_mutex_unlock(&b->lock);
+        write_half(b, full, n);
+        pthread_mutex_lock(&b->lock);
     }
+    b->done = 1;
+    abandoned = b->abandoned;
+    pthread_cond_signal(&b->gone);
     pthread_mutex_unlock(&b->lock);
+    if (abandoned) /* log_buffer_stop has returned long ago */
+        free_buffer(b);
     return NULL;
 }
 
 struct log_buffer *log_buffer_start(int fd, unsigned flush_ms)
 {
     struct log_buffer *b = malloc(sizeof(*b));
+    pthread_condattr_t attr;
+    struct stat st;
 
     if (b == NULL)
         return NULL;
     b->fd = fd;
-    b->flush_ms = flush_ms ? flush_ms : 1;
+    b->fifo = fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode);
+    b->flush_ms = flush_ms;
     b->stop = 0;
+    b->done = 0;
+    b->abandoned = 0;
+    b->fill = b->half[0];
     b->len = 0;
-    pthread_condattr_t attr;
-
+    atomic_init(&b->dropped, 0);
+    b->reported = 0;
     pthread_mutex_init(&b->lock, NULL);
     /* The monotonic clock: a step of the wall clock must not hold logs. */
     pthread_condattr_init(&attr);
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     pthread_cond_init(&b->wake, &attr);
+    pthread_cond_init(&b->gone, &attr);
     pthread_condattr_destroy(&attr);
-    if (pthread_create(&b->thread, NULL, flusher, b) != 0) {
+    if (pthread_create(&b->thread, NULL, writer, b) != 0) {
         pthread_cond_destroy(&b->wake);
+        pthread_cond_destroy(&b->gone);
         pthread_mutex_destroy(&b->lock);
         free(b);
         return NULL;
@@ -92,40 +201,58 @@ struct log_buffer *log_buffer_start(int fd, unsigned flush_ms)
     return b;
 }
 
-void log_buffer_flush(struct log_buffer *b)
+unsigned long log_buffer_dropped(const struct log_buffer *b)
 {
-    pthread_mutex_lock(&b->lock);
-    flush_locked(b);
-    pthread_mutex_unlock(&b->lock);
+    return b ? atomic_load_explicit(&b->dropped, memory_order_relaxed) : 0;
 }
 
 void log_buffer_stop(struct log_buffer *b)
 {
+    struct timespec until;
+    pthread_t thread;
+    int done;
+
     if (b == NULL)
         return;
+    thread = b->thread; /* b may be gone once the writer is abandoned */
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += LOG_STOP_MS / 1000;
+    until.tv_nsec += (long)(LOG_STOP_MS % 1000) * 1000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
     pthread_mutex_lock(&b->lock);
     b->stop = 1;
     pthread_cond_signal(&b->wake);
+    while (!b->done &&
+           pthread_cond_timedwait(&b->gone, &b->lock, &until) != ETIMEDOUT)
+        ;
+    done = b->done;
+    b->abandoned = !done;
     pthread_mutex_unlock(&b->lock);
-    pthread_join(b->thread, NULL);
-    flush_locked(b);
-    pthread_cond_destroy(&b->wake);
-    pthread_mutex_destroy(&b->lock);
-    free(b);
+    if (!done) { /* still blocked in write(2): leave it behind */
+        pthread_detach(thread);
+        return;
+    }
+    pthread_join(thread, NULL);
+    free_buffer(b);
 }
 
-/* Appends one whole line, writing the buffer out first when it is full. */
+/* Appends one whole line, or drops it when the buffer is full: never waits
+ * for the fd. Wakes the writer when the buffer was empty (flush_ms starts)
+ * and when it passes half full (write now). */
 static void buffer_line(struct log_buffer *b, const char *p, size_t n)
 {
     pthread_mutex_lock(&b->lock);
-    if (b->len + n > sizeof(b->data))
-        flush_locked(b);
-    if (n > sizeof(b->data))
-        write_all(b->fd, p, n);
-    else {
-        memcpy(b->data + b->len, p, n);
-        b->len += n;
+    if (b->len + n > LOG_BUFFER_SIZE) {
+        pthread_mutex_unlock(&b->lock);
+        atomic_fetch_add_explicit(&b->dropped, 1, memory_order_relaxed);
+        return;
     }
+    memcpy(b->fill + b->len, p, n);
+    if (b->len == 0 || (b->len < LOG_BUFFER_SIZE / 2 &&
+                        b->len + n >= LOG_BUFFER_SIZE / 2))
+        pthread_cond_signal(&b->wake);
+    b->len += n;
     pthread_mutex_unlock(&b->lock);
 }
 
@@ -333,20 +460,26 @@ void log_num(struct log_line *l, const char *key, long long value)
     put(l, field, n);
 }
 
-void log_end(struct log_line *l, const struct log_sink *sink)
+/* Adds the closing brace (and "truncated", when cut) and the newline. */
+static void close_line(struct log_line *l)
 {
     static const char trunc[] = ",\"truncated\":true";
 
-    if (!l->enabled)
-        return;
     if (l->full) {
         memcpy(l->buf + l->len, trunc, sizeof(trunc) - 1);
         l->len += sizeof(trunc) - 1;
     }
     l->buf[l->len++] = '}';
     l->buf[l->len++] = '\n';
+}
+
+void log_end(struct log_line *l, const struct log_sink *sink)
+{
+    if (!l->enabled)
+        return;
+    close_line(l);
     if (sink->buffer != NULL)
         buffer_line(sink->buffer, l->buf, l->len);
     else
-        write_all(sink->fd, l->buf, l->len);
+        write_all(sink->fd, 0, l->buf, l->len);
 }

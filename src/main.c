@@ -1,6 +1,7 @@
-/* main.c - the sudokud daemon: configuration, start, wait for SIGTERM or
- * SIGINT, drain, stop. The signals are blocked in every thread and taken
- * with sigwait here, so no handler runs inside a worker. */
+/* main.c - the sudokud daemon: configuration, start, wait for SIGTERM,
+ * SIGINT or SIGHUP (all three drain alike: the logs go to stdout, there is
+ * no file to reopen), drain, stop. The signals are blocked in every thread
+ * and taken with sigwait here, so no handler runs inside a worker. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -59,13 +60,18 @@ int main(int argc, char **argv)
     sigemptyset(&stop);
     sigaddset(&stop, SIGTERM);
     sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &stop, NULL); /* inherited by every thread */
+    /* Our lines too go through a writer thread (at once: flush_ms 0), so
+     * that a stdout nobody reads cannot hold the drain at "draining". */
+    sink.buffer = log_buffer_start(1, 0);
 
     if (http_server_start(&cfg, &srv, err, sizeof(err)) != HTTP_OK) {
         log_begin(&l, &sink, LOG_ERROR, "cannot start");
         log_str(&l, "error", err);
         log_end(&l, &sink);
         fprintf(stderr, "sudokud: %s\n", err);
+        log_buffer_stop(sink.buffer);
         return 1;
     }
     log_begin(&l, &sink, LOG_INFO, "listening");
@@ -82,7 +88,9 @@ int main(int argc, char **argv)
 
     sigwait(&stop, &sig);
     log_begin(&l, &sink, LOG_INFO, "draining");
-    log_str(&l, "signal", sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    log_str(&l, "signal", sig == SIGTERM  ? "SIGTERM"
+                          : sig == SIGINT ? "SIGINT"
+                                          : "SIGHUP");
     log_num(&l, "in_flight", http_server_in_flight(srv));
     log_num(&l, "connections", http_server_connections(srv));
     log_end(&l, &sink);
@@ -91,5 +99,6 @@ int main(int argc, char **argv)
     log_begin(&l, &sink, left ? LOG_WARN : LOG_INFO, "stopped");
     log_num(&l, "abandoned", left);
     log_end(&l, &sink);
+    log_buffer_stop(sink.buffer);
     return 0;
 }

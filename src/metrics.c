@@ -4,6 +4,8 @@
  * bucket, the count and the sum. */
 #include "metrics.h"
 
+#include "log.h"
+
 #include <stdarg.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -62,6 +64,7 @@ struct metrics {
     size_t nroutes;
     const char *version;
     double start_time;
+    const struct log_buffer *log; /* counts its own dropped lines */
     struct shard *shard[NSHARDS];
 };
 
@@ -161,6 +164,11 @@ void metrics_request_end(struct metrics *m, const char *method, size_t route,
     observe(&s->durations[route], http_bounds,
             sizeof(http_bounds) / sizeof(http_bounds[0]), duration_us);
     atomic_fetch_sub_explicit(&s->in_flight, 1, memory_order_relaxed);
+}
+
+void metrics_watch_log(struct metrics *m, const struct log_buffer *b)
+{
+    m->log = b;
 }
 
 long metrics_in_flight(const struct metrics *m)
@@ -356,6 +364,10 @@ char *metrics_render(const struct metrics *m, size_t *len)
     for (size_t i = 0; i < METRICS_NRESULTS; i++)
         emit(&o, "sudoku_puzzles_total{result=\"%s\"} %lu\n", results[i],
              puzzles[i]);
+    emit(&o, "# HELP sudokud_log_lines_dropped_total Log lines dropped "
+             "because stdout did not take them in time.\n"
+             "# TYPE sudokud_log_lines_dropped_total counter\n"
+             "sudokud_log_lines_dropped_total %lu\n", log_buffer_dropped(m->log));
     emit(&o, "# HELP process_start_time_seconds Start time of the process "
              "since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n"
              "process_start_time_seconds %.3f\n", m->start_time);

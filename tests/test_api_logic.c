@@ -356,6 +356,31 @@ static void test_generate_errors(void **state)
     cJSON_Delete(r);
 }
 
+/* Issue 15: a large seed comes back exactly (not 8e+15) and replaying the
+ * seed from the answer gives the same puzzle; 2^53 is refused, since a
+ * JSON number cannot tell it from 2^53 + 1. */
+static void test_generate_large_seed_replays(void **state)
+{
+    char body[128], first[82];
+    cJSON *r;
+
+    (void)state;
+    r = post("/generate", "application/json",
+             "{\"difficulty\": \"easy\", \"seed\": 8000000000000001}", 200);
+    assert_true(get(r, "seed")->valuedouble == 8000000000000001.0);
+    snprintf(first, sizeof(first), "%s", get(r, "puzzle")->valuestring);
+    snprintf(body, sizeof(body), "{\"difficulty\": \"easy\", \"seed\": %.0f}",
+             get(r, "seed")->valuedouble);
+    cJSON_Delete(r);
+    r = post("/generate", "application/json", body, 200);
+    assert_string_equal(get(r, "puzzle")->valuestring, first);
+    cJSON_Delete(r);
+    r = post("/generate", "application/json", "{\"seed\": 9007199254740992}",
+             400);
+    assert_string_equal(get(r, "pointer")->valuestring, "/seed");
+    expect_code(r, "invalid_request");
+}
+
 static void test_routes_methods(void **state)
 {
     static const char *const paths[] = {"/validate", "/hint", "/grade",
@@ -401,6 +426,7 @@ int test_api_logic(unsigned *ntests)
         cmocka_unit_test(test_grade),
         cmocka_unit_test(test_generate_route),
         cmocka_unit_test(test_generate_errors),
+        cmocka_unit_test(test_generate_large_seed_replays),
         cmocka_unit_test(test_routes_methods),
         cmocka_unit_test(test_cages_refused),
     };

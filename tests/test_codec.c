@@ -14,6 +14,7 @@
 
 #include "codec.h"
 #include "../src/codec_internal.h" /* the hand reader against cJSON */
+#include "logic.h"
 #include "sudoku.h"
 #include "support.h"
 #include "tests.h"
@@ -1093,6 +1094,92 @@ static void decode_batch_value_cap(void **state)
     free(body);
 }
 
+/* ------------------------------------------------------------------------
+ * /generate's seed: every seed accepted comes back digit for digit
+ * ------------------------------------------------------------------------ */
+
+static enum codec_status decode_generate(const char *json,
+                                         struct codec_generate_request *out,
+                                         struct codec_error *err)
+{
+    size_t len = strlen(json);
+    char *copy = malloc(len);
+    enum codec_status st;
+
+    assert_non_null(copy);
+    memcpy(copy, json, len);
+    st = codec_decode_generate(copy, len, out, err);
+    free(copy);
+    return st;
+}
+
+/* 2^53 - 1 is the largest integer below which every integer has a double
+ * of its own: 2^53 + 1 parses as 2^53, so 2^53 and above are refused. */
+static void decode_generate_seed_bounds(void **state)
+{
+    static const char *const refused[] = {
+        "{\"seed\": 9007199254740992}", "{\"seed\": 9007199254740993}",
+        "{\"seed\": 18446744073709551615}", "{\"seed\": 1e300}",
+        "{\"seed\": -1}", "{\"seed\": 0.5}", "{\"seed\": \"7\"}",
+    };
+    struct codec_generate_request r;
+    struct codec_error err;
+
+    (void)state;
+    assert_int_equal(CODEC_SEED_MAX, (1ULL << 53) - 1);
+    assert_int_equal(decode_generate("{\"seed\": 9007199254740991}", &r, &err),
+                     CODEC_OK);
+    assert_true(r.has_seed);
+    assert_true(r.seed == (1ULL << 53) - 1);
+    assert_int_equal(decode_generate("{\"seed\": 8000000000000001}", &r, &err),
+                     CODEC_OK);
+    assert_true(r.seed == 8000000000000001ULL);
+    assert_int_equal(decode_generate("{\"seed\": 0}", &r, &err), CODEC_OK);
+    assert_true(r.has_seed && r.seed == 0);
+    for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+        assert_int_equal(decode_generate(refused[i], &r, &err),
+                         CODEC_INVALID_REQUEST);
+        assert_string_equal(err.pointer, "/seed");
+        assert_non_null(strstr(err.detail, "9007199254740991"));
+    }
+}
+
+/* The answer's seed is printed in full: through a double cJSON would print
+ * 8000000000000001 as 8e+15 (another seed). */
+static void encode_generated_seed_exact(void **state)
+{
+    static const unsigned long long seeds[] = {
+        0, 7, 8000000000000001ULL, 9007199254740991ULL, 1234567890123457ULL};
+    struct sudoku_grid puzzle, solution;
+    struct logic_grade grade;
+
+    (void)state;
+    memset(&grade, 0, sizeof(grade));
+    grade.hardest = -1;
+    assert_int_equal(sudoku_parse(SUPPORT_EXAMPLE, 81, &puzzle, NULL), SUDOKU_OK);
+    assert_int_equal(sudoku_parse(SUPPORT_EXAMPLE_SOLUTION, 81, &solution, NULL),
+                     SUDOKU_OK);
+    for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
+        struct codec_generated g = {&puzzle, &solution, CODEC_SHAPE_LINE,
+                                    &grade, seeds[i], "none", 30, 1, 5};
+        char want[48];
+        size_t len = 0;
+        char *text = codec_encode_generated(&g, &len);
+        cJSON *j;
+
+        assert_non_null(text);
+        assert_int_equal(strlen(text), len);
+        snprintf(want, sizeof(want), "\"seed\":%llu,", seeds[i]);
+        assert_non_null(strstr(text, want));
+        j = cJSON_Parse(text);
+        assert_non_null(j); /* still valid JSON */
+        assert_true(cJSON_GetObjectItem(j, "seed")->valuedouble ==
+                    (double)seeds[i]);
+        cJSON_Delete(j);
+        free(text);
+    }
+}
+
 int test_codec(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -1134,6 +1221,8 @@ int test_codec(unsigned *ntests)
         cmocka_unit_test(encode_problem_conflicts),
         cmocka_unit_test(encode_status_members),
         cmocka_unit_test(decode_batch_value_cap),
+        cmocka_unit_test(decode_generate_seed_bounds),
+        cmocka_unit_test(encode_generated_seed_exact),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -8,7 +8,10 @@
 
 #include <cjson/cJSON.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,6 +158,176 @@ static void test_level_names(void **state)
     assert_int_equal(log_level_parse("verbose", &lv), -1);
 }
 
+static long now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+/* Logs n lines of about 1 KiB ({"msg":"x","i":k,"pad":"aaa..."}) on its
+ * own thread, so that a log_end that waited on the fd would show as a
+ * deadline missed instead of a hung runner. */
+struct producer {
+    const struct log_sink *sink;
+    int n;
+    atomic_int done;
+};
+
+static void *produce(void *arg)
+{
+    struct producer *p = arg;
+    char pad[1000];
+
+    memset(pad, 'a', sizeof(pad) - 1);
+    pad[sizeof(pad) - 1] = '\0';
+    for (int i = 0; i < p->n; i++) {
+        struct log_line l;
+        log_begin(&l, p->sink, LOG_INFO, "x");
+        log_num(&l, "i", i);
+        log_str(&l, "pad", pad);
+        log_end(&l, p->sink);
+    }
+    atomic_store(&p->done, 1);
+    return NULL;
+}
+
+/* Runs produce to the end; fails if it takes 5 s (it never waits on the
+ * fd, so it takes milliseconds). */
+static void produce_all(const struct log_sink *sink, int n)
+{
+    struct producer p = {sink, n, 0};
+    pthread_t t;
+    long deadline = now_ms() + 5000;
+
+    assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
+    while (!atomic_load(&p.done) && now_ms() < deadline)
+        usleep(1000);
+    assert_true(atomic_load(&p.done)); /* else log_end waited on the pipe */
+    pthread_join(t, NULL);
+}
+
+/* Nobody reads the pipe: 400 lines of 1 KiB are more than the pipe
+ * (64 KiB) and the buffer's two 64 KiB halves hold, so lines are dropped,
+ * never waited for. Once the pipe is read, every line logged has either
+ * come out, in order, or been counted, and one warn line reports the
+ * count. */
+static void test_buffer_drops_when_nobody_reads(void **state)
+{
+    enum { N = 400 };
+    struct log_sink sink = {.level = LOG_INFO};
+    struct pollfd p;
+    size_t cap = 1 << 20, len = 0;
+    char *out = malloc(cap);
+    unsigned long dropped;
+    long deadline, received = 0, last = -1;
+    const char *report = NULL, *q;
+    int fds[2];
+
+    (void)state;
+    assert_non_null(out);
+    assert_int_equal(pipe(fds), 0);
+    sink.fd = fds[1];
+    sink.buffer = log_buffer_start(fds[1], 0);
+    assert_non_null(sink.buffer);
+    produce_all(&sink, N);
+    dropped = log_buffer_dropped(sink.buffer);
+    assert_true(dropped > 0);
+    assert_true(dropped < N);
+    /* Read until every line is accounted for: come out or dropped. */
+    p = (struct pollfd){.fd = fds[0], .events = POLLIN};
+    deadline = now_ms() + 5000;
+    while (received + (long)dropped < N && now_ms() < deadline &&
+           poll(&p, 1, 1000) == 1) {
+        ssize_t n = read(fds[0], out + len, cap - 1 - len);
+        assert_true(n > 0);
+        len += (size_t)n;
+        out[len] = '\0';
+        received = 0;
+        for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
+            received++;
+    }
+    assert_int_equal(received + (long)dropped, N);
+    assert_int_equal(log_buffer_dropped(sink.buffer), dropped);
+    log_buffer_stop(sink.buffer);
+    close(fds[1]);
+    /* In order, each line whole. */
+    for (q = out; (q = strstr(q, "\"msg\":\"x\",\"i\":")) != NULL; q++) {
+        long i = atol(q + strlen("\"msg\":\"x\",\"i\":"));
+        assert_true(i > last);
+        last = i;
+    }
+    /* Exactly one report, with the exact count. */
+    report = strstr(out, "\"msg\":\"log lines dropped\"");
+    assert_non_null(report);
+    assert_null(strstr(report + 1, "\"msg\":\"log lines dropped\""));
+    assert_non_null(strstr(out, "\"level\":\"warn\",\"msg\":\"log lines dropped\""));
+    q = strstr(report, "\"dropped\":");
+    assert_non_null(q);
+    assert_int_equal(atol(q + 10), (long)dropped);
+    {
+        char want[64];
+        snprintf(want, sizeof(want), "\"dropped_total\":%lu}\n", dropped);
+        assert_non_null(strstr(report, want));
+    }
+    close(fds[0]);
+    free(out);
+}
+
+/* Stopping with the pipe still full returns within the bound (1 s): the
+ * writer, blocked in write(2), is left to finish on its own. Once the pipe
+ * is read it does, and every line is out or counted, and reported. */
+static void test_buffer_stop_is_bounded(void **state)
+{
+    enum { N = 400 };
+    struct log_sink sink = {.level = LOG_INFO};
+    size_t cap = 1 << 20, len = 0;
+    char *out = malloc(cap);
+    struct pollfd p;
+    unsigned long dropped;
+    long took, deadline, received = 0;
+    const char *q;
+    int fds[2];
+
+    (void)state;
+    assert_non_null(out);
+    out[0] = '\0';
+    assert_int_equal(pipe(fds), 0);
+    sink.fd = fds[1];
+    sink.buffer = log_buffer_start(fds[1], 0);
+    assert_non_null(sink.buffer);
+    produce_all(&sink, N);
+    dropped = log_buffer_dropped(sink.buffer);
+    assert_true(dropped > 0); /* so the pipe is full */
+    took = now_ms();
+    log_buffer_stop(sink.buffer);
+    took = now_ms() - took;
+    print_message("stop with a full pipe: %ld ms\n", took);
+    assert_true(took < 3000);
+    /* The writer is still there: read until it has written every line
+     * that was not dropped and the report, so that it is done with fds[1]
+     * before the test closes it. */
+    p = (struct pollfd){.fd = fds[0], .events = POLLIN};
+    deadline = now_ms() + 5000;
+    while ((received + (long)dropped < N ||
+            strstr(out, "\"msg\":\"log lines dropped\"") == NULL) &&
+           now_ms() < deadline && poll(&p, 1, 1000) == 1) {
+        ssize_t n = read(fds[0], out + len, cap - 1 - len);
+        assert_true(n > 0);
+        len += (size_t)n;
+        out[len] = '\0';
+        received = 0;
+        for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
+            received++;
+    }
+    assert_int_equal(received + (long)dropped, N);
+    assert_non_null(strstr(out, "\"msg\":\"log lines dropped\""));
+    close(fds[1]);
+    close(fds[0]);
+    free(out);
+}
+
 /* The buffered sink: whole lines, written within the flush interval, and
  * everything written at the stop. */
 static void test_buffer(void **state)
@@ -203,6 +376,8 @@ int test_log(unsigned *ntests)
         cmocka_unit_test(test_escape_bounds),
         cmocka_unit_test(test_level_names),
         cmocka_unit_test(test_buffer),
+        cmocka_unit_test(test_buffer_drops_when_nobody_reads),
+        cmocka_unit_test(test_buffer_stop_is_bounded),
     };
 
     *ntests = TESTS_COUNT(tests);

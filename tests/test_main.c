@@ -1,6 +1,7 @@
 /* test_main.c - black-box tests of the built daemon ($SUDOKUD_BIN, default
  * build/sudokud): start it on port 0, solve over a raw socket, and stop it
- * with SIGTERM while a request is in flight; bad settings exit 2. */
+ * with SIGTERM (or SIGHUP) while a request is in flight; bad settings exit
+ * 2; a stdout nobody reads does not stop it. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,9 +104,9 @@ static void spawn_on_free_port(struct daemon *d, const char *const *args)
     assert_true(d->port > 0);
 }
 
-/* Starts the daemon on a free port. With the access log on, the test must
- * keep reading d->log (wait_log) while it sends many requests: a full pipe
- * blocks the daemon's writes, as any stdout would. */
+/* Starts the daemon on a free port. With the access log on, a test that
+ * sends many requests without reading d->log fills the pipe, and the
+ * daemon then drops access lines (test_stdout_blocked_keeps_serving). */
 static void spawn_listening_with(struct daemon *d, int access_log)
 {
     static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
@@ -747,6 +748,205 @@ static void test_sigterm_stops_batch(void **state)
     close(d.out), close(d.err);
 }
 
+/* ------------------------------------------------------------------------
+ * stdout that nobody reads; SIGHUP
+ * ------------------------------------------------------------------------ */
+
+/* GET path on a new connection; the answer in resp (NUL-terminated), and
+ * how long it took in *took_ms. */
+static void get_on_new_connection(unsigned port, const char *path, char *resp,
+                                  size_t cap, long *took_ms)
+{
+    char req[256];
+    long t0 = now_ms();
+    int fd = support_connect(port);
+
+    assert_true(fd >= 0);
+    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
+    send_all(fd, req, strlen(req));
+    read_response(fd, resp, cap);
+    *took_ms = now_ms() - t0;
+    close(fd);
+}
+
+static double dropped_lines(unsigned port)
+{
+    static char resp[256 * 1024];
+    long took;
+
+    get_on_new_connection(port, "/metrics", resp, sizeof(resp), &took);
+    assert_memory_equal(resp, "HTTP/1.1 200", 12);
+    return support_sample(resp, "sudokud_log_lines_dropped_total");
+}
+
+/* With the daemon's stdout a pipe that the test no longer reads, sends
+ * requests with a 1 KiB User-Agent (so access lines of about 1.3 KiB) on
+ * one keep-alive connection until /metrics counts dropped log lines; each
+ * is /livez and must be answered 200 within 1 s, and so must a /livez on a
+ * new connection every 50. The pipe (64 KiB) and the log buffer (2 x 64
+ * KiB) hold about 150 such lines, so a few hundred requests are enough;
+ * 3000 without a drop fail. Returns the count seen. */
+static double fill_stdout(struct daemon *d)
+{
+    char ua[1024], req[1400], resp[4096];
+    double dropped = 0;
+    int fd = support_connect(d->port), i;
+
+    assert_true(fd >= 0);
+    memset(ua, 'u', sizeof(ua) - 1);
+    ua[sizeof(ua) - 1] = '\0';
+    snprintf(req, sizeof(req),
+             "GET /livez HTTP/1.1\r\nHost: x\r\nUser-Agent: %s\r\n\r\n", ua);
+    for (i = 0; i < 3000 && dropped <= 0; i++) {
+        long t0 = now_ms(), took;
+        send_all(fd, req, strlen(req));
+        read_response(fd, resp, sizeof(resp));
+        took = now_ms() - t0;
+        if (strncmp(resp, "HTTP/1.1 200", 12) != 0 || took >= 1000)
+            fail_msg("request %d: %ld ms, answer '%.40s'", i, took, resp);
+        if (i % 50 == 49) {
+            get_on_new_connection(d->port, "/livez", resp, sizeof(resp), &took);
+            assert_memory_equal(resp, "HTTP/1.1 200", 12);
+            assert_true(took < 1000);
+            dropped = dropped_lines(d->port);
+        }
+    }
+    close(fd);
+    print_message("stdout unread: %d requests until %.0f log lines dropped\n",
+                  i, dropped);
+    assert_true(dropped > 0);
+    return dropped;
+}
+
+/* Reads the daemon's stdout into buf (of cap bytes, len used so far) until
+ * `word` shows up after `from` or 5 s pass; returns the new length. */
+static size_t read_stdout_until(struct daemon *d, char *buf, size_t cap,
+                                size_t len, size_t from, const char *word)
+{
+    struct pollfd p = {.fd = d->out, .events = POLLIN};
+    long deadline = now_ms() + 5000;
+
+    buf[len] = '\0';
+    while (strstr(buf + from, word) == NULL && now_ms() < deadline &&
+           poll(&p, 1, 1000) == 1) {
+        ssize_t n = read(d->out, buf + len, cap - 1 - len);
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+        buf[len] = '\0';
+    }
+    return len;
+}
+
+/* Issue 15 item 4: a full stdout pipe must not stop the service. Lines are
+ * dropped and counted instead; once the pipe is read one warn line says how
+ * many. */
+static void test_stdout_blocked_keeps_serving(void **state)
+{
+    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+                                       "--threads", "2", NULL};
+    size_t cap = 4 << 20, len = 0;
+    char *out = malloc(cap);
+    const char *report, *q;
+    struct daemon d;
+    double first, later;
+    int status;
+
+    (void)state;
+    assert_non_null(out);
+    spawn_on_free_port(&d, args);
+    first = fill_stdout(&d);
+    /* It keeps counting while nobody reads. */
+    later = fill_stdout(&d);
+    assert_true(later > first);
+    len = read_stdout_until(&d, out, cap, 0, 0, "\"msg\":\"log lines dropped\"");
+    report = strstr(out, "\"msg\":\"log lines dropped\"");
+    assert_non_null(report);
+    assert_true(report - out > 15);
+    assert_memory_equal(report - 15, "\"level\":\"warn\",", 15);
+    q = strstr(report, "\"dropped_total\":");
+    assert_non_null(q);
+    /* Every drop counted up to the scrape is in it (the scrape's own access
+     * line may have been dropped after it). */
+    assert_true(atof(q + 16) >= later);
+    kill(d.pid, SIGTERM);
+    len = read_stdout_until(&d, out, cap, len, 0, "\"msg\":\"stopped\"");
+    status = wait_exit(&d, 5000);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_non_null(strstr(out, "\"msg\":\"stopped\""));
+    free(out);
+    close(d.out), close(d.err);
+}
+
+/* SIGTERM while stdout is still blocked: the log gets a bounded wait at the
+ * exit (1 s for the server's lines, 1 s for main's), so the daemon exits 0
+ * well within 5 s instead of hanging in write(2). */
+static void test_sigterm_with_stdout_blocked(void **state)
+{
+    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+                                       "--threads", "2", NULL};
+    struct daemon d;
+    long t0;
+    int status;
+
+    (void)state;
+    spawn_on_free_port(&d, args);
+    fill_stdout(&d);
+    t0 = now_ms();
+    kill(d.pid, SIGTERM);
+    status = wait_exit(&d, 5000);
+    print_message("SIGTERM with stdout blocked: exit after %ld ms\n",
+                  now_ms() - t0);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    close(d.out), close(d.err);
+}
+
+/* Issue 15 item 5: SIGHUP drains exactly as SIGTERM (there is no log file
+ * to reopen): the request in flight is answered, the exit status is 0 and
+ * the access line of that request is out before "stopped". */
+static void test_sighup_drains_like_sigterm(void **state)
+{
+    struct daemon d;
+    char head[256], resp[4096];
+    size_t half = strlen(EXAMPLE) / 2;
+    const char *access, *stopped;
+    int fd, status;
+
+    (void)state;
+    spawn_listening(&d);
+    fd = support_connect(d.port);
+    assert_true(fd >= 0);
+    snprintf(head, sizeof(head),
+             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "X-Request-Id: hup-1\r\nContent-Length: %zu\r\n\r\n",
+             strlen(EXAMPLE));
+    send_all(fd, head, strlen(head));
+    send_all(fd, EXAMPLE, half);
+    usleep(200 * 1000); /* the server has the headers: the request is in flight */
+    kill(d.pid, SIGHUP);
+    assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
+    assert_non_null(strstr(d.log, "\"signal\":\"SIGHUP\""));
+    assert_non_null(strstr(d.log, "\"in_flight\":1"));
+    assert_int_equal(wait_exit(&d, 300), -1); /* still waiting for us */
+    send_all(fd, EXAMPLE + half, strlen(EXAMPLE) - half);
+    read_response(fd, resp, sizeof(resp));
+    assert_memory_equal(resp, "HTTP/1.1 200", 12);
+    assert_non_null(strstr(resp, EXAMPLE_SOLUTION));
+    close(fd);
+    status = wait_exit(&d, 5000);
+    assert_true(WIFEXITED(status)); /* not killed by the signal (129) */
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_true(wait_log(&d, "\"abandoned\":0", 1000));
+    access = strstr(d.log, "\"request_id\":\"hup-1\"");
+    stopped = strstr(d.log, "\"msg\":\"stopped\"");
+    assert_non_null(access);
+    assert_non_null(stopped);
+    assert_true(access < stopped);
+    close(d.out), close(d.err);
+}
+
 int test_main(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -761,6 +961,9 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(test_many_ready_at_once),
         cmocka_unit_test(test_batch_budget_bounds_time),
         cmocka_unit_test(test_sigterm_stops_batch),
+        cmocka_unit_test(test_stdout_blocked_keeps_serving),
+        cmocka_unit_test(test_sigterm_with_stdout_blocked),
+        cmocka_unit_test(test_sighup_drains_like_sigterm),
     };
 
     *ntests = TESTS_COUNT(tests);

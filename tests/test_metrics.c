@@ -6,11 +6,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "log.h"
 #include "metrics.h"
 #include "support.h"
 #include "tests.h"
@@ -143,12 +147,56 @@ static void test_no_lost_updates(void **state)
     metrics_destroy(h.m);
 }
 
+static double dropped_sample(const struct metrics *m)
+{
+    size_t len;
+    char *text = metrics_render(m, &len);
+    double v;
+
+    assert_non_null(text);
+    v = support_sample(text, "sudokud_log_lines_dropped_total");
+    free(text);
+    return v;
+}
+
+/* sudokud_log_lines_dropped_total is the watched log's own count: 0 with
+ * no log, then every line the log could not write (here /dev/full, where
+ * every write fails with ENOSPC). */
+static void test_log_lines_dropped(void **state)
+{
+    struct metrics *m = metrics_create(routes, 2, "9.9.9");
+    struct log_sink sink = {.level = LOG_INFO};
+    struct timespec pause = {0, 1000000};
+    int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
+
+    (void)state;
+    assert_true(fd >= 0);
+    assert_true(dropped_sample(m) == 0);
+    sink.fd = fd;
+    sink.buffer = log_buffer_start(fd, 0);
+    assert_non_null(sink.buffer);
+    metrics_watch_log(m, sink.buffer);
+    for (int i = 0; i < 3; i++) {
+        struct log_line l;
+        log_begin(&l, &sink, LOG_INFO, "lost");
+        log_end(&l, &sink);
+    }
+    for (int t = 0; t < 5000 && log_buffer_dropped(sink.buffer) < 3; t++)
+        nanosleep(&pause, NULL);
+    assert_int_equal(log_buffer_dropped(sink.buffer), 3);
+    assert_true(dropped_sample(m) == 3);
+    log_buffer_stop(sink.buffer);
+    close(fd);
+    metrics_destroy(m);
+}
+
 int test_metrics(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_requests_and_histogram),
         cmocka_unit_test(test_puzzles),
         cmocka_unit_test(test_no_lost_updates),
+        cmocka_unit_test(test_log_lines_dropped),
     };
 
     *ntests = TESTS_COUNT(tests);
