@@ -25,6 +25,14 @@ struct api_context {
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
 };
 
+/* A request the http module refuses before any route sees it (its
+ * framing, its URL or its headers are bad): answered with this problem and
+ * nothing else. The strings are static. */
+struct api_refusal {
+    int status;
+    const char *code, *title, *detail;
+};
+
 /* Room for a solution answer (see api_request.answer). */
 #define API_ANSWER_MAX 256
 
@@ -42,6 +50,7 @@ struct api_request {
     int overloaded;          /* over the connection cap: answer 503 */
     int queue_full;          /* a long job found the job queue full: 503 */
     int can_stream;          /* the caller can take resp->stream */
+    const struct api_refusal *refused; /* NULL, or the problem to answer */
     char *answer;            /* NULL, or API_ANSWER_MAX bytes that outlive
                                 the response: a solution is written there
                                 (resp->body points into it, not owned)
