@@ -284,6 +284,21 @@ class Reader:
         return self.eof
 
 
+def read_all(rd, started=None, wait=WAIT_S):
+    """Every byte the server sends until it closes the connection, for
+    answers too broken to parse; (bytes, ms until the close or None when it
+    stayed open past wait, ms until the first byte or None)."""
+    started = time.monotonic() if started is None else started
+    deadline = started + wait
+    first = (time.monotonic() - started) * 1000.0 if rd.buf else None
+    while rd._fill(deadline):
+        if first is None:
+            first = (time.monotonic() - started) * 1000.0
+    data, rd.buf = rd.buf, b""
+    closed = (time.monotonic() - started) * 1000.0 if rd.eof else None
+    return data, closed, first
+
+
 def exchange(port, data, wait=WAIT_S, head=False):
     """Sends data on a new connection and reads one answer. Returns the
     answer and the connection's Reader (whose socket the caller closes)."""
