@@ -487,7 +487,10 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     rq->start_us = now_us();
     rq->raw_uri = uri;
     rq->raw_uri_len = strlen(uri);
-    copy_cut(rq->path, uri, sizeof(rq->path)); /* replaced by the decoded path */
+    /* For the log of an answer the library makes itself; start_request
+     * puts the decoded path here, like the library's, without the query. */
+    copy_cut(rq->path, uri, sizeof(rq->path));
+    rq->path[strcspn(rq->path, "?")] = '\0';
     for (const char *p = query; p != NULL; p = strchr(p + 1, '&'))
         nargs++;
     if (rq->raw_uri_len > URI_MAX || nargs > QUERY_ARGS_MAX) {
