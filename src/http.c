@@ -151,7 +151,7 @@ static int header_line_ok(const char *expect, const char *key, size_t key_size,
     for (size_t i = 0; i < key_size; i++)
         if (!is_tchar((unsigned char)key[i]))
             return 0;
-    for (p = key + key_size + 1; p < value; p++) /* the OWS the library skipped */
+    for (p = key + key_size + 1; p < value; p++) /* OWS the library skipped */
         if (*p != ' ' && *p != '\t')
             return 0;
     for (size_t i = 0; i < value_size; i++) {
@@ -176,7 +176,8 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
         size_t len, at;
         int counts;
     } wanted[] = {
-#define WANT(name, member, counts) {name, sizeof(name) - 1, offsetof(struct request_headers, member), counts}
+#define WANT(name, member, counts) \
+    {name, sizeof(name) - 1, offsetof(struct request_headers, member), counts}
         WANT("X-Request-Id", id, OTHER),
         WANT(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length, LENGTH),
         WANT(MHD_HTTP_HEADER_CONTENT_TYPE, content_type, OTHER),
@@ -223,7 +224,8 @@ static void read_headers(struct MHD_Connection *conn, const char *method,
     h->next = version + strlen(version) + 2;
     MHD_get_connection_values_n(conn, MHD_HEADER_KIND, take_header, h);
     ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
-    if (ci != NULL && (h->next == NULL || h->next + 2 != method + ci->header_size))
+    if (ci != NULL &&
+        (h->next == NULL || h->next + 2 != method + ci->header_size))
         h->bad = 1;
 }
 

@@ -187,8 +187,8 @@ struct request {
     int begun;           /* the access handler has seen it (first call) */
     int close;           /* close the connection after the answer */
     enum request_refusal refused;
-    const char *raw_uri; /* the request target as received, in libmicrohttpd's */
-    size_t raw_uri_len;  /* buffer, and its length up to its first NUL */
+    const char *raw_uri; /* the target as received (libmicrohttpd's buffer) */
+    size_t raw_uri_len;  /* ...and its length up to its first NUL */
     char method[16];
     char path[256];      /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
