@@ -3,6 +3,9 @@
 # it on plain sockets (no HTTP library in between that would fix the input
 # up), reads whole answers against a deadline, tells a closed connection
 # from an open one, and keeps a normal client busy on its own connection.
+# A module tests/hostile/test_<name>.py defines run(binary, results): it
+# starts its own Daemon, sets results.case before its checks, and calls
+# results.check / results.expect; run.py runs every module in name order.
 import json
 import os
 import select

@@ -270,6 +270,21 @@ def check_pipelined(res, d):
     s.close()
 
 
+def check_left_mid_request(res, d):
+    """Clients that leave within the request line, the headers or the body:
+    the request made for them at the request line is let go (under ASan,
+    LeakSanitizer fails the exit status otherwise)."""
+    res.case = "clients leaving mid-request"
+    for part in (b"GET /livez?a=1", b"GET /livez HTTP/1.1\r\nHost: x\r\nX-A: ",
+                 post([("Content-Length", str(len(BODY)))], BODY[:10]),
+                 post([TE], b"10\r\nabc")):
+        s = hostile.connect(d.port)
+        hostile.send(s, part)
+        s.close()
+    res.check(hostile.get(d.port, "/livez").status == 200,
+              "served after they left")
+
+
 # Answers the pipelined and Expect cases add to the counts of CASES.
 EXTRA_CODES = {"400": 2, "413": 1}
 
@@ -300,6 +315,7 @@ def run(binary, res):
                       "normal client served meanwhile", normal.errors)
         check_expect_continue(res, d)
         check_pipelined(res, d)
+        check_left_mid_request(res, d)
 
         res.case = "metrics"
         after = hostile.metrics(d.port)
@@ -319,3 +335,6 @@ def run(binary, res):
               (normal.served, normal.reconnects, normal.worst_ms), flush=True)
         res.case = "daemon"
         res.check(d.alive(), "still running")
+        status = d.stop()
+        res.check(status == 0, "exit status 0 on SIGTERM",
+                  "%s: %s" % (status, "".join(d.log[-5:])))
