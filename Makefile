@@ -103,6 +103,7 @@ test check: deps
 # (framing, ...), each checked for its status, its timing and whether the
 # connection was closed, while a normal client is served on another
 # connection. Needs python3 (Debian's is installed as root when missing).
+# CASES=framing runs only tests/hostile/test_framing.py.
 hostile: deps
 	@$(MAKE) --no-print-directory $(B)/sudokud
 	@command -v python3 >/dev/null || { \

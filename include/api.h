@@ -32,6 +32,14 @@ struct api_context {
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
 };
 
+/* A request the http module refuses before any route sees it (its
+ * framing, its URL or its headers are bad): answered with this problem and
+ * nothing else. The strings are static. */
+struct api_refusal {
+    int status;
+    const char *code, *title, *detail;
+};
+
 /* Room for a solution answer (see api_request.answer). */
 #define API_ANSWER_MAX 256
 
@@ -51,6 +59,7 @@ struct api_request {
     int memory_full;         /* its body would pass the server's budget for
                                 bodies held (--max-buffered): 503 */
     int can_stream;          /* the caller can take resp->stream */
+    const struct api_refusal *refused; /* NULL, or the problem to answer */
     char *answer;            /* NULL, or API_ANSWER_MAX bytes that outlive
                                 the response: a solution is written there
                                 (resp->body points into it, not owned)

@@ -282,7 +282,10 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
     resp->route = i;
     /* Liveness stays cheap and truthful under load: a probe that failed
      * because the server is busy would get a busy server restarted. */
-    if (req->queue_full) {
+    if (req->refused != NULL) {
+        const struct api_refusal *f = req->refused;
+        api_respond_simple(resp, f->status, f->code, f->title, f->detail);
+    } else if (req->queue_full) {
         resp->retry_after = 1;
         api_respond_simple(resp, 503, "busy", "Job queue full",
                            "every worker for long jobs (batches, generation) "

@@ -168,19 +168,39 @@ struct request_job {
 /* The request headers the server reads, found in one pass over them on
  * the first call (NULL when absent; the first of repeated ones). They point
  * into libmicrohttpd's memory for the connection, which holds them until
- * the request is completed. */
+ * the request is completed. The same pass checks the framing (see
+ * read_headers in http.c): the counts and `bad` are what it found. */
 struct request_headers {
     const char *id;             /* X-Request-Id */
     const char *content_length;
     const char *content_type;
     const char *origin;
     const char *cors_method;    /* Access-Control-Request-Method */
+    const char *transfer_encoding;
+    const char *host;
+    unsigned n_content_length, n_transfer_encoding, n_host;
+    int lengths_differ;         /* two Content-Length values are not equal */
+    int bad;                    /* a line is not NAME ":" OWS VALUE CRLF */
+    const char *next;           /* where the next header line must start */
 };
 
-/* One request between its first and its completed callback. It is made
- * with malloc, which serves a block of this size (up to 1032 bytes in
- * glibc) from its per-thread cache, and only the members before the
- * buffers at its end are cleared. */
+/* Why a request is refused before routing (http.c's refusals[] holds the
+ * problem of each); REFUSE_NONE is 0. */
+enum request_refusal {
+    REFUSE_NONE = 0,
+    REFUSE_URI_TOO_LONG,        /* 414 uri_too_long */
+    REFUSE_BAD_TARGET,          /* 400 bad_request_line */
+    REFUSE_BAD_HEADER,          /* 400 bad_header */
+    REFUSE_MISSING_HOST,        /* 400 missing_host */
+    REFUSE_BAD_FRAMING,         /* 400 bad_framing */
+    REFUSE_UNSUPPORTED_CODING,  /* 501 unsupported_transfer_coding */
+    REFUSE_N
+};
+
+/* One request between its request line (the URI log callback makes it)
+ * and its completed callback. It is made with malloc, which serves a block
+ * of this size (up to 1032 bytes in glibc) from its per-thread cache, and
+ * only the members before the buffers at its end are cleared. */
 struct request {
     char *body;          /* NULL, inline_body, or a heap buffer */
     size_t len, cap;
@@ -196,6 +216,11 @@ struct request {
     size_t route;
     uint64_t start_us;
     enum request_state state;
+    int begun;           /* the access handler has seen it (first call) */
+    int close;           /* close the connection after the answer */
+    enum request_refusal refused;
+    const char *raw_uri; /* the target as received (libmicrohttpd's buffer) */
+    size_t raw_uri_len;  /* ...and its length up to its first NUL */
     char method[16];
     char path[256];      /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];

@@ -17,7 +17,8 @@
 static const char *const methods[] = {"GET", "HEAD", "POST", "OPTIONS", "other"};
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 
-static const int codes[] = {200, 204, 400, 404, 405, 413, 415, 422, 500, 503};
+static const int codes[] = {200, 204, 400, 404, 405, 413, 414, 415, 422, 431,
+                             500, 501, 503, 505};
 #define NCODES (sizeof(codes) / sizeof(codes[0]) + 1) /* + "other" */
 
 static const char *const close_reasons[METRICS_NCLOSES] = {

@@ -1119,6 +1119,36 @@ static void response_free_owned(void **state)
     api_response_free(&resp); /* twice is harmless */
 }
 
+/* A request the http module refused is answered with that problem and
+ * nothing else: before the route (a valid /solve body is not solved), the
+ * path (an unknown one is not 404), the media type and the job queue; with
+ * the request's id in the body. */
+static void route_refused(void **state)
+{
+    static const struct api_refusal refusal = {
+        400, "bad_framing", "Ambiguous message length", "two lengths"};
+    static const char *const paths[] = {"/solve", "/nope", "/livez"};
+    struct api_request req = {.method = "POST", .content_type = "text/plain",
+                              .request_id = "rid-1", .queue_full = 1,
+                              .refused = &refusal};
+    struct api_response resp;
+    cJSON *root;
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+        req.path = paths[i];
+        call_req(&default_ctx, &req, SUPPORT_EXAMPLE_BODY,
+                 strlen(SUPPORT_EXAMPLE_BODY), &resp);
+        root = problem(&resp, 400, "bad_framing");
+        assert_string_equal(support_str(root, "title"), refusal.title);
+        assert_string_equal(support_str(root, "detail"), refusal.detail);
+        assert_string_equal(support_str(root, "request_id"), "rid-1");
+        assert_int_equal(resp.retry_after, 0);
+        cJSON_Delete(root);
+        api_response_free(&resp);
+    }
+}
+
 int test_api(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -1154,6 +1184,7 @@ int test_api(unsigned *ntests)
         cmocka_unit_test(route_livez),
         cmocka_unit_test(route_readyz),
         cmocka_unit_test(route_openapi),
+        cmocka_unit_test(route_refused),
         cmocka_unit_test(response_free_owned),
     };
 

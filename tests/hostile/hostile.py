@@ -3,6 +3,9 @@
 # it on plain sockets (no HTTP library in between that would fix the input
 # up), reads whole answers against a deadline, tells a closed connection
 # from an open one, and keeps a normal client busy on its own connection.
+# A module tests/hostile/test_<name>.py defines run(binary, results): it
+# starts its own Daemon, sets results.case before its checks, and calls
+# results.check / results.expect; run.py runs every module in name order.
 import json
 import os
 import select
@@ -284,6 +287,21 @@ class Reader:
         while self._fill(deadline):
             return False
         return self.eof
+
+
+def read_all(rd, started=None, wait=WAIT_S):
+    """Every byte the server sends until it closes the connection, for
+    answers too broken to parse; (bytes, ms until the close or None when it
+    stayed open past wait, ms until the first byte or None)."""
+    started = time.monotonic() if started is None else started
+    deadline = started + wait
+    first = (time.monotonic() - started) * 1000.0 if rd.buf else None
+    while rd._fill(deadline):
+        if first is None:
+            first = (time.monotonic() - started) * 1000.0
+    data, rd.buf = rd.buf, b""
+    closed = (time.monotonic() - started) * 1000.0 if rd.eof else None
+    return data, closed, first
 
 
 def exchange(port, data, wait=WAIT_S, head=False):
