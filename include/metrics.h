@@ -27,6 +27,7 @@ enum metrics_close {
     METRICS_CLOSE_HEADER_TIMEOUT = 0, /* headers not complete in time */
     METRICS_CLOSE_BODY_TOO_SLOW,      /* body below the minimum rate */
     METRICS_CLOSE_EVICTED,            /* idle longest when connections ran out */
+    METRICS_CLOSE_SHUTDOWN,           /* idle when the server began to drain */
     METRICS_NCLOSES
 };
 

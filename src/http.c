@@ -490,7 +490,9 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     const char *query = strchr(uri, '?');
     size_t nargs = 0;
 
-    (void)conn;
+    http_conn_request_line(
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
+            ->socket_context);
     if (rq == NULL)
         return NULL; /* on_request closes the connection */
     memset(rq, 0, offsetof(struct request, inline_body));
@@ -1018,6 +1020,7 @@ static void loop_errands(struct http_loop *lp)
     if (lp->quiesce && !lp->quiesced) {
         MHD_quiesce_daemon(lp->daemon);
         lp->quiesced = 1;
+        http_conn_sweep_soon(lp); /* the idle connections go now */
         pthread_cond_broadcast(&lp->changed);
     }
     h = lp->handoff;

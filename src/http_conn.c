@@ -84,7 +84,7 @@ static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
         if (now - v->since_us < min_age)
             return NULL; /* the rest began later still */
         if (v->closing ||
-            !(v->phase == CONN_WAITING ||
+            !(v->phase == CONN_WAITING || v->phase == CONN_HEADERS ||
               (v->phase == CONN_BODY &&
                below_rate(lp->srv, v->body_bytes, now - v->since_us))))
             continue;
@@ -144,6 +144,12 @@ void http_conn_close(struct http_loop *lp, struct http_conn *cs)
     free(cs);
 }
 
+void http_conn_request_line(struct http_conn *cs)
+{
+    if (cs != NULL && cs->phase == CONN_WAITING)
+        cs->phase = CONN_HEADERS;
+}
+
 void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
                      enum http_conn_phase phase, uint64_t now)
 {
@@ -169,7 +175,7 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
 
     if (waited <= srv->header_timeout_us)
         return 0;
-    if (cs->phase == CONN_WAITING) {
+    if (cs->phase == CONN_WAITING || cs->phase == CONN_HEADERS) {
         *why = METRICS_CLOSE_HEADER_TIMEOUT;
         return 1;
     }
@@ -181,6 +187,24 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
     return 0;
 }
 
+/* Idle for the drain: waiting for a request long enough that none is on
+ * its way with the connection (0.1 s), and nothing unread. As nginx does
+ * on a graceful stop, such a connection is closed rather than waited for
+ * until --timeout: a request sent at that very moment is lost, as it
+ * would be at the idle timeout. */
+static int idle(const struct http_conn *cs, uint64_t now)
+{
+    int unread = 0;
+
+    return cs->phase == CONN_WAITING && now - cs->since_us >= EVICT_MIN_US &&
+           !(ioctl(cs->fd, FIONREAD, &unread) == 0 && unread > 0);
+}
+
+void http_conn_sweep_soon(struct http_loop *lp)
+{
+    lp->next_sweep_us = 0;
+}
+
 int http_conn_sweep(struct http_loop *lp, uint64_t now)
 {
     struct http_server *srv = lp->srv;
@@ -189,10 +213,16 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
         return -1;
     if (now >= lp->next_sweep_us) {
         lp->next_sweep_us = now + SWEEP_US;
+        int draining = atomic_load_explicit(&srv->draining,
+                                            memory_order_relaxed);
         for (struct http_conn *cs = lp->oldest; cs != NULL; cs = cs->next) {
             enum metrics_close why;
-            if (!cs->closing && overdue(srv, cs, now, &why))
+            if (cs->closing)
+                continue;
+            if (overdue(srv, cs, now, &why))
                 shut(lp, cs, why);
+            else if (draining && idle(cs, now))
+                shut(lp, cs, METRICS_CLOSE_SHUTDOWN);
         }
         /* Over max_connections (a burst came in faster than connections
          * could be evicted for it): this loop's share of the excess goes,

@@ -25,7 +25,9 @@ struct request;
 
 /* What a connection is waiting for, for the slow-client deadlines. */
 enum http_conn_phase {
-    CONN_WAITING = 0, /* a request's headers: since it opened or its last answer */
+    CONN_WAITING = 0, /* for a request: since it opened or its last answer */
+    CONN_HEADERS,     /* a request's line is in, not all its headers yet
+                         (the deadline still counts from the wait's start) */
     CONN_BODY,        /* the rest of a request's body */
     CONN_BUSY,        /* its request is being judged or answered: no deadline */
 };
@@ -291,14 +293,23 @@ int http_conn_make_room(struct http_loop *lp, int any);
 /* The connection closed: unlinks and frees cs (NULL is fine). */
 void http_conn_close(struct http_loop *lp, struct http_conn *cs);
 
+/* A request line has come in on cs (NULL is fine): from waiting to
+ * reading headers, the deadline unchanged. */
+void http_conn_request_line(struct http_conn *cs);
+
 /* cs enters `phase` now (NULL is fine). */
 void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
                      enum http_conn_phase phase, uint64_t now);
 
 /* Closes the connections past their deadline (at most every quarter of a
- * second) and returns how many milliseconds the loop may wait before the
+ * second; at once after http_conn_sweep_soon), and while the server
+ * drains, the idle ones (waiting for a request, 0.1 s or more, nothing
+ * unread). Returns how many milliseconds the loop may wait before the
  * next look, or -1 when it has no connections to watch. */
 int http_conn_sweep(struct http_loop *lp, uint64_t now);
+
+/* Makes the next http_conn_sweep of lp look at once. */
+void http_conn_sweep_soon(struct http_loop *lp);
 
 /* Takes n bytes of --max-buffered: 0, or -1 (nothing taken) when that
  * would pass it. Any thread. */

@@ -22,7 +22,7 @@ static const int codes[] = {200, 204, 400, 404, 405, 413, 414, 415, 422, 431,
 #define NCODES (sizeof(codes) / sizeof(codes[0]) + 1) /* + "other" */
 
 static const char *const close_reasons[METRICS_NCLOSES] = {
-    "header_timeout", "body_too_slow", "evicted"};
+    "header_timeout", "body_too_slow", "evicted", "shutdown"};
 
 static const char *const results[METRICS_NRESULTS] = {
     "solved", "no_solution", "multiple_solutions", "invalid", "search_limit"};
@@ -330,8 +330,8 @@ char *metrics_render(const struct metrics *m, size_t *len)
              "answered.\n# TYPE http_requests_in_flight gauge\n"
              "http_requests_in_flight %ld\n", metrics_in_flight(m));
     emit(&o, "# HELP http_connections_closed_total Connections the server "
-             "closed itself: slow headers, a body below the minimum rate, or "
-             "evicted for a new client.\n"
+             "closed itself: slow headers, a body below the minimum rate, "
+             "evicted for a new client, or idle at shutdown.\n"
              "# TYPE http_connections_closed_total counter\n");
     for (size_t i = 0; i < METRICS_NCLOSES; i++) {
         unsigned long v = 0;

@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "http.h"
+#include "metrics.h"
 #include "../src/http_internal.h" /* which loop holds which connection */
 #include "support.h"
 #include "tests.h"
@@ -544,32 +545,120 @@ static void test_idle_timeout(void **state)
     teardown((void **)&s);
 }
 
+/* Waits (5 s at most) until get(srv) reaches n; returns the last value. */
+static long wait_until(long (*get)(const struct http_server *),
+                       const struct http_server *srv, long n)
+{
+    long v = get(srv);
+
+    for (int waited = 0; v < n && waited < 5000; waited += 5) {
+        usleep(5 * 1000);
+        v = get(srv);
+    }
+    return v;
+}
+
+/* The value of a metrics series now (-1 when absent). */
+static double scrape(struct server *s, const char *series)
+{
+    CURL *curl = curl_easy_init();
+    struct reply r;
+    double v = -1;
+
+    if (request(curl, s->port, "GET", "/metrics", NULL, NULL, 0, &r) == CURLE_OK)
+        v = support_sample(r.body, series);
+    curl_easy_cleanup(curl);
+    return v;
+}
+
+/* The value of a metrics series of a server that no longer accepts. */
+static double scrape_stopped(struct server *s)
+{
+    size_t len;
+    char *text = metrics_render(s->srv->metrics, &len);
+    double v;
+
+    assert_non_null(text);
+    v = support_sample(text, "http_connections_closed_total{reason=\"shutdown\"}");
+    free(text);
+    return v;
+}
+
 /* Drain: readyz turns 503 on a kept-alive connection and asks to close it;
  * new connections are refused once the listener is quiesced. */
 static void test_drain(void **state)
 {
+    static const char head[] = "GET /readyz HTTP/1.1\r\nHost: t\r\n"
+                               "Content-Length: 2\r\n\r\n";
     struct server *s;
     CURL *curl = curl_easy_init();
     struct reply r;
-    int fd;
+    char buf[1024];
+    ssize_t n;
+    int fd, busy;
 
     (void)state;
     assert_int_equal(start((void **)&s, 2, 10), 0);
     request(curl, s->port, "GET", "/readyz", NULL, NULL, 0, &r);
     assert_int_equal(r.status, 200);
-    /* The last request ends (its completed callback) just after curl has
-     * the answer: wait for that, then drain without waiting. */
-    for (int i = 0; i < 100 && http_server_in_flight(s->srv) > 0; i++)
-        usleep(10 * 1000);
-    assert_int_equal(http_server_connections(s->srv), 1); /* kept alive */
-    assert_int_equal(http_server_drain(s->srv, 0), 0);
-    request(curl, s->port, "GET", "/readyz", NULL, NULL, 0, &r);
-    assert_int_equal(r.status, 503);
-    assert_true(has_header(&r, "Connection: close"));
-    assert_non_null(strstr(r.body, "\"code\":\"draining\""));
+    /* A request under way (headers in, body not) when the drain begins. */
+    busy = support_connect(s->port);
+    assert_true(busy >= 0);
+    send(busy, head, strlen(head), MSG_NOSIGNAL);
+    assert_int_equal(wait_until(http_server_in_flight, s->srv, 1), 1);
+    assert_int_equal(http_server_connections(s->srv), 2); /* curl's kept alive */
+    assert_int_equal(http_server_drain(s->srv, 0), 1);
+    /* It is answered, 503 draining, and its connection closed after. */
+    send(busy, "{}", 2, MSG_NOSIGNAL);
+    n = recv(busy, buf, sizeof(buf) - 1, MSG_WAITALL);
+    assert_true(n > 0);
+    buf[n] = '\0';
+    assert_memory_equal(buf, "HTTP/1.1 503", 12);
+    assert_non_null(strstr(buf, "Connection: close"));
+    assert_non_null(strstr(buf, "\"code\":\"draining\""));
+    close(busy);
+    /* The idle kept-alive connection is closed by the server, not left to
+     * the idle timeout; a new one is refused. */
+    for (int waited = 0; http_server_connections(s->srv) > 0 && waited < 3000;
+         waited += 5)
+        usleep(5 * 1000);
+    assert_int_equal(http_server_connections(s->srv), 0);
+    assert_true(scrape_stopped(s) >= 1);
     fd = support_connect(s->port);
     assert_int_equal(fd, -1);
     curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
+/* SIGTERM with idle kept-alive clients (docker stop): the drain ends as
+ * soon as they are closed, within a second, not at the idle timeout
+ * (10 s here) that it used to wait for. */
+static void test_drain_closes_idle(void **state)
+{
+    enum { N = 8 };
+    struct server *s;
+    CURL *curl[N];
+    struct reply r;
+    struct timespec t0, t1;
+    double took;
+
+    (void)state;
+    assert_int_equal(start((void **)&s, 2, 10), 0);
+    for (int i = 0; i < N; i++) {
+        curl[i] = curl_easy_init();
+        request(curl[i], s->port, "GET", "/livez", NULL, NULL, 0, &r);
+        assert_int_equal(r.status, 200);
+    }
+    assert_int_equal(wait_until(http_server_connections, s->srv, N), N);
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(http_server_drain(s->srv, 10000), 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    print_message("drain with %d idle clients: %.3f s\n", N, took);
+    assert_true(took < 1.0);
+    assert_int_equal(http_server_connections(s->srv), 0);
+    for (int i = 0; i < N; i++)
+        curl_easy_cleanup(curl[i]);
     teardown((void **)&s);
 }
 
@@ -838,19 +927,6 @@ static void test_cors_origin_list(void **state)
 }
 
 /* Connects n sockets and waits until the server has taken them. */
-/* Waits (5 s at most) until get(srv) reaches n; returns the last value. */
-static long wait_until(long (*get)(const struct http_server *),
-                       const struct http_server *srv, long n)
-{
-    long v = get(srv);
-
-    for (int waited = 0; v < n && waited < 5000; waited += 5) {
-        usleep(5 * 1000);
-        v = get(srv);
-    }
-    return v;
-}
-
 /* n connections that send nothing, once the server has taken them all in. */
 static void open_idle(struct server *s, int *fd, int n)
 {
@@ -1041,19 +1117,6 @@ static void test_accepts_again_after_limit(void **state)
     assert_non_null(strstr(buf, "HTTP/1.1 200"));
     close(late);
     teardown((void **)&s);
-}
-
-/* The value of a metrics series now (-1 when absent). */
-static double scrape(struct server *s, const char *series)
-{
-    CURL *curl = curl_easy_init();
-    struct reply r;
-    double v = -1;
-
-    if (request(curl, s->port, "GET", "/metrics", NULL, NULL, 0, &r) == CURLE_OK)
-        v = support_sample(r.body, series);
-    curl_easy_cleanup(curl);
-    return v;
 }
 
 /* Sends `chunk` on fd every 50 ms until the server closes the connection
@@ -1576,6 +1639,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_128_and_256_connections),
         cmocka_unit_test(test_idle_timeout),
         cmocka_unit_test(test_drain),
+        cmocka_unit_test(test_drain_closes_idle),
         cmocka_unit_test(test_request_id),
         cmocka_unit_test(test_header_names),
         cmocka_unit_test(test_header_budget),
