@@ -244,6 +244,17 @@ test-browser:
 	  node tests/browser/test.js $(CASE)
 # --- browser test (end) ---
 
+# --- API contract (begin) ---
+# `make contract-test` lints openapi.yaml (warnings fail), generates a
+# TypeScript client from it, compiles it with tsc --strict and runs it
+# against the daemon, validating every answer against the spec
+# (tests/contract/run.sh; npm packages in build/contract/).
+.PHONY: contract-test
+contract-test: deps
+	@$(MAKE) --no-print-directory SANITIZE= build/sudokud
+	tests/contract/run.sh build/sudokud
+# --- API contract (end) ---
+
 # --- container and gateway (begin) ---
 # `make image-test` builds the image (Dockerfile) with Debian's docker engine,
 # started by hand when it is not running, making debian:bookworm-slim with
