@@ -4,18 +4,22 @@
  * printed in order. `generate` writes puzzles instead of reading them. */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config.h" /* SUDOKUD_VERSION, the one version of the project */
 #include "generate.h"
 #include "killer.h"
 #include "logic.h"
 #include "sudoku.h"
 
 #define CLI_CHUNK 64 /* puzzles a thread takes at a time */
+
+#define CLI_COMMANDS "solve, count, validate, hint, grade or generate"
 
 static const char usage[] =
     "usage: sudoku [OPTIONS] solve [FILE...]\n"
@@ -78,9 +82,11 @@ static const char usage[] =
     "  -n, --max-nodes N   give up on a puzzle after N search nodes and report\n"
     "                      it on stderr (default 0: no bound)\n"
     "  -h, --help          show this help\n"
+    "      --version       print the version\n"
     "\n"
     "exit status: 0 all puzzles answered, 1 some puzzle reported on stderr,\n"
-    "2 bad usage or an unreadable file.\n";
+    "2 bad usage (the one thing wrong is said on stderr) or an unreadable\n"
+    "file.\n";
 
 enum cli_mode { CLI_SOLVE, CLI_COUNT, CLI_VALIDATE, CLI_HINT, CLI_GRADE };
 
@@ -439,6 +445,52 @@ static int cli_run_file(const struct cli_options *opt, const char *path)
     return rc;
 }
 
+/* A usage error: says the one thing that is wrong, points to --help, and
+ * gives the exit status for it (2). */
+static int cli_bad_usage(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static int cli_bad_usage(const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("sudoku: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'sudoku --help' for more information.\n", stderr);
+    return 2;
+}
+
+/* The words `name(i)` gives for i < n, as "a, b, c" (into buf). */
+static const char *cli_words(char *buf, size_t cap, unsigned n,
+                             const char *(*name)(unsigned))
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (unsigned i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? ", " : "",
+                                name(i));
+    return buf;
+}
+
+static const char *cli_level_name(unsigned i)
+{
+    return logic_level_name((enum logic_level)i);
+}
+
+static const char *cli_symmetry_name(unsigned i)
+{
+    return generate_symmetry_name((enum generate_symmetry)i);
+}
+
+/* Reads option `flag`'s value v as a whole number from min to max: 0, or
+ * the usage error's status. */
+static int cli_option_number(const char *flag, const char *v,
+                             unsigned long long min, unsigned long long max,
+                             unsigned long long *out);
+
 static int cli_number(const char *s, unsigned long long max,
                       unsigned long long *out)
 {
@@ -453,6 +505,18 @@ static int cli_number(const char *s, unsigned long long max,
     return 0;
 }
 
+static int cli_option_number(const char *flag, const char *v,
+                             unsigned long long min, unsigned long long max,
+                             unsigned long long *out)
+{
+    if (v == NULL)
+        return cli_bad_usage("%s: needs a value", flag);
+    if (cli_number(v, max, out) != 0 || *out < min)
+        return cli_bad_usage("%s: '%s' is not a whole number from %llu to %llu",
+                             flag, v, min, max);
+    return 0;
+}
+
 /* `sudoku generate`: argv holds the arguments after the word. */
 static int cli_generate(int argc, char **argv)
 {
@@ -464,29 +528,38 @@ static int cli_generate(int argc, char **argv)
 
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char words[128];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage, stdout);
             return 0;
-        } else if (v && !strcmp(a, "--difficulty")) {
-            if (logic_level_parse(v, &level) != 0)
-                goto bad_usage;
-            have_level = 1;
-        } else if (v && !strcmp(a, "--symmetry")) {
-            if (generate_symmetry_parse(v, &sym) != 0)
-                goto bad_usage;
-        } else if (v && !strcmp(a, "--seed")) {
-            if (cli_number(v, ULLONG_MAX, &seed))
-                goto bad_usage;
-        } else if (v && !strcmp(a, "--count")) {
-            if (cli_number(v, 1000000, &count))
-                goto bad_usage;
+        } else if (!strcmp(a, "--difficulty") || !strcmp(a, "--symmetry")) {
+            int level_flag = a[2] == 'd';
+            if (v == NULL)
+                return cli_bad_usage("%s: needs a value", a);
+            if (level_flag ? logic_level_parse(v, &level) != 0
+                           : generate_symmetry_parse(v, &sym) != 0)
+                return cli_bad_usage(
+                    "%s: '%s' is not one of %s", a, v,
+                    level_flag ? cli_words(words, sizeof(words), LOGIC_NLEVELS,
+                                           cli_level_name)
+                               : cli_words(words, sizeof(words),
+                                           GENERATE_NSYMMETRIES,
+                                           cli_symmetry_name));
+            have_level |= level_flag;
+        } else if (!strcmp(a, "--seed")) {
+            if (cli_option_number(a, v, 0, ULLONG_MAX, &seed))
+                return 2;
+        } else if (!strcmp(a, "--count")) {
+            if (cli_option_number(a, v, 1, 1000000, &count))
+                return 2;
         } else {
-            goto bad_usage;
+            return cli_bad_usage("generate: '%s' is not an option of "
+                                 "generate", a);
         }
         i++;
     }
     if (!have_level)
-        goto bad_usage;
+        return cli_bad_usage("generate: --difficulty LEVEL is required");
     for (unsigned long long k = 0; k < count; k++) {
         struct generate_result r;
         char puzzle[SUDOKU_CELLS + 1], solution[SUDOKU_CELLS + 1];
@@ -503,10 +576,6 @@ static int cli_generate(int argc, char **argv)
         printf("%s:1:%s\n", puzzle, solution);
     }
     return rc;
-
-bad_usage:
-    fputs(usage, stderr);
-    return 2;
 }
 
 int main(int argc, char **argv)
@@ -520,13 +589,17 @@ int main(int argc, char **argv)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage, stdout);
             return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("sudoku %s\n", SUDOKUD_VERSION);
+            return 0;
         } else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) {
-            if (i + 1 >= argc || cli_number(argv[++i], 1024, &v) || !v)
-                goto bad_usage;
+            if (cli_option_number(a, i + 1 < argc ? argv[++i] : NULL, 1, 1024, &v))
+                return 2;
             opt.threads = (unsigned)v;
         } else if (!strcmp(a, "-n") || !strcmp(a, "--max-nodes")) {
-            if (i + 1 >= argc || cli_number(argv[++i], ULLONG_MAX, &v))
-                goto bad_usage;
+            if (cli_option_number(a, i + 1 < argc ? argv[++i] : NULL, 0,
+                                  ULLONG_MAX, &v))
+                return 2;
             opt.max_nodes = v;
         } else if (!have_mode && !strcmp(a, "solve")) {
             opt.mode = CLI_SOLVE, have_mode = 1;
@@ -541,16 +614,16 @@ int main(int argc, char **argv)
         } else if (!have_mode && !strcmp(a, "generate")) {
             return cli_generate(argc - i - 1, argv + i + 1);
         } else if (a[0] == '-' && a[1] != '\0') {
-            goto bad_usage;
+            return cli_bad_usage("'%s' is not an option", a);
         } else if (have_mode) {
             if (!first_file)
                 first_file = i;
         } else {
-            goto bad_usage;
+            return cli_bad_usage("'%s' is not a command (%s)", a, CLI_COMMANDS);
         }
     }
     if (!have_mode)
-        goto bad_usage;
+        return cli_bad_usage("no command given (%s)", CLI_COMMANDS);
     /* Options may follow the files too: run every argument after the mode
      * word that is not an option or an option's value. */
     for (int i = first_file ? first_file : argc; i < argc; i++) {
@@ -567,8 +640,4 @@ int main(int argc, char **argv)
     if (!first_file)
         rc = cli_run_file(&opt, "-");
     return rc;
-
-bad_usage:
-    fputs(usage, stderr);
-    return 2;
 }

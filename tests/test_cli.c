@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "support.h"
 #include "tests.h"
 
@@ -169,28 +170,60 @@ static void test_threads_keep_order(void **state)
     free(a), free(b);
 }
 
+/* A usage error names the one thing wrong (the flag, the value, what it
+ * may be: the five levels, the three symmetries, the number's range, the
+ * commands), points to --help, prints no help, and exits 2. */
 static void test_usage_errors(void **state)
 {
+    static const struct {
+        const char *args[6];
+        const char *says;
+    } bad[] = {
+        {{"generate", "--difficulty", "insane"},
+         "sudoku: --difficulty: 'insane' is not one of easy, medium, hard, "
+         "expert, extreme\n"},
+        {{"--threads", "0", "solve"},
+         "sudoku: --threads: '0' is not a whole number from 1 to 1024\n"},
+        {{"--bogus"}, "sudoku: '--bogus' is not an option\n"},
+        {{"--colour", "solve"}, "sudoku: '--colour' is not an option\n"},
+        {{"generate", "--difficulty", "easy", "--seed", "-3"},
+         "sudoku: --seed: '-3' is not a whole number from 0 to "
+         "18446744073709551615\n"},
+        {{"generate", "--difficulty", "easy", "--symmetry", "spiral"},
+         "sudoku: --symmetry: 'spiral' is not one of none, rotational, "
+         "diagonal\n"},
+        {{"generate", "--difficulty"}, "sudoku: --difficulty: needs a value\n"},
+        {{"generate"}, "sudoku: generate: --difficulty LEVEL is required\n"},
+        {{"frobnicate"}, "sudoku: 'frobnicate' is not a command (solve, count, "
+                         "validate, hint, grade or generate)\n"},
+        {{NULL}, "sudoku: no command given (solve, count, validate, hint, "
+                 "grade or generate)\n"},
+    };
     static const char *const help[] = {"--help", NULL};
-    static const char *const bad_opt[] = {"--colour", "solve", NULL};
-    static const char *const no_cmd[] = {NULL};
+    static const char *const version[] = {"--version", NULL};
     static const char *const missing[] = {"solve", "/nonexistent/puzzles", NULL};
-    static const char *const threads[] = {"--threads", "0", "solve", NULL};
     struct run *r = new_run();
+    char want[512];
 
     (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        run(r, "", bad[i].args);
+        assert_int_equal(r->status, 2);
+        snprintf(want, sizeof(want), "%sTry 'sudoku --help' for more "
+                 "information.\n", bad[i].says);
+        assert_string_equal(r->err, want);
+        assert_string_equal(r->out, "");
+    }
     run(r, "", help);
     assert_int_equal(r->status, 0);
     assert_non_null(strstr(r->out, "--threads"));
-    run(r, "", bad_opt);
-    assert_int_equal(r->status, 2);
-    run(r, "", no_cmd);
-    assert_int_equal(r->status, 2);
+    assert_non_null(strstr(r->out, "--version"));
+    run(r, "", version);
+    assert_int_equal(r->status, 0);
+    assert_string_equal(r->out, "sudoku " SUDOKUD_VERSION "\n");
     run(r, "", missing);
     assert_int_equal(r->status, 2);
     assert_non_null(strstr(r->err, "/nonexistent/puzzles"));
-    run(r, "", threads);
-    assert_int_equal(r->status, 2);
     free(r);
 }
 
