@@ -256,13 +256,14 @@ static void route(const struct api_context *ctx, const struct api_request *req,
     const struct route *r = &routes[i];
     char detail[96];
 
-    resp->allow = r->allow;
     if (strcmp(req->method, r->method) == 0 ||
         (strcmp(r->method, "GET") == 0 && strcmp(req->method, "HEAD") == 0)) {
         r->handle(ctx, req, resp);
     } else if (strcmp(req->method, "OPTIONS") == 0) {
         api_respond_body(resp, 204, NULL, NULL, 0);
+        resp->allow = r->allow;
     } else {
+        resp->allow = r->allow;
         snprintf(detail, sizeof(detail), "%s accepts only %s",
                  api_route_labels[i], r->allow);
         api_respond_simple(resp, 405, "method_not_allowed", "Method not allowed",
