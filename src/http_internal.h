@@ -52,6 +52,7 @@ struct http_jobs {
     pthread_cond_t ready;
     struct request *head, *tail;
     unsigned reserved, cap;
+    unsigned running;  /* jobs a worker has taken and not finished */
     int stop;
     atomic_int halt;   /* running jobs must stop: srv->api.stop points here */
     int initialised;   /* lock and ready exist */

@@ -214,6 +214,7 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
      * line; written out at least every 200 ms. */
     srv->log.buffer = log_buffer_start(1, 200);
     metrics_watch_log(srv->metrics, srv->log.buffer);
+    metrics_watch_connections(srv->metrics, &srv->connections);
     srv->max_connections = cfg->max_connections;
     srv->conn_limit = limit;
     srv->header_timeout_us = (uint64_t)cfg->header_timeout * 1000000u;

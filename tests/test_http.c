@@ -1340,6 +1340,24 @@ static void test_no_wait_below_limit(void **state)
  * Batches: run on the job pool, the connection suspended meanwhile
  * ------------------------------------------------------------------------ */
 
+/* Waits (10 s at most) until the job pool has `queued` jobs waiting and
+ * `running` taken by a worker; 1 when it came to that. */
+static int jobs_reach(struct server *s, unsigned queued, unsigned running)
+{
+    struct http_jobs *j = &s->srv->jobs;
+
+    for (int waited = 0; waited < 10000; waited += 5) {
+        int there;
+        pthread_mutex_lock(&j->lock);
+        there = j->reserved == queued && j->running == running;
+        pthread_mutex_unlock(&j->lock);
+        if (there)
+            return 1;
+        usleep(5 * 1000);
+    }
+    return 0;
+}
+
 /* {"boards": [...]} with n forum-hardest puzzles (the sample, repeated). */
 static char *hard_batch(int n, size_t *len)
 {
@@ -1482,7 +1500,7 @@ static void test_batch_leaves_others_flowing(void **state)
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     b = (struct batch_call){.port = s->port, .body = body, .len = len};
     assert_int_equal(pthread_create(&t, NULL, batch_thread, &b), 0);
-    usleep(50 * 1000); /* the batch is being solved now */
+    assert_true(jobs_reach(s, 0, 1)); /* the batch is being solved now */
     for (int i = 0; i < 20; i++) {
         double took = 0;
         solve_example(s->port, curl);
@@ -1563,7 +1581,8 @@ static void test_batch_client_gone(void **state)
         usleep((unsigned)(i % 3) * 20 * 1000);
         close(fd);
     }
-    sleep(2); /* the worker runs the batches nobody waits for */
+    /* The worker runs the batches nobody waits for, to the last. */
+    assert_true(jobs_reach(s, 0, 0));
     solve_example(s->port, curl);
     free(body);
     curl_easy_cleanup(curl);
@@ -1606,7 +1625,7 @@ static void test_stop_with_queued_batches(void **state)
         b[i] = (struct batch_call){.port = s->port, .body = body, .len = len};
         assert_int_equal(pthread_create(&t[i], NULL, batch_thread, &b[i]), 0);
     }
-    usleep(150 * 1000); /* one batch runs, two wait in the queue */
+    assert_true(jobs_reach(s, 2, 1)); /* one batch runs, two wait */
     http_server_drain(s->srv, 0);
     st.srv = s->srv;
     assert_int_equal(pthread_create(&stopper_t, NULL, stop_thread, &st), 0);

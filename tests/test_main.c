@@ -177,6 +177,52 @@ static long now_ms(void)
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* The value of a series of the daemon's GET /metrics, scraped on a new
+ * connection (which http_connections_open counts); -1 when absent. */
+static double metric(unsigned port, const char *series)
+{
+    static char resp[256 * 1024];
+    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                              "Connection: close\r\n\r\n";
+    int fd = support_connect(port);
+    size_t n;
+
+    assert_true(fd >= 0);
+    send_all(fd, req, strlen(req));
+    n = read_response(fd, resp, sizeof(resp) - 1);
+    resp[n] = '\0';
+    close(fd);
+    return support_sample(resp, series);
+}
+
+/* Reads the "100 Continue" the server sends once it has taken a request's
+ * headers in (the request said Expect: 100-continue); 1 when it came
+ * within 5 s. */
+static int continued(int fd)
+{
+    static const char want[] = "HTTP/1.1 100 Continue\r\n\r\n";
+    char got[sizeof(want)];
+    size_t n = 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+
+    while (n < sizeof(want) - 1 && poll(&p, 1, 5000) == 1) {
+        ssize_t r = recv(fd, got + n, sizeof(want) - 1 - n, 0);
+        if (r <= 0)
+            return 0;
+        n += (size_t)r;
+    }
+    return n == sizeof(want) - 1 && memcmp(got, want, n) == 0;
+}
+
+/* Waits (5 s at most) until the daemon's `series` reaches at least min. */
+static int metric_reaches(unsigned port, const char *series, double min)
+{
+    for (long deadline = now_ms() + 5000; now_ms() < deadline; usleep(5000))
+        if (metric(port, series) >= min)
+            return 1;
+    return 0;
+}
+
 /* n connections taken in by a daemon with a single event loop, which is
  * then stopped (SIGSTOP) while a request is written on each, so that it
  * finds all n ready at once when it goes on (SIGCONT). libmicrohttpd
@@ -199,11 +245,11 @@ static int stopped_burst(struct daemon *d, int n)
         assert_true(fd[i] >= 0);
         p[i] = (struct pollfd){.fd = fd[i], .events = POLLIN};
     }
-    usleep(200 * 1000); /* all taken in */
+    /* All taken in (and the scrape's own connection). */
+    assert_true(metric_reaches(d->port, "http_connections_open", n + 1));
     kill(d->pid, SIGSTOP);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) /* on loopback, in its buffers on return */
         send_all(fd[i], req, (size_t)len);
-    usleep(50 * 1000);
     kill(d->pid, SIGCONT);
     deadline = now_ms() + 10000;
     while (answered < n && now_ms() < deadline) {
@@ -289,10 +335,12 @@ static void test_sigterm_with_request_in_flight(void **state)
     assert_true(fd >= 0);
     snprintf(head, sizeof(head),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\n\r\n", strlen(EXAMPLE));
+             "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
+             strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
+    /* The server has the headers (it says so): the request is in flight. */
+    assert_true(continued(fd));
     send_all(fd, EXAMPLE, half);
-    usleep(200 * 1000); /* the server has the headers: the request is in flight */
     kill(d.pid, SIGTERM);
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
     assert_non_null(strstr(d.log, "\"in_flight\":1"));
@@ -367,10 +415,11 @@ static void test_help(void **state)
 /* A steady keep-alive load, SIGTERM in the middle: every request sent on an
  * accepted connection is answered 200; after the signal clients are told to
  * close (Connection: close) and new connections are refused. */
+/* Read by the test while its thread runs: the counts are atomic. */
 struct load {
     unsigned port;
     atomic_int *stop;
-    int ok, failed, refused;
+    atomic_int ok, failed, refused;
 };
 
 static size_t discard(char *p, size_t size, size_t n, void *userdata)
@@ -423,23 +472,38 @@ static void test_sigterm_under_load(void **state)
     (void)state;
     spawn_listening_with(&d, 0);
     for (int i = 0; i < THREADS; i++) {
-        ld[i] = (struct load){d.port, &stop, 0, 0, 0};
+        ld[i].port = d.port;
+        ld[i].stop = &stop;
+        atomic_init(&ld[i].ok, 0);
+        atomic_init(&ld[i].failed, 0);
+        atomic_init(&ld[i].refused, 0);
         assert_int_equal(pthread_create(&t[i], NULL, load_thread, &ld[i]), 0);
     }
-    usleep(500 * 1000);
-    for (int i = 0; i < THREADS; i++)
-        ok_before += ld[i].ok;
+    /* Under load: some hundreds answered. */
+    for (long deadline = now_ms() + 10000;
+         ok_before < 500 && now_ms() < deadline; usleep(5000)) {
+        ok_before = 0;
+        for (int i = 0; i < THREADS; i++)
+            ok_before += atomic_load(&ld[i].ok);
+    }
     kill(d.pid, SIGTERM);
     status = wait_exit(&d, 10000);
-    usleep(100 * 1000);
+    /* Every client has found the port closed since. */
+    for (long deadline = now_ms() + 5000; now_ms() < deadline; usleep(5000)) {
+        int all = 1;
+        for (int i = 0; i < THREADS; i++)
+            all &= atomic_load(&ld[i].refused) > 0;
+        if (all)
+            break;
+    }
     atomic_store(&stop, 1);
     for (int i = 0; i < THREADS; i++) {
         pthread_join(t[i], NULL);
-        ok += ld[i].ok;
-        failed += ld[i].failed;
+        ok += atomic_load(&ld[i].ok);
+        failed += atomic_load(&ld[i].failed);
     }
     for (int i = 0; i < THREADS; i++)
-        refused += ld[i].refused;
+        refused += atomic_load(&ld[i].refused);
     print_message("SIGTERM under load: %d answered before the signal, %d in "
                   "all, %d refused after it, %d failed\n", ok_before, ok,
                   refused, failed);
@@ -724,7 +788,10 @@ static void test_sigterm_stops_batch(void **state)
         }
     print_message("SIGTERM during a batch, --drain-timeout 2: exit after "
                   "%ld ms\n", exited);
-    assert_true(exited >= 0 && exited < 3500);
+    /* The drain timeout, then a board's search, the problems of the rest
+     * encoded and sent (the README's bound: a second at most), on a busy
+     * machine. */
+    assert_true(exited >= 0 && exited < 4000);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     assert_true(wait_log(&d, "\"abandoned\":0", 1000));
@@ -920,11 +987,12 @@ static void test_sighup_drains_like_sigterm(void **state)
     assert_true(fd >= 0);
     snprintf(head, sizeof(head),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "X-Request-Id: hup-1\r\nContent-Length: %zu\r\n\r\n",
-             strlen(EXAMPLE));
+             "X-Request-Id: hup-1\r\nExpect: 100-continue\r\n"
+             "Content-Length: %zu\r\n\r\n", strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
+    /* The server has the headers (it says so): the request is in flight. */
+    assert_true(continued(fd));
     send_all(fd, EXAMPLE, half);
-    usleep(200 * 1000); /* the server has the headers: the request is in flight */
     kill(d.pid, SIGHUP);
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
     assert_non_null(strstr(d.log, "\"signal\":\"SIGHUP\""));
