@@ -70,6 +70,16 @@ void config_init(struct config *cfg);
 enum config_status config_parse(struct config *cfg, int argc, char **argv,
                                 char *err, size_t errlen);
 
+/* One setting as --help shows it: its flag (without "--"), its variable,
+ * its argument's name, its help line and its default as written (NULL
+ * when it is not a constant: --threads, the online CPUs). */
+struct config_option {
+    const char *flag, *env, *arg, *help, *def;
+};
+
+/* Fills *out with setting i: 0, or -1 past the last. */
+int config_option_info(size_t i, struct config_option *out);
+
 /* Prints the usage text, with every flag, variable and default. */
 void config_usage(FILE *out, const char *prog);
 
