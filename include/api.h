@@ -118,7 +118,7 @@ void api_batch_free(struct api_batch *b);
 size_t api_body_limit(const struct api_context *ctx, const char *path);
 
 /* Is this request a long job (a batch, a generation), which the http module
- * runs on its job pool rather than on a connection thread? */
+ * runs on its job pool rather than on an event loop? */
 int api_is_job(const char *method, const char *path);
 
 /* Frees the body of *resp when it owns it. */

@@ -1,7 +1,7 @@
 /* api_batch.c - POST /solve/batch: many boards in one request, as a JSON
  * object {"boards": [...]} or as NDJSON, answered in input order with one
  * result per board (a solution, or a problem with its code). The http module
- * runs this route on its job pool, not on a connection thread. A batch's
+ * runs this route on its job pool, not on an event loop. A batch's
  * searches share one node budget, and a stop flag ends it between puzzles:
  * what it did not judge gets a problem, and the answer is still whole. */
 #include <stdio.h>

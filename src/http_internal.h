@@ -1,6 +1,6 @@
 /* http_internal.h - what the files of the http module share (they alone may
  * include libmicrohttpd): the server, a request's state, and the job pool
- * that runs batches off the connection threads (http_jobs.c). */
+ * that runs batches off the event loops (http_jobs.c). */
 #ifndef HTTP_INTERNAL_H
 #define HTTP_INTERNAL_H
 
@@ -260,7 +260,7 @@ void http_jobs_stop(struct http_server *srv);
 void http_jobs_halt(struct http_server *srv);
 
 /* Frees the pool's lock and condition; after MHD_stop_daemon, when no
- * connection thread can call http_jobs_reserve any more. */
+ * event loop can call http_jobs_reserve any more. */
 void http_jobs_free(struct http_server *srv);
 
 /* Lets go of a stream on the response's side (libmicrohttpd's free

@@ -1,5 +1,5 @@
 /* http_jobs.c - the job pool: a bounded queue of batches and a few worker
- * threads, so that a long batch never holds a connection thread and short
+ * threads, so that a long batch never holds an event loop and short
  * requests keep flowing. The waiting connection is suspended (libmicrohttpd
  * stops polling it) and resumed by the worker when its answer starts; the
  * answer is then streamed as the worker produces it, a few dozen puzzles at

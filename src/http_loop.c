@@ -1,26 +1,23 @@
 /* http_loop.c - the event loops and their listening sockets.
  *
- *
  * Each loop is a libmicrohttpd daemon of its own, in epoll mode and
  * without a thread of the library's, run by a thread of ours, each on a
  * listening socket of its own on the same address (SO_REUSEPORT: the
- * kernel spreads the connections). Why not the library's thread pool
- * (measured here, see README, "HTTP event loops"):
+ * kernel spreads the connections). Why not the library's own threads (the
+ * figures are in docs/performance.md):
  *  - its epoll loop hangs a thread when exactly 128 connections are ready
  *    at once (after a full batch of events MHD_epoll waits again, blocking);
  *    MHD_run drains the events without blocking, so here it cannot;
  *  - its poll loop walks every connection on every round, and a thread that
  *    is never idle shares a core with other busy threads in scheduler
- *    slices of milliseconds: at 2 x 64 connections half of the answers were
- *    ready in 0.2 ms and the rest waited up to 8 ms (p99 7.9 ms, nginx's 4).
+ *    slices of milliseconds, which showed as a p99 twice nginx's.
  * So a loop that has found more work already waiting after YIELD_AFTER
  * rounds in a row gives the core away (sched_yield: back at once when
  * nothing else is runnable there); the other busy threads, such as a
  * client or a proxy on the same machine, then wait a few rounds of ours
  * instead of a scheduler slice. Yielding after every busy round cost more
- * than it gave with few connections: at 2 x 16, 0.9 context switches per
- * request against nginx's 0.4, and 10-17% fewer requests/s than yielding
- * after 2 or 4 rounds; at 2 x 64 the three did alike.
+ * than it gave with few connections (a context switch per request where
+ * nginx makes half of one).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -186,9 +183,8 @@ uint16_t http_bound_port(int fd)
 /* A listening socket per loop, all on the address, so that the kernel
  * spreads new connections over the loops (by a hash of the client's
  * address and port). With one socket for all, whichever loop woke first
- * took every connection of a burst: 2 x 16 connections often all went to
- * one loop, and the other core's loop sat idle (64k requests/s instead of
- * 80-95k). A socket without SO_REUSEPORT is bound first, and let go, so
+ * took every connection of a burst, and the other core's loop sat idle. A
+ * socket without SO_REUSEPORT is bound first, and let go, so
  * that an address in use is an error as before, and not a group joined
  * with another sudokud (a program of the same user that sets SO_REUSEPORT
  * on the port later can still join it). Returns 0, or -1 with errno set. */

@@ -313,15 +313,14 @@ long http_server_connections(const struct http_server *srv)
  * and without ACK) to a listening socket, so the backlog stops growing
  * while it is taken in; handshakes already under way still complete into
  * it. Without this a client whose handshake completed between the last
- * accept and the shutdown was reset with its request already sent (a
- * request or two in 20,000 in the SIGTERM load test, in about 1 run of
- * 15). A client dropped here retries its SYN and is then refused. The
+ * accept and the shutdown was reset with its request already sent (now
+ * and then in the SIGTERM load test). A client dropped here retries its SYN and is then refused. The
  * filter sees each segment from its TCP header on: byte 13 holds the
  * flags. The window is kept very short (0.2 ms, room for a handshake on
  * loopback): a gateway whose connect lands in it waits for its connect
  * timeout and marks the replica failed, and with 5 ms that happened often
- * enough in the gateway test's rolling restart (2 runs in 7) to leave
- * nginx with no live upstream for a moment. */
+ * enough in the gateway test's rolling restart to leave nginx with no live
+ * upstream for a moment. */
 static void refuse_new(int fd)
 {
     struct sock_filter syn_only[] = {
