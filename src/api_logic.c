@@ -71,7 +71,7 @@ static int read_puzzle(const struct api_context *ctx,
         refuse_cages(req, resp) != 0)
         return -1;
     /* The same judgement as POST /solve: rules, then exactly one solution. */
-    if (api_judge(ctx, puzzle, &v) != METRICS_SOLVED) {
+    if (api_judge(ctx, puzzle, &v) != API_SOLVED) {
         api_respond_problem(resp, &v.problem);
         return -1;
     }
