@@ -261,17 +261,24 @@ test-browser:
 # --- container and gateway (begin) ---
 # `make image-test` builds the image (Dockerfile) with Debian's docker engine,
 # started by hand when it is not running, making debian:bookworm-slim with
-# debootstrap when it is missing, and checks it and docker/compose.yaml
-# (docker/test-image.sh; a minute or two; COMPOSE=0 skips compose).
+# debootstrap when it is missing, tags it sudokud:<SUDOKUD_VERSION of
+# include/config.h> and sudokud:latest, writes its SBOM to
+# build/image/sbom.spdx.json, and checks it and docker/compose.yaml
+# (docker/test-image.sh; a few minutes; COMPOSE=0 skips compose).
+# `make image-lock` rewrites docker/runtime.lock, the runtime packages the
+# image pins, from the archive as it is now (docker/lock-runtime.sh).
 # `make gateway-test` runs Debian's nginx with docker/gateway/ in front of
 # three build/sudokud processes on 127.0.0.1 (docker/test-gateway.sh, 20-30 s).
 # `make k8s-check` checks docker/k8s/ offline (docker/check-k8s.sh; npm
 # packages in build/k8s-check/). Each script installs what it lacks, as root,
 # and ends with "<name>: N passed, N failed".
-.PHONY: image-test gateway-test k8s-check
+.PHONY: image-test image-lock gateway-test k8s-check
 
 image-test:
 	docker/test-image.sh
+
+image-lock:
+	docker/lock-runtime.sh
 
 gateway-test: deps
 	@$(MAKE) --no-print-directory SANITIZE= build/sudokud

@@ -102,17 +102,6 @@ SUDOKUD=$WORK/sudokud
 BOARD='{"board":"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."}'
 printf '%s' "$BOARD" >"$WORK/board.json"
 
-# wait_for DEADLINE_S COMMAND...: runs COMMAND every 50 ms until it succeeds
-# (true) or DEADLINE_S seconds have passed (false).
-wait_for() {
-    local end=$(( $(date +%s%N) + $1 * 1000000000 ))
-    shift
-    until "$@"; do
-        [ "$(date +%s%N)" -lt "$end" ] || return 1
-        sleep 0.05
-    done
-}
-
 # ---- name service ------------------------------------------------------
 # $WORK/hosts holds "sudokud ADDRESS" per replica; test-dns.py reads it on
 # every query, so rewriting it moves a replica as recreating a container does.
