@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # docker/test-image.sh - builds the sudokud image with Debian's docker engine
-# and checks it for real: size, config, /livez, a real POST /solve, health
-# turning healthy, non-root, read-only root filesystem, environment honoured,
-# and a clean exit on `docker stop` within two seconds. Then docker/compose.yaml
-# (the gateway and three replicas, Debian's docker-compose v1): all healthy,
-# requests spread over the replicas, and a restart of each replica in turn
-# under steady load with zero failed requests (COMPOSE=0 skips this part).
+# and checks it for real. The image: its size, Debian package count and
+# setuid count (printed), no shell or package manager, the SBOM against
+# docker/runtime.lock, the binary's hardening (readelf), the OCI labels and
+# the version tag (SUDOKUD_VERSION of include/config.h). A container with
+# the restricted settings: /livez, a real POST /solve, the environment
+# honoured, health turning healthy with PORT and with a --port argument,
+# non-root, read-only root filesystem, and `docker stop` with four idle
+# keep-alive clients (measured, printed; exit 0 under a second). Then
+# docker/compose.yaml (the gateway and three replicas, Debian's
+# docker-compose v1): all healthy, requests spread over the replicas, a
+# restart of each replica in turn and one replica recreated on a new
+# address, under steady load with zero failed requests, each step waiting
+# until the gateway sends the replica requests again (COMPOSE=0 skips this).
 #
 # Our machines reach Debian's archive but no container registry, so the
 # debian:bookworm-slim base is made locally with debootstrap when it is
@@ -18,10 +25,12 @@
 # exits non-zero on any failed check.
 #
 #   docker/test-image.sh            (as root; installs docker.io, debootstrap,
-#                                    docker-compose and curl when missing)
-#   IMAGE=sudokud:dev docker/test-image.sh   (default tag: sudokud:latest, kept
-#                                              for docker run and compose; the image
-#                                              it replaces is removed)
+#                                    docker-compose, curl, python3, binutils
+#                                    and git when missing)
+#   IMAGE=sudokud:dev docker/test-image.sh   (default tag: sudokud:VERSION; also
+#                                              tagged sudokud:latest for docker run
+#                                              and compose; the image it replaces
+#                                              is removed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
