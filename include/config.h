@@ -45,14 +45,15 @@ struct config {
     unsigned batch_workers;       /* threads that solve batches */
     unsigned batch_queue;         /* batches waiting for a worker, at most */
     const char *version;          /* of the program, for logs and metrics */
-    char probe_url[256];          /* --probe URL: check a server and exit */
+    char probe_url[256];          /* --probe [URL]: check a server, exit;
+                                   * "" when no URL was given */
 };
 
 enum config_status {
     CONFIG_OK = 0,
     CONFIG_HELP,     /* --help was given: print config_usage, exit 0 */
     CONFIG_VERSION,  /* --version was given */
-    CONFIG_PROBE,    /* --probe URL was given: cfg->probe_url holds it */
+    CONFIG_PROBE,    /* --probe [URL] was given: cfg->probe_url holds it */
     CONFIG_ERROR,    /* a bad flag or value: the message is in err */
 };
 

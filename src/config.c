@@ -258,12 +258,13 @@ enum config_status config_parse(struct config *cfg, int argc, char **argv,
             return CONFIG_VERSION;
     }
     if (argc >= 2 && strcmp(argv[1], "--probe") == 0) {
-        if (argc != 3 || strlen(argv[2]) >= sizeof(cfg->probe_url)) {
-            snprintf(err, errlen, "--probe takes one URL, such as "
+        /* Without a URL, main finds the daemon's own address (probe.h). */
+        if (argc > 3 || (argc == 3 && strlen(argv[2]) >= sizeof(cfg->probe_url))) {
+            snprintf(err, errlen, "--probe takes at most one URL, such as "
                      "http://127.0.0.1:8080/livez");
             return CONFIG_ERROR;
         }
-        strcpy(cfg->probe_url, argv[2]);
+        strcpy(cfg->probe_url, argc == 3 ? argv[2] : "");
         return CONFIG_PROBE;
     }
     for (size_t i = 0; i < NOPTS; i++) {
@@ -323,9 +324,11 @@ void config_usage(FILE *out, const char *prog)
     fprintf(out, "  %-28s %-16s %s\n  %-28s %-16s %s\n", "--help", "",
             "print this help and exit", "--version", "",
             "print the version and exit");
-    fprintf(out, "\n  %s --probe URL\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
+    fprintf(out, "\n  %s --probe [URL]\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
             "and exit 0 on a 200 answer,\n      1 otherwise: a health check "
-            "for images without curl.\n", prog);
+            "for images without curl. Without URL:\n      /livez of the "
+            "sudokud running as PID 1 (a container's), on the port\n      and "
+            "address its flags and this environment give.\n", prog);
     fprintf(out, "\nSIGTERM, SIGINT or SIGHUP (all alike; logs go to stdout, "
                  "nothing to reopen):\nstop accepting, finish the requests "
                  "in flight, exit 0.\nA bad setting exits with status 2.\n");

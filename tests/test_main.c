@@ -21,10 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "support.h"
 #include "tests.h"
 
@@ -608,6 +610,103 @@ static void test_probe(void **state)
     assert_int_equal(probe("ftp://127.0.0.1/"), 1);
 }
 
+/* A fake /proc for probe_daemon_url: fake_proc(dir, pid, args, len) writes
+ * DIR/PID/cmdline (NUL-separated args, len bytes). */
+static void fake_proc(const char *dir, int pid, const char *args, size_t len)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%d", dir, pid);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/%d/cmdline", dir, pid);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(args, 1, len, f), len);
+    fclose(f);
+}
+
+#define FAKE(dir, pid, lit) fake_proc(dir, pid, lit, sizeof(lit))
+
+static void rm_fake_proc(const char *dir)
+{
+    char cmd[300];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A bare --probe (the image's HEALTHCHECK) follows the daemon's own flags
+ * and environment: `docker run sudokud --port 9000` stays healthy. */
+static void test_probe_daemon_url(void **state)
+{
+    char dir[] = "/tmp/sudokud-fakeproc.XXXXXX", url[256], err[256];
+    char args[128];
+    struct daemon d;
+    int n;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    /* Nothing that is a daemon: an init, a shell, another probe. */
+    FAKE(dir, 1, "/sbin/docker-init\0--\0sudokud");
+    FAKE(dir, 3, "sh\0-c\0sudokud --port 1");
+    FAKE(dir, 4, "/usr/local/bin/sudokud\0--probe");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no sudokud daemon"));
+    /* The lowest-numbered daemon wins; flags as the daemon reads them. */
+    FAKE(dir, 12, "/usr/local/bin/sudokud\0--port\0009002");
+    FAKE(dir, 7, "/usr/local/bin/sudokud\0--threads\0002\0--port=9001");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://127.0.0.1:9001/livez");
+    rm_fake_proc(dir);
+
+    /* No flag: PORT from the environment, else 8080. */
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://127.0.0.1:8080/livez");
+    setenv("PORT", "9100", 1);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    unsetenv("PORT");
+    assert_string_equal(url, "http://127.0.0.1:9100/livez");
+    rm_fake_proc(dir);
+
+    /* IPv6 wildcard, a fixed address, port 0 and a bad flag. */
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--bind\0::\0--port\0009000");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://[::1]:9000/livez");
+    rm_fake_proc(dir);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--bind\00010.1.2.3\0--port\0009000");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://10.1.2.3:9000/livez");
+    rm_fake_proc(dir);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--port\0000");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "port 0"));
+    rm_fake_proc(dir);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--no-such-flag");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    rm_fake_proc(dir);
+
+    /* The whole chain against a real daemon: its flags give a URL that
+     * answers 200. */
+    spawn_listening(&d);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    n = snprintf(args, sizeof(args), "sudokud%c--bind%c127.0.0.1%c--port%c%u",
+                 0, 0, 0, 0, d.port);
+    fake_proc(dir, 1, args, (size_t)n + 1);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_int_equal(probe_get(url, 2000, err, sizeof(err)), 200);
+    rm_fake_proc(dir);
+    kill(d.pid, SIGTERM);
+    assert_int_equal(WEXITSTATUS(wait_exit(&d, 5000)), 0);
+    close(d.out), close(d.err);
+}
+
 /* ------------------------------------------------------------------------
  * A batch's bounds: its node budget, and SIGTERM in the middle of it
  * ------------------------------------------------------------------------ */
@@ -1026,6 +1125,7 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_access_log_off),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_probe_daemon_url),
         cmocka_unit_test(test_many_ready_at_once),
         cmocka_unit_test(test_batch_budget_bounds_time),
         cmocka_unit_test(test_sigterm_stops_batch),
