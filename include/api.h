@@ -11,7 +11,7 @@ struct metrics;
 
 /* The route templates, also the `route` label of the metrics; a path that
  * matches none is route API_NROUTES ("other"). */
-#define API_NROUTES 13
+#define API_NROUTES 14
 extern const char *const api_route_labels[API_NROUTES];
 
 /* What the handlers need from the configuration. */
@@ -23,7 +23,12 @@ struct api_context {
     size_t max_batch;          /* puzzles in one POST /solve/batch */
     size_t max_batch_body;     /* bytes of one POST /solve/batch body */
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
+    unsigned max_logic_ms;     /* time budget of /hint, /grade, /explain;
+                                  0: API_LOGIC_DEFAULT_MS */
 };
+
+/* The time budget of one logic request when the context sets none. */
+#define API_LOGIC_DEFAULT_MS 1000
 
 /* Room for a solution answer (see api_request.answer). */
 #define API_ANSWER_MAX 256

@@ -48,6 +48,8 @@ static const struct opt opts[] = {
      1000, UINT32_MAX, "N",
      "node budget of one killer puzzle, whose nodes cost more (default 25000)",
      NULL},
+    {"max-logic-ms", "MAX_LOGIC_MS", OPT_UINT, FIELD(max_logic_ms), 1, 60000,
+     "MS", "time budget of one /hint, /grade or /explain (default 1000)", NULL},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
      "close connections idle this long (default 10)", NULL},
     {"header-timeout", "HEADER_TIMEOUT", OPT_UINT, FIELD(header_timeout), 1,
@@ -97,6 +99,7 @@ void config_init(struct config *cfg)
     cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
     cfg->max_body = 16 * 1024;
     cfg->max_nodes = 100000;
+    cfg->max_logic_ms = 1000;
     cfg->max_killer_nodes = 25000;
     cfg->timeout = 10;
     cfg->header_timeout = 10;
