@@ -15,6 +15,7 @@
 struct als {
     struct logic_cells cells;
     struct logic_cells of[9];   /* the cells holding each digit */
+    struct logic_cells seen[9]; /* the cells that see all of of[d] */
     uint16_t digits;
     uint8_t unit, n;
     uint8_t list[4];
@@ -59,10 +60,16 @@ static int collect(const struct logic_grid *g, struct als *out, int max)
                 a.digits = (uint16_t)digits;
                 a.unit = (uint8_t)u;
                 a.n = (uint8_t)size;
-                for (int i = 0; i < size; i++)
+                for (int d = 0; d < 9; d++)
+                    a.seen[d] = (struct logic_cells){{~0ull, ~0ull}};
+                for (int i = 0; i < size; i++) {
+                    struct logic_cells p = logic_peers(a.list[i]);
                     for (int d = 0; d < 9; d++)
-                        if (g->cand[a.list[i]] & (1u << d))
+                        if (g->cand[a.list[i]] & (1u << d)) {
                             logic_cells_add(&a.of[d], a.list[i]);
+                            a.seen[d] = logic_cells_and(a.seen[d], p);
+                        }
+                }
                 if (n >= max)
                     return n;
                 out[n++] = a;
@@ -71,18 +78,9 @@ static int collect(const struct logic_grid *g, struct als *out, int max)
     return n;
 }
 
-/* Every cell of s sees every cell of t (and none is in both). */
-static int all_see(const struct logic_cells *s, const struct logic_cells *t)
+static int inside(const struct logic_cells *a, const struct logic_cells *b)
 {
-    for (int c = 0; c < SUDOKU_CELLS; c++) {
-        struct logic_cells p;
-        if (!logic_cells_has(s, c))
-            continue;
-        p = logic_peers(c);
-        if ((t->w[0] & ~p.w[0]) || (t->w[1] & ~p.w[1]))
-            return 0;
-    }
-    return 1;
+    return (a->w[0] & ~b->w[0]) == 0 && (a->w[1] & ~b->w[1]) == 0;
 }
 
 static int try_pair(const struct logic_grid *g, const struct als *a,
@@ -95,17 +93,16 @@ static int try_pair(const struct logic_grid *g, const struct als *a,
             {a->cells.w[0] & b->cells.w[0], a->cells.w[1] & b->cells.w[1]}}))
         return 0;
     for (int x = 0; x < 9; x++) {
-        if (!(common & (1u << x)) || !all_see(&a->of[x], &b->of[x]))
+        /* restricted: every x of B sees every x of A */
+        if (!(common & (1u << x)) || !inside(&b->of[x], &a->seen[x]))
             continue;
         for (int z = 0; z < 9; z++) {
-            struct logic_cells zs, t = {{~0ull, ~0ull}};
+            struct logic_cells t;
             if (z == x || !(common & (1u << z)))
                 continue;
-            zs.w[0] = a->of[z].w[0] | b->of[z].w[0];
-            zs.w[1] = a->of[z].w[1] | b->of[z].w[1];
-            for (int c = 0; c < SUDOKU_CELLS; c++)
-                if (logic_cells_has(&zs, c))
-                    t = logic_cells_and(t, logic_peers(c));
+            t = logic_cells_and(a->seen[z], b->seen[z]);
+            if (logic_cells_empty(&t))
+                continue;
             logic_step_start(out, LOGIC_ALS_XZ,
                              (uint16_t)((1u << x) | (1u << z)));
             for (int c = 0; c < SUDOKU_CELLS; c++)

@@ -307,6 +307,8 @@ struct graph {
     int n;
     struct node node[MAX_NODES];
     int16_t single[SUDOKU_CELLS][9];
+    uint16_t bydigit[9][MAX_NODES]; /* the nodes of each digit */
+    int nbydigit[9];
     uint32_t soff[MAX_NODES + 1], woff[MAX_NODES + 1];
     uint16_t strong[MAX_STRONG], weak[MAX_WEAK];
     /* search state, per node and parity */
@@ -315,18 +317,24 @@ struct graph {
     uint16_t queue[MAX_NODES * 2];
 };
 
+/* A 128-bit view of a cell set: row r is 9 bits at 9r, column c every
+ * ninth bit from c, box b a 3x3 block. Peers are three shifts. */
+__extension__ typedef unsigned __int128 cells128;
+
 struct logic_cells logic_peers(int cell)
 {
-    struct logic_cells s = {{0, 0}};
+    static const cells128 row = 0x1FF;
+    const cells128 col = (cells128)0x8040201008040201ull |
+                         ((cells128)1 << 72);
+    const cells128 box = 0x7 | (0x7 << 9) | (0x7 << 18);
     int r = logic_row(cell), c = logic_col(cell);
-    int br = r / 3 * 3, bc = c / 3 * 3;
+    cells128 m = (row << (9 * r)) | (col << c) |
+                 (box << (27 * (r / 3) + 3 * (c / 3)));
+    struct logic_cells s;
 
-    for (int k = 0; k < 9; k++) {
-        logic_cells_add(&s, r * 9 + k);
-        logic_cells_add(&s, k * 9 + c);
-        logic_cells_add(&s, (br + k / 3) * 9 + bc + k % 3);
-    }
-    s.w[cell >> 6] &= ~(1ull << (cell & 63));
+    m &= ~((cells128)1 << cell);
+    s.w[0] = (uint64_t)m;
+    s.w[1] = (uint64_t)(m >> 64);
     return s;
 }
 
@@ -360,10 +368,12 @@ static int find_node(const struct graph *gr, int d, int u, unsigned m)
     for (int k = 0; k < 9; k++)
         if (m & (1u << k))
             logic_cells_add(&s, logic_unit_cell(u, k));
-    for (int i = 0; i < gr->n; i++)
-        if (gr->node[i].digit == d && gr->node[i].ncells > 1 &&
-            gr->node[i].set.w[0] == s.w[0] && gr->node[i].set.w[1] == s.w[1])
+    for (int k = 0; k < gr->nbydigit[d - 1]; k++) {
+        int i = gr->bydigit[d - 1][k];
+        if (gr->node[i].ncells > 1 && gr->node[i].set.w[0] == s.w[0] &&
+            gr->node[i].set.w[1] == s.w[1])
             return i;
+    }
     return -1;
 }
 
@@ -410,12 +420,22 @@ static int build(struct graph *gr, const struct logic_grid *g,
                         return -1;
                 }
         }
+    memset(gr->nbydigit, 0, sizeof(gr->nbydigit));
+    for (int i = 0; i < gr->n; i++) {
+        int d = gr->node[i].digit - 1;
+        gr->bydigit[d][gr->nbydigit[d]++] = (uint16_t)i;
+    }
     for (int i = 0; i < gr->n; i++) {
         const struct node *a = &gr->node[i];
         gr->soff[i] = ns;
         /* strong: the rest of d in a unit holding all of a's cells */
         if (kind != LOGIC_CHAIN_XY)
-            for (int u = 0; u < LOGIC_NUNITS; u++) {
+            for (int q = 0; q < 3; q++) {
+                /* only the row, column and box of its first cell can hold
+                 * all of its cells */
+                int u = q == 0 ? logic_row(a->cells[0])
+                        : q == 1 ? 9 + logic_col(a->cells[0])
+                                 : 18 + logic_box(a->cells[0]);
                 unsigned p = 0, mine = 0;
                 int in = 1, m;
                 for (int k = 0; k < 9; k++) {
@@ -441,22 +461,20 @@ static int build(struct graph *gr, const struct logic_grid *g,
                 gr->strong[ns++] = (uint16_t)m;
         }
         gr->woff[i] = nw;
-        for (int j = 0; j < gr->n; j++) {
-            const struct node *b = &gr->node[j];
-            int ok;
-            if (j == i)
-                continue;
-            if (b->digit == a->digit)
-                ok = subset(&b->set, &a->seen) &&
-                     (kind != LOGIC_CHAIN_XY ||
-                      a->cells[0] != b->cells[0]);
-            else
-                ok = kind != LOGIC_CHAIN_X && a->ncells == 1 &&
-                     b->ncells == 1 && a->cells[0] == b->cells[0] &&
-                     kind != LOGIC_CHAIN_XY;
-            if (ok && nw < MAX_WEAK)
+        /* weak: the same digit in cells that see all of a's */
+        for (int k = 0; k < gr->nbydigit[a->digit - 1]; k++) {
+            int j = gr->bydigit[a->digit - 1][k];
+            if (j != i && subset(&gr->node[j].set, &a->seen) &&
+                nw < MAX_WEAK)
                 gr->weak[nw++] = (uint16_t)j;
         }
+        /* weak: the other digits of a's cell */
+        if (a->ncells == 1 && kind == LOGIC_CHAIN_AIC)
+            for (int d = 1; d <= 9; d++) {
+                int m = gr->single[a->cells[0]][d - 1];
+                if (d != a->digit && m >= 0 && nw < MAX_WEAK)
+                    gr->weak[nw++] = (uint16_t)m;
+            }
     }
     gr->soff[gr->n] = ns;
     gr->woff[gr->n] = nw;

@@ -219,10 +219,14 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                 }
                 if (logic_popcount(uni) > size &&
                     logic_popcount(uni) <= size + 3) {
-                    /* every cover set: size of the union's positions */
-                    for (unsigned cover = uni; cover; cover = (cover - 1) & uni) {
+                    /* The fins lie in one box, so in one stack of three
+                     * lines s: the cover holds every line of the union
+                     * outside s, and the rest of its lines from inside. */
+                    for (int st = 0; st < 3 * 8; st++) {
+                        unsigned stack = 7u << (3 * (st / 8)), sub = st % 8;
+                        unsigned cover = (uni & ~stack) | (sub << (3 * (st / 8)));
                         int finbox = -1, ok = 1, sashimi = 0;
-                        if (logic_popcount(cover) != size)
+                        if ((cover & ~uni) || logic_popcount(cover) != size)
                             continue;
                         for (int i = 0; i < size && ok; i++) {
                             unsigned in = mask[idx[i]] & cover;

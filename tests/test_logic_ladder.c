@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/logic_internal.h"
 #include "logic.h"
 #include "sudoku.h"
 #include "tests.h"
@@ -347,10 +348,41 @@ static void test_naked_single(void **state)
     assert_int_equal(s.rating, 23);
 }
 
+/* The bit tricks of logic_internal.h against the plain definitions. */
+static void test_cell_sets(void **state)
+{
+    (void)state;
+    for (int a = 0; a < SUDOKU_CELLS; a++) {
+        struct logic_cells p = logic_peers(a);
+        int n = 0;
+        for (int b = 0; b < SUDOKU_CELLS; b++) {
+            int same = a / 9 == b / 9 || a % 9 == b % 9 ||
+                       (a / 27 == b / 27 && a % 9 / 3 == b % 9 / 3);
+            assert_int_equal(logic_cells_has(&p, b), a != b && same);
+            n += logic_cells_has(&p, b);
+        }
+        assert_int_equal(n, 20);
+        assert_int_equal(p.w[1] >> 17, 0);
+    }
+    for (unsigned m = 0; m < 512; m++) {
+        int n = 0;
+        for (int k = 0; k < 9; k++)
+            n += (m >> k) & 1;
+        assert_int_equal(logic_popcount(m), n);
+    }
+}
+
 /* SE's length bonus: 0.1 more past 4, 6, 8, 12, 16, 24 links. */
 static void test_ratings(void **state)
 {
     (void)state;
+    assert_int_equal(logic_chain_bonus(4), 0);
+    assert_int_equal(logic_chain_bonus(5), 1);
+    assert_int_equal(logic_chain_bonus(6), 1);
+    assert_int_equal(logic_chain_bonus(7), 2);
+    assert_int_equal(logic_chain_bonus(9), 3);
+    assert_int_equal(logic_chain_bonus(13), 4);
+    assert_int_equal(logic_chain_bonus(17), 5);
     assert_int_equal(logic_rating_level(10), LOGIC_EASY);
     assert_int_equal(logic_rating_level(23), LOGIC_EASY);
     assert_int_equal(logic_rating_level(26), LOGIC_MEDIUM);
@@ -439,6 +471,7 @@ int test_logic_ladder(unsigned *ntests)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ladder),
         cmocka_unit_test(test_naked_single),
+        cmocka_unit_test(test_cell_sets),
         cmocka_unit_test(test_ratings),
         cmocka_unit_test(test_sound_on_every_set),
     };
