@@ -48,7 +48,8 @@ TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_framing.c src/http_conn.c src/http_loop.c src/http_server.c src/http_jobs.c src/config.c \
             src/log.c src/metrics.c src/probe.c
 # The logic engine and the generator (also linked into the CLI and bench).
-LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_explain.c src/generate.c
+LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_unique.c src/logic_chain.c \
+             src/logic_als.c src/logic_force.c src/logic_explain.c src/generate.c
 LOGIC_OBJ := $(LOGIC_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c
 # Killer sudoku: cage checks and solver (also linked into the CLI and bench).

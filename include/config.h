@@ -29,6 +29,7 @@ struct config {
     size_t max_body;              /* request-body limit in bytes */
     uint64_t max_nodes;           /* node budget of one search */
     uint64_t max_killer_nodes;    /* node budget of one killer search */
+    unsigned max_logic_ms;        /* time budget of one logic request, ms */
     unsigned timeout;             /* idle connection timeout, seconds */
     unsigned header_timeout;      /* headers complete within, seconds */
     size_t body_min_rate;         /* body bytes per second after that, 0: off */

@@ -232,7 +232,7 @@ struct route {
 const char *const api_route_labels[API_NROUTES] = {
     "/solve", "/livez",   "/readyz",  "/openapi.yaml",
     "/metrics", "/", "/app.js", "/app.css",
-    "/validate", "/hint", "/grade", "/generate", "/solve/batch"};
+    "/validate", "/hint", "/grade", "/generate", "/solve/batch", "/explain"};
 
 static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_solve},
@@ -248,6 +248,7 @@ static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_grade},
     {"POST", "POST, OPTIONS", api_handle_generate},
     {"POST", "POST, OPTIONS", api_handle_solve_batch},
+    {"POST", "POST, OPTIONS", api_handle_explain},
 };
 
 static void route(const struct api_context *ctx, const struct api_request *req,

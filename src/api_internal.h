@@ -157,6 +157,9 @@ void api_handle_hint(const struct api_context *ctx,
                      const struct api_request *req, struct api_response *resp);
 void api_handle_grade(const struct api_context *ctx,
                       const struct api_request *req, struct api_response *resp);
+void api_handle_explain(const struct api_context *ctx,
+                        const struct api_request *req,
+                        struct api_response *resp);
 void api_handle_generate(const struct api_context *ctx,
                          const struct api_request *req,
                          struct api_response *resp);

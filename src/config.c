@@ -51,6 +51,8 @@ static const struct opt opts[] = {
      1000, UINT32_MAX, "N",
      "node budget of one killer puzzle, whose nodes cost more",
      NULL, "25000"},
+    {"max-logic-ms", "MAX_LOGIC_MS", OPT_UINT, FIELD(max_logic_ms), 1, 60000,
+     "MS", "time budget of one /hint, /grade or /explain", NULL, "1000"},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
      "close connections idle this long", NULL, "10"},
     {"header-timeout", "HEADER_TIMEOUT", OPT_UINT, FIELD(header_timeout), 1,

@@ -15,7 +15,7 @@ static const struct suite suites[] = {
     {"log", test_log},       {"metrics", test_metrics}, {"api", test_api},
     {"api_batch", test_api_batch},
     {"http", test_http},     {"main", test_main},       {"cli", test_cli},
-    {"logic", test_logic},
+    {"logic", test_logic}, {"logic_ladder", test_logic_ladder},
     {"generate", test_generate}, {"api_logic", test_api_logic},
     {"killer", test_killer}, {"api_killer", test_api_killer},
 };
