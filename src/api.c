@@ -135,6 +135,7 @@ static const struct asset assets[] = {
     {"/", "text/html; charset=utf-8", api_index_html, api_index_html_end},
     {"/app.js", "text/javascript; charset=utf-8", api_app_js, api_app_js_end},
     {"/app.css", "text/css; charset=utf-8", api_app_css, api_app_css_end},
+    {"/favicon.ico", "image/x-icon", api_favicon_ico, api_favicon_ico_end},
 };
 
 static void handle_asset(const struct api_context *ctx,
@@ -232,7 +233,8 @@ struct route {
 const char *const api_route_labels[API_NROUTES] = {
     "/solve", "/livez",   "/readyz",  "/openapi.yaml",
     "/metrics", "/", "/app.js", "/app.css",
-    "/validate", "/hint", "/grade", "/generate", "/solve/batch"};
+    "/validate", "/hint", "/grade", "/generate", "/solve/batch",
+    "/favicon.ico"};
 
 static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_solve},
@@ -248,6 +250,7 @@ static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_grade},
     {"POST", "POST, OPTIONS", api_handle_generate},
     {"POST", "POST, OPTIONS", api_handle_solve_batch},
+    {"GET", "GET, HEAD, OPTIONS", handle_asset},
 };
 
 static void route(const struct api_context *ctx, const struct api_request *req,

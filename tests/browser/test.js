@@ -283,7 +283,8 @@ test('GET / carries the CSP and the security headers; no inline script or style'
   assert.equal(h['referrer-policy'], 'no-referrer');
   assert.equal(h['cross-origin-opener-policy'], 'same-origin');
   assert.match(h['content-type'], /^text\/html/);
-  for (const [p, type] of [['/app.js', /^text\/javascript/], ['/app.css', /^text\/css/]]) {
+  for (const [p, type] of [['/app.js', /^text\/javascript/], ['/app.css', /^text\/css/],
+    ['/favicon.ico', /^image\/x-icon$/]]) {
     const r = await fetch(base + p);
     assert.equal(r.status, 200, p);
     assert.match(r.headers.get('content-type'), type, p);
@@ -293,6 +294,14 @@ test('GET / carries the CSP and the security headers; no inline script or style'
     document.querySelectorAll('script:not([src]), style, [style]').length);
   assert.equal(inline, 0, 'inline script, <style> or style attributes');
   assert.equal(await page.title(), 'sudokud: Sudoku solver');
+  assert.equal(await page.getAttribute('link[rel=icon]', 'href'), '/favicon.ico');
+  const icon = await page.evaluate(async () => {
+    const img = new Image();
+    img.src = '/favicon.ico';
+    await img.decode();
+    return [img.naturalWidth, img.naturalHeight];
+  });
+  assert.deepEqual(icon, [32, 32], 'the favicon decodes as a 32x32 image');
   await axe(page, 'empty board');
   await page.finish();
 });
