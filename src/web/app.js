@@ -1053,6 +1053,7 @@
     if (document.visibilityState === 'hidden') stopClock(); else startClock();
   });
   window.addEventListener('pagehide', stopClock);
+  window.addEventListener('pageshow', startClock); // back from the page cache
 
   /* ----------------------------------------------------------------------
    * Saving, resuming and sharing

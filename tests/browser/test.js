@@ -636,6 +636,9 @@ test('a generated game played to the end: locked givens, notes, undo, mistakes, 
   assert.equal(await label(page, idOf(b)), rc(b) + ', empty, notes 4', 'undo takes back a note');
   await page.click('#redo');
   assert.equal(await label(page, idOf(b)), rc(b) + ', empty, notes 4 6', 'redo puts it back');
+  await page.click('#undo');
+  await page.keyboard.press('Control+y');
+  assert.equal(await label(page, idOf(b)), rc(b) + ', empty, notes 4 6', 'and so does Ctrl+Y');
   await axe(page, 'notes');
 
   // A wrong digit with "show mistakes as I go": marked at once.
@@ -676,6 +679,10 @@ test('a generated game played to the end: locked givens, notes, undo, mistakes, 
     await page.click('#' + idOf(i));
     await page.click('#pad-digits button:text-is("' + sol[i] + '")');
   }
+  const later = blanks[half.length];
+  await page.click('#' + idOf(later));
+  await page.keyboard.press('Shift+2');
+  await page.keyboard.press('Shift+7');
   const before = await grid(page);
   await page.reload();
   await page.waitForSelector('#board[data-ready="true"]');
@@ -684,6 +691,8 @@ test('a generated game played to the end: locked givens, notes, undo, mistakes, 
   assert.equal(await page.textContent('#mode'), 'Playing');
   assert.match(await label(page, idOf(given)), /given/, 'with its givens locked');
   assert.equal(await page.isDisabled('#undo'), false, 'and its undo history');
+  assert.equal(await label(page, idOf(later)), rc(later) + ', empty, notes 2 7', 'and its notes');
+  await axe(page, 'resumed after a reload');
   assert.match(await page.getAttribute('#share', 'href'), new RegExp('#p=' + puzzle.replace(/\./g, '\\.') + '$'));
 
   // The rest, then the game says it is won.
@@ -744,8 +753,10 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   const dragged = ['13:74,75', '7:98,99'];
   const pasted = k.cages.filter((c) => !dragged.includes(c));
   assert.equal(pasted.length, k.cages.length - 2);
-  await page.fill('#line', k.board + '|' + pasted.join(';') + '|ignored');
-  await page.click('#load');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await page.focus('#line');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), k.board + '|' + pasted.join(';') + '|ignored');
+  await page.keyboard.press('Control+V');
   let st = await waitStatus(page, 'ok', /^Loaded a killer puzzle/);
   assert.match(st.text, new RegExp('with ' + pasted.length + ' cages'));
   assert.equal((await cellsWith(page, 'cage-head')).length, pasted.length, 'one sum per cage');
@@ -770,6 +781,17 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
     await page.keyboard.press('Enter');
     await waitStatus(page, 'ok', new RegExp('^Cage added: .*sum ' + sum));
   }
+  // By keyboard too: undo the last cage, then Space on each cell and the sum.
+  await page.click('#undo');
+  assert.equal((await cellsWith(page, 'cage-head')).length, k.cages.length - 1);
+  await page.focus('#c87');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Space');
+  assert.deepEqual(await cellsWith(page, 'is-caging'), ['c87', 'c88']);
+  await page.fill('#cage-sum', '7');
+  await page.click('#cage-add');
+  await waitStatus(page, 'ok', /^Cage added: 2 cells, sum 7/);
   await page.click('#cage-mode');
   assert.equal((await cellsWith(page, 'cage-head')).length, k.cages.length);
   assert.equal(await page.textContent('#c63 .cage-sum'), '13');
@@ -794,7 +816,9 @@ test('dark mode: by the system setting and by the toggle, contrast kept', async 
   await waitStatus(page, 'ok', /Example/);
   await page.click('#hint');
   await waitStatus(page, 'ok', /^Hint/);
-  await contrasts(page);
+  const r = await contrasts(page);
+  console.log('     dark contrast: highlight ' + r.highlight.toFixed(2) + ':1, ring on cell ' + r.ringOnCell.toFixed(2) +
+              ':1, on peers ' + r.ringOnPeer.toFixed(2) + ':1, on page ' + r.ringOnPage.toFixed(2) + ':1');
   await page.focus('#theme');
   await shot(page, 'dark.png', false);
   await axe(page, 'dark');
@@ -832,9 +856,15 @@ test('on a 390x844 phone: number pad below the grid, play by touch, hint in view
   assert.equal((await grid(page))[blank], SOLUTION[blank]);
   await page.tap('#undo');
   assert.equal((await grid(page))[blank], '.');
+  await page.tap('#autofill');
+  assert.match(await label(page, idOf(blank)), /, empty, notes( [1-9])+$/, 'Fill in notes writes candidates');
+  assert.match(await label(page, idOf(blank)), new RegExp('notes .*' + SOLUTION[blank]));
+  await page.tap('#undo');
+  assert.match(await label(page, idOf(blank)), /, empty$/, 'and Undo takes them back');
   await page.tap('#hint');
   await waitStatus(page, 'ok', /^Hint/);
   assert.ok(await inView(page, '#status'), 'the hint\'s words are in view');
+  assert.ok(await inView(page, '#' + (await cellsWith(page, 'is-hint'))[0]), 'and so is its cell');
   await shot(page, 'phone.png', false);
   await axe(page, 'phone');
   await page.setViewportSize({ width: 360, height: 740 });
