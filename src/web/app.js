@@ -243,12 +243,15 @@
 
       // Notes, and a hint's eliminations drawn struck through in their place.
       const mask = value ? 0 : S.notes[i];
-      const el2 = elims.get(i) || [];
+      // An elimination is drawn where the candidate is: in a cell without
+      // notes (the candidates are implied) or on the player's own note.
+      const el2 = value ? [] : (elims.get(i) || [])
+        .filter((d) => !mask || (mask & (1 << d))).sort((x, y) => x - y);
       const spans = el.children[1].children;
       for (let d = 1; d <= 9; d++) {
         const struck = el2.includes(d);
-        spans[d - 1].textContent = (mask & (1 << d)) || (struck && !value) ? String(d) : '';
-        spans[d - 1].className = struck && !value ? 'elim' : '';
+        spans[d - 1].textContent = (mask & (1 << d)) || struck ? String(d) : '';
+        spans[d - 1].className = struck ? 'elim' : '';
       }
 
       // Cage outline: a dashed side wherever the neighbour is in another cage.
@@ -261,7 +264,11 @@
       cl.toggle('cage-l', n >= 0 && (c === 0 || cmap[i - 1] !== n));
       cl.toggle('cage-r', n >= 0 && (c === SIZE - 1 || cmap[i + 1] !== n));
       const head = n >= 0 && Math.min.apply(null, S.cages[n].cells) === i;
-      el.children[2].textContent = head ? String(S.cages[n].sum) : '';
+      // The sum is drawn by CSS (content: attr(data-sum)), not written as
+      // text: the cell's text stays its digit or notes, which its name
+      // (where the sum is said too) contains word for word.
+      if (head) el.children[2].dataset.sum = String(S.cages[n].sum);
+      else delete el.children[2].dataset.sum;
       cl.toggle('cage-head', head);
 
       el.setAttribute('aria-label', cellLabel(i, value, kind, mistake, n, el2));

@@ -542,14 +542,19 @@ test('Hint at 1366x768: places the digit, draws the step, the words stay in view
   await page.fill('#line', ELIMINATION_FIRST);
   await page.click('#load');
   await waitStatus(page, 'ok', /Loaded/);
+  await page.click('#autofill');
   await page.click('#hint');
   st = await waitStatus(page, 'ok', /^Hint/);
   assert.equal((await cellsWith(page, 'is-hint')).length, 1);
   assert.deepEqual(await cellsWith(page, 'is-pattern'), ['c16', 'c17'], 'the pattern is outlined');
   assert.equal((await cellsWith(page, 'is-unit')).length, 9 + 9 - 3, 'row 2 and box 3 are shaded');
   const struck = await page.$$eval('#board .notes .elim', (els) => els.map((e) => e.closest('.cell').id + ':' + e.textContent).sort());
-  assert.deepEqual(struck, ['c06:5', 'c07:5', 'c08:5', 'c27:5', 'c28:5'], 'the eliminations are struck through');
-  assert.match(await label(page, 'c06'), /hint rules out 5/);
+  // The step removes 5 from r1c7, r1c8, r1c9, r3c8, r3c9; the 5 it leads to
+  // (r8c9) already took the 5 off the notes of column 9, so three are left.
+  assert.deepEqual(struck, ['c06:5', 'c07:5', 'c27:5'], 'the eliminations are struck through');
+  assert.equal(await page.$eval('#c08', (e) => e.getAttribute('aria-label')).then((l) => /notes [^,]*5/.test(l)), false);
+  assert.match(await label(page, 'c06'), /, empty, notes [1-9 ]*5[1-9 ]*, hint rules out 5$/,
+    'struck on the player\'s own notes (filled in first)');
   assert.match(st.text, /see the outlined cells\): .* After that(.*)?, \d goes in row \d, column \d \(.+\)\./);
   assert.match(st.text, /In row 2, 5 can only go in r2c7 and r2c8, all of them in box 3/);
   assert.ok(await inView(page, '#status'), 'the explanation is in view at 1366x768');
@@ -760,7 +765,10 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   let st = await waitStatus(page, 'ok', /^Loaded a killer puzzle/);
   assert.match(st.text, new RegExp('with ' + pasted.length + ' cages'));
   assert.equal((await cellsWith(page, 'cage-head')).length, pasted.length, 'one sum per cage');
-  assert.equal(await page.textContent('#c00 .cage-sum'), '5');
+  const sumOf = (id) => page.getAttribute('#' + id + ' .cage-sum', 'data-sum');
+  assert.equal(await sumOf('c00'), '5');
+  assert.equal(await page.$eval('#c00 .cage-sum', (e) => getComputedStyle(e, '::before').content), '"5"',
+    'the sum is drawn');
   assert.match(await label(page, 'c00'), /, cage sum 5$/);
   const dash = await page.$eval('#c00', (e) => {
     const s = getComputedStyle(e, '::before');
@@ -794,7 +802,7 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   await waitStatus(page, 'ok', /^Cage added: 2 cells, sum 7/);
   await page.click('#cage-mode');
   assert.equal((await cellsWith(page, 'cage-head')).length, k.cages.length);
-  assert.equal(await page.textContent('#c63 .cage-sum'), '13');
+  assert.equal(await sumOf('c63'), '13');
   await page.focus('#solve');
   await shot(page, 'killer.png', false);
   await axe(page, 'killer cages');
@@ -803,6 +811,7 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   await page.click('#solve');
   await waitStatus(page, 'ok', /^Solved/);
   assert.equal(await grid(page), k.solution, 'the solution of the data file');
+  await axe(page, 'killer solved');
   await page.finish();
 });
 
