@@ -75,9 +75,9 @@
   function snapshot() {
     return JSON.stringify([S.givens, S.values, S.kinds, S.notes, S.cages, S.playing, S.solution, S.done]);
   }
-  function restore(snap) {
-    const a = JSON.parse(snap);
-    [S.givens, S.values, S.kinds, S.notes, S.cages, S.playing, S.solution, S.done] = a;
+  function restore(snap, into) {
+    const t = into || S;
+    [t.givens, t.values, t.kinds, t.notes, t.cages, t.playing, t.solution, t.done] = JSON.parse(snap);
   }
 
   // Every change to the board goes through here: fn mutates S; if anything
@@ -1076,17 +1076,33 @@
     } catch (e) { /* private mode or full: the game just is not kept */ }
   }
 
+  // What localStorage gives back is checked before it is drawn: another
+  // version of the page, or a person, may have written something else.
+  function wellFormed(st) {
+    const digits = (a) => Array.isArray(a) && a.length === CELLS &&
+      a.every((x) => x === '' || /^[1-9]$/.test(x));
+    return digits(st.givens) && digits(st.values) &&
+      Array.isArray(st.kinds) && st.kinds.length === CELLS &&
+      Array.isArray(st.notes) && st.notes.length === CELLS && st.notes.every(Number.isInteger) &&
+      Array.isArray(st.cages) && st.cages.every((cg) => cg && Number.isInteger(cg.sum) &&
+        Array.isArray(cg.cells) && cg.cells.every((i) => Number.isInteger(i) && i >= 0 && i < CELLS)) &&
+      typeof st.solution === 'string';
+  }
+
   function resume() {
     let saved = null;
     try { saved = JSON.parse(localStorage.getItem(STORE_KEY) || 'null'); } catch (e) { saved = null; }
     if (!saved || !Array.isArray(saved.state)) return false;
-    try {
-      restore(JSON.stringify(saved.state));
-    } catch (e) { S = emptyState(); return false; }
-    if (!Array.isArray(S.givens) || S.givens.length !== CELLS) { S = emptyState(); return false; }
+    restore(JSON.stringify(saved.state));
+    if (!wellFormed(S)) { S = emptyState(); return false; }
     S.elapsed = Number(saved.elapsed) || 0;
-    undoStack = Array.isArray(saved.undo) ? saved.undo : [];
-    redoStack = Array.isArray(saved.redo) ? saved.redo : [];
+    const snaps = (a) => (Array.isArray(a) ? a : []).filter((x) => {
+      const st = emptyState();
+      try { restore(x, st); } catch (e) { return false; }
+      return wellFormed(st);
+    });
+    undoStack = snaps(saved.undo);
+    redoStack = snaps(saved.redo);
     autoCheck = !!saved.autoCheck;
     $('auto-check').checked = autoCheck;
     active = Number.isInteger(saved.active) ? saved.active : 0;
@@ -1107,7 +1123,8 @@
   // #p=<81 characters>[|<cages>]: the puzzle of a shared link.
   function puzzleFromHash() {
     const m = /^#p=(.+)$/.exec(location.hash);
-    return m ? decodeURIComponent(m[1]) : '';
+    if (!m) return '';
+    try { return decodeURIComponent(m[1]); } catch (e) { return m[1]; }
   }
 
   /* ----------------------------------------------------------------------

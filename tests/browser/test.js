@@ -656,6 +656,7 @@ test('a generated game played to the end: locked givens, notes, undo, mistakes, 
   assert.match(await label(page, idOf(b)), new RegExp(', ' + wrong + ', mistake$'));
   assert.equal(await page.getAttribute('#' + idOf(b), 'aria-invalid'), 'true');
   const pLook = await page.$eval('#' + idOf(a), (e) => getComputedStyle(e).fontWeight);
+  assert.ok(await inView(page, '#status'), 'the message is in view at 1366x768');
   await page.focus('#check');
   await shot(page, 'mistake.png', false);
   await axe(page, 'a mistake marked');
@@ -699,6 +700,22 @@ test('a generated game played to the end: locked givens, notes, undo, mistakes, 
   assert.equal(await label(page, idOf(later)), rc(later) + ', empty, notes 2 7', 'and its notes');
   await axe(page, 'resumed after a reload');
   assert.match(await page.getAttribute('#share', 'href'), new RegExp('#p=' + puzzle.replace(/\./g, '\\.') + '$'));
+
+  // A malformed save (another version of the page, a person) is dropped,
+  // not drawn: a second tab finds one and starts empty, without an error.
+  const tab = await page.context().newPage();
+  const errors = [];
+  tab.on('pageerror', (e) => errors.push(e.message));
+  await tab.addInitScript(() => localStorage.setItem('sudokud.game.v1',
+    JSON.stringify({ state: [['x'], 1, null], undo: ['{'] })));
+  await tab.goto(base + '/');
+  await tab.waitForSelector('body[data-probed="true"]');
+  assert.equal(await grid(tab), '.'.repeat(81), 'a malformed save starts an empty board');
+  assert.deepEqual(errors, []);
+  await tab.close();
+  await page.reload(); // this tab saves its game as it unloads
+  await waitStatus(page, 'info', /resumed/);
+  assert.equal(await grid(page), before);
 
   // The rest, then the game says it is won.
   for (const i of blanks.slice(half.length)) {
