@@ -476,6 +476,29 @@ test('Example and Clear', async () => {
   await page.finish();
 });
 
+test('a puzzle typed by hand is locked by Play this puzzle', async () => {
+  const page = await openPage();
+  await load(page);
+  assert.equal(await page.textContent('#mode'), 'Entering a puzzle');
+  await page.click('#c00');
+  await page.keyboard.type(EXAMPLE);
+  await page.click('#play');
+  await waitStatus(page, 'ok', /locked/);
+  assert.equal(await page.textContent('#mode'), 'Playing');
+  assert.equal(await page.isVisible('#play'), false);
+  assert.equal(new URL(page.url()).hash, '#p=' + EXAMPLE, 'the address carries the puzzle');
+  await page.click('#c00');
+  await page.keyboard.press('1');
+  await waitStatus(page, 'info', /holds a given 9/);
+  assert.equal((await grid(page))[0], '9');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('5');
+  assert.equal(await focusedId(page), 'c01', 'while playing, a digit stays in its cell');
+  assert.deepEqual(await cellsWith(page, 'is-player'), ['c01']);
+  assert.equal(await label(page, 'c01'), 'Row 1, column 2, box 1, 5');
+  await page.finish();
+});
+
 test('Validate, Hint, Grade, Generate: shown when the server has them, hidden on 404', async () => {
   const page = await openPage();
   await load(page);
@@ -893,6 +916,26 @@ test('on a 390x844 phone: number pad below the grid, play by touch, hint in view
   assert.ok(await inView(page, '#' + (await cellsWith(page, 'is-hint'))[0]), 'and so is its cell');
   await shot(page, 'phone.png', false);
   await axe(page, 'phone');
+  // A cage drawn with a finger: touch events through the debugging
+  // protocol, as the touchscreen sends them (Playwright has only tap).
+  await page.tap('#cage-mode');
+  await page.evaluate(() => document.getElementById('board').scrollIntoView({ block: 'start' }));
+  const scrolled = await page.evaluate(() => window.scrollY);
+  const cdp = await page.context().newCDPSession(page);
+  const centre = async (id) => {
+    const b = await page.locator('#' + id).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const path3 = [await centre('c33'), await centre('c34'), await centre('c44')];
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [path3[0]] });
+  for (const p of path3.slice(1)) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [p] });
+  assert.equal(await page.evaluate(() => window.scrollY), scrolled, 'dragging over the grid does not scroll the page');
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await page.waitForSelector('#cage-form:not([hidden])');
+  assert.deepEqual(await cellsWith(page, 'is-caging'), ['c33', 'c34', 'c44']);
+  assert.equal(await focusedId(page), 'cage-sum', 'and the sum is asked for');
+  await page.tap('#cage-cancel');
+  await page.tap('#cage-mode');
   await page.setViewportSize({ width: 360, height: 740 });
   const w360 = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(w360 <= 360, 'no sideways scrolling at 360 px (scrollWidth ' + w360 + ')');
