@@ -1229,7 +1229,11 @@
   document.addEventListener('pointermove', onPointerMove);
   document.addEventListener('pointerup', onPointerUp);
   document.addEventListener('keydown', onDocKeyDown);
-  boardEl.addEventListener('paste', (ev) => {
+  // A paste while a cell has the focus: a line loads a puzzle, a digit
+  // fills the cell. Cells are not editable, so the event may be sent to
+  // the body rather than the cell: listen on the document.
+  document.addEventListener('paste', (ev) => {
+    if (!boardEl.contains(document.activeElement)) return;
     const text = (ev.clipboardData && ev.clipboardData.getData('text')) || '';
     ev.preventDefault();
     if (text.replace(/\s/g, '').length > 1) loadLine(text);

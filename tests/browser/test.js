@@ -434,6 +434,14 @@ test('pasting a malformed line says what is wrong and loads nothing', async () =
   assert.equal(await grid(page), EXAMPLE);
   assert.equal(await page.getAttribute('#line', 'aria-invalid'), null);
 
+  // Straight into the grid: a line pasted while a cell has the focus.
+  await page.click('#clear');
+  await page.click('#c44');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), SOLUTION.slice(0, 80) + '.');
+  await page.keyboard.press('Control+V');
+  st = await waitStatus(page, 'ok', /^Loaded a puzzle with 80 givens/);
+  assert.equal(await grid(page), SOLUTION.slice(0, 80) + '.');
+
   await page.click('#clear');
   await page.fill('#line', '12345678');
   await page.click('#load');
