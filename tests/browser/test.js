@@ -806,11 +806,19 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   const dragged = ['13:74,75', '7:98,99'];
   const pasted = k.cages.filter((c) => !dragged.includes(c));
   assert.equal(pasted.length, k.cages.length - 2);
+  // The service's cage problems are shown counting from 1, cells marked.
+  await page.fill('#line', '.'.repeat(81) + '|3:11,12;12:12,22');
+  await page.click('#load');
+  let st = await waitStatus(page, 'error', /share a cell/);
+  assert.equal(st.text, 'Cages 1 and 2 share a cell: r1c2.');
+  assert.deepEqual(await cellsWith(page, 'is-conflict'), ['c01']);
+  assert.equal(await page.textContent('#mode'), 'Entering a puzzle', 'a bad puzzle is not played');
+
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
   await page.focus('#line');
   await page.evaluate((t) => navigator.clipboard.writeText(t), k.board + '|' + pasted.join(';') + '|ignored');
   await page.keyboard.press('Control+V');
-  let st = await waitStatus(page, 'ok', /^Loaded a killer puzzle/);
+  st = await waitStatus(page, 'ok', /^Loaded a killer puzzle/);
   assert.match(st.text, new RegExp('with ' + pasted.length + ' cages'));
   assert.equal((await cellsWith(page, 'cage-head')).length, pasted.length, 'one sum per cage');
   const sumOf = (id) => page.getAttribute('#' + id + ' .cage-sum', 'data-sum');
