@@ -22,19 +22,34 @@ ifeq ($(CI),true)
 WARN += -Werror
 endif
 
+# Debian's hardening flags, as `DEB_BUILD_MAINT_OPTIONS=hardening=+all
+# dpkg-buildflags` prints them on Debian 12 (dpkg 1.21): stack protector,
+# format checks, FORTIFY, full RELRO (relro + now); PIE is gcc's default
+# there and is spelled out for other compilers. Every build gets them, apart
+# from CFLAGS, so that `make CFLAGS=-O0` cannot drop them. FORTIFY is left
+# out of the sanitizer build: its checked copies bypass ASan's interceptors.
+# `make image-test` checks the result in the image's binary (readelf).
+HARDEN_CFLAGS   := -fstack-protector-strong -Wformat -Werror=format-security -fPIE
+HARDEN_LDFLAGS  := -pie -Wl,-z,relro -Wl,-z,now
+ifeq ($(SANITIZE),)
+HARDEN_CPPFLAGS := -D_FORTIFY_SOURCE=2
+endif
+
 CFLAGS   ?= -O2 -g
 CPPFLAGS += -Iinclude -D_GNU_SOURCE
-ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(SANFLAGS) -pthread -MMD -MP
-ALL_LDFLAGS = $(LDFLAGS) $(SANFLAGS) -pthread
+# (The fuzzers' FUZZ_CFLAGS take none of HARDEN_*: they run under ASan.)
+ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(HARDEN_CPPFLAGS) $(HARDEN_CFLAGS) $(SANFLAGS) -pthread -MMD -MP
+ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LDFLAGS) $(SANFLAGS) -pthread
 # Lazy (=) so that `make run`/`make test` can install the packages first.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
-LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_conn.c src/http_jobs.c src/config.c \
+LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_framing.c src/http_conn.c src/http_loop.c src/http_server.c src/http_jobs.c src/config.c \
             src/log.c src/metrics.c src/probe.c
 # The logic engine and the generator (also linked into the CLI and bench).
-LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_explain.c src/generate.c
+LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_unique.c src/logic_chain.c \
+             src/logic_als.c src/logic_force.c src/logic_explain.c src/generate.c
 LOGIC_OBJ := $(LOGIC_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c
 # Killer sudoku: cage checks and solver (also linked into the CLI and bench).
@@ -258,17 +273,24 @@ contract-test: deps
 # --- container and gateway (begin) ---
 # `make image-test` builds the image (Dockerfile) with Debian's docker engine,
 # started by hand when it is not running, making debian:bookworm-slim with
-# debootstrap when it is missing, and checks it and docker/compose.yaml
-# (docker/test-image.sh; a minute or two; COMPOSE=0 skips compose).
+# debootstrap when it is missing, tags it sudokud:<SUDOKUD_VERSION of
+# include/config.h> and sudokud:latest, writes its SBOM to
+# build/image/sbom.spdx.json, and checks it and docker/compose.yaml
+# (docker/test-image.sh; a few minutes; COMPOSE=0 skips compose).
+# `make image-lock` rewrites docker/runtime.lock, the runtime packages the
+# image pins, from the archive as it is now (docker/lock-runtime.sh).
 # `make gateway-test` runs Debian's nginx with docker/gateway/ in front of
 # three build/sudokud processes on 127.0.0.1 (docker/test-gateway.sh, 20-30 s).
 # `make k8s-check` checks docker/k8s/ offline (docker/check-k8s.sh; npm
 # packages in build/k8s-check/). Each script installs what it lacks, as root,
 # and ends with "<name>: N passed, N failed".
-.PHONY: image-test gateway-test k8s-check
+.PHONY: image-test image-lock gateway-test k8s-check
 
 image-test:
 	docker/test-image.sh
+
+image-lock:
+	docker/lock-runtime.sh
 
 gateway-test: deps
 	@$(MAKE) --no-print-directory SANITIZE= build/sudokud

@@ -1,5 +1,6 @@
 # docker/test-lib.sh - what the docker/test-*.sh scripts share: counting and
-# printing checks, stopping a process tree, and finding a free port. Sourced, not run; set
+# printing checks, waiting on state with a deadline, stopping a process
+# tree, and finding a free port. Sourced, not run; set
 # TEST_NAME (the prefix of `die` messages) first.
 
 passed=0
@@ -17,6 +18,17 @@ kill_tree() {
     local c
     for c in $(ps -o pid= --ppid "$1" 2>/dev/null); do kill_tree "$c"; done
     kill "$1" 2>/dev/null || true
+}
+
+# wait_for DEADLINE_S COMMAND...: runs COMMAND every 50 ms until it succeeds
+# (true) or DEADLINE_S seconds have passed (false).
+wait_for() {
+    local end=$(( $(date +%s%N) + $1 * 1000000000 ))
+    shift
+    until "$@"; do
+        [ "$(date +%s%N)" -lt "$end" ] || return 1
+        sleep 0.05
+    done
 }
 
 # free_port: prints a port of 127.0.0.1 that nothing listens on.

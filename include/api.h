@@ -12,7 +12,7 @@ struct metrics;
 
 /* The route templates, also the `route` label of the metrics; a path that
  * matches none is route API_NROUTES ("other"). */
-#define API_NROUTES 14
+#define API_NROUTES 15
 extern const char *const api_route_labels[API_NROUTES];
 
 /* What the handlers need from the configuration. */
@@ -30,6 +30,8 @@ struct api_context {
      * the rest shutting_down. Read between puzzles, never inside one. */
     const atomic_int *stop;
     struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
+    unsigned max_logic_ms;     /* time budget of /hint, /grade, /explain;
+                                  0: API_LOGIC_DEFAULT_MS */
 };
 
 /* A request the http module refuses before any route sees it (its
@@ -39,6 +41,9 @@ struct api_refusal {
     int status;
     const char *code, *title, *detail;
 };
+
+/* The time budget of one logic request when the context sets none. */
+#define API_LOGIC_DEFAULT_MS 1000
 
 /* Room for a solution answer (see api_request.answer). */
 #define API_ANSWER_MAX 256
@@ -118,7 +123,7 @@ void api_batch_free(struct api_batch *b);
 size_t api_body_limit(const struct api_context *ctx, const char *path);
 
 /* Is this request a long job (a batch, a generation), which the http module
- * runs on its job pool rather than on a connection thread? */
+ * runs on its job pool rather than on an event loop? */
 int api_is_job(const char *method, const char *path);
 
 /* Frees the body of *resp when it owns it. */

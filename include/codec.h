@@ -181,14 +181,16 @@ char *codec_out_take(struct codec_out *o, size_t *len);
 struct logic_step;
 struct logic_grade;
 
-/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s},
- * every member optional. Strings are copied as sent ("" when absent); the
- * caller checks their values. */
+/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s,
+ * "min_rating": x, "max_rating": x}, every member optional. Strings are
+ * copied as sent ("" when absent); the caller checks their values. Ratings
+ * (1.0-12.0) are kept in tenths, 0 when absent. */
 struct codec_generate_request {
     char difficulty[16];
     char symmetry[16];
     int has_seed;
     uint64_t seed;
+    unsigned min_rating, max_rating;
 };
 
 /* The largest seed a request may give: 2^53 - 1, the last integer of the
@@ -222,8 +224,10 @@ struct codec_hint {
 };
 char *codec_encode_hint(const struct codec_hint *h, size_t *len);
 
-/* {"level", "hardest", "needs_guessing", "steps", "blanks_left",
- * "techniques": {name: count, ...}} (only the techniques used). */
+/* {"level", "hardest", "needs_guessing", "steps", "blanks_left", "rating",
+ * "budget_exhausted", "techniques": {name: count, ...}} (only the
+ * techniques used). A step (in hints and /explain) carries "rating",
+ * "links" (the chain, possibly empty) and, for a forcing net, "depth". */
 char *codec_encode_grade(const struct logic_grade *g, size_t *len);
 
 /* {"puzzle", "solution" (both in `shape`), "difficulty", "seed" (all its
@@ -239,6 +243,25 @@ struct codec_generated {
     uint64_t generate_us;
 };
 char *codec_encode_generated(const struct codec_generated *g, size_t *len);
+
+/* POST /explain: {"steps": [step, ...], "complete", "stopped" (null,
+ * "time_budget" or "step_cap"), "level", "rating", "solution" (in `shape`),
+ * "max_logic_ms", "explain_us"}; each step as in a hint, with its
+ * "technique" and "explanation". */
+struct codec_explain {
+    const struct logic_step *steps;
+    const char *const *explanations;
+    size_t nsteps;
+    int complete;
+    const char *stopped;
+    int level;          /* enum logic_level */
+    unsigned rating;    /* tenths */
+    const struct sudoku_grid *solution;
+    enum codec_shape shape;
+    unsigned max_logic_ms;
+    uint64_t explain_us;
+};
+char *codec_encode_explain(const struct codec_explain *e, size_t *len);
 
 /* ------------------------------------------------------------------------
  * Killer sudoku: the "cages" of /solve and /validate (codec_killer.c)

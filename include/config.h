@@ -29,6 +29,7 @@ struct config {
     size_t max_body;              /* request-body limit in bytes */
     uint64_t max_nodes;           /* node budget of one search */
     uint64_t max_killer_nodes;    /* node budget of one killer search */
+    unsigned max_logic_ms;        /* time budget of one logic request, ms */
     unsigned timeout;             /* idle connection timeout, seconds */
     unsigned header_timeout;      /* headers complete within, seconds */
     size_t body_min_rate;         /* body bytes per second after that, 0: off */
@@ -45,14 +46,15 @@ struct config {
     unsigned batch_workers;       /* threads that solve batches */
     unsigned batch_queue;         /* batches waiting for a worker, at most */
     const char *version;          /* of the program, for logs and metrics */
-    char probe_url[256];          /* --probe URL: check a server and exit */
+    char probe_url[256];          /* --probe [URL]: check a server, exit;
+                                   * "" when no URL was given */
 };
 
 enum config_status {
     CONFIG_OK = 0,
     CONFIG_HELP,     /* --help was given: print config_usage, exit 0 */
     CONFIG_VERSION,  /* --version was given */
-    CONFIG_PROBE,    /* --probe URL was given: cfg->probe_url holds it */
+    CONFIG_PROBE,    /* --probe [URL] was given: cfg->probe_url holds it */
     CONFIG_ERROR,    /* a bad flag or value: the message is in err */
 };
 
@@ -69,6 +71,16 @@ void config_init(struct config *cfg);
  * written to err (errlen bytes) and *cfg may be partly changed. */
 enum config_status config_parse(struct config *cfg, int argc, char **argv,
                                 char *err, size_t errlen);
+
+/* One setting as --help shows it: its flag (without "--"), its variable,
+ * its argument's name, its help line and its default as written (NULL
+ * when it is not a constant: --threads, the online CPUs). */
+struct config_option {
+    const char *flag, *env, *arg, *help, *def;
+};
+
+/* Fills *out with setting i: 0, or -1 past the last. */
+int config_option_info(size_t i, struct config_option *out);
 
 /* Prints the usage text, with every flag, variable and default. */
 void config_usage(FILE *out, const char *prog);

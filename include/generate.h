@@ -35,9 +35,11 @@ uint64_t generate_rng_next(struct generate_rng *r);
 unsigned generate_rng_below(struct generate_rng *r, unsigned n);
 
 struct generate_options {
-    enum logic_level level;
+    enum logic_level level; /* LOGIC_NLEVELS: any, the ratings decide */
     uint64_t seed;
     enum generate_symmetry symmetry;
+    unsigned min_rating;    /* tenths; 0: the level's lowest */
+    unsigned max_rating;    /* tenths; 0: the level's highest */
     unsigned max_attempts;  /* full grids tried at most (deterministic) */
     uint64_t max_us;        /* wall-clock bound in microseconds, 0: none */
 };
@@ -56,8 +58,9 @@ struct generate_result {
 };
 
 /* Generates a puzzle with exactly one solution. Returns GENERATE_OK when its
- * grade is opt->level, GENERATE_MISSED with the closest one found (always a
- * valid unique puzzle) when the budget ran out. */
+ * grade is opt->level and its rating within [min_rating, max_rating] (where
+ * set), GENERATE_MISSED with the closest one found (always a valid unique
+ * puzzle) when the budget ran out. */
 enum generate_status generate_puzzle(const struct generate_options *opt,
                                      struct generate_result *out);
 

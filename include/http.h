@@ -1,6 +1,7 @@
 /* http.h - the HTTP server: event loops of ours, each running a
- * libmicrohttpd daemon in epoll mode on one shared listening socket, feeding
- * requests to the api module. The only module that knows libmicrohttpd; no
+ * libmicrohttpd daemon in epoll mode on a listening socket of its own (the
+ * loops share the address, SO_REUSEPORT), feeding requests to the api
+ * module. The only module that knows libmicrohttpd; no
  * libmicrohttpd type appears here. */
 #ifndef HTTP_H
 #define HTTP_H
@@ -37,10 +38,10 @@ long http_server_in_flight(const struct http_server *srv);
 long http_server_connections(const struct http_server *srv);
 
 /* Begins a graceful shutdown: /readyz answers 503 from now on, the
- * listening socket refuses new connections (those already waiting in its
- * backlog are taken in first), and every later response closes its
- * connection. Then waits up to timeout_ms for every connection to close
- * (idle ones close at the idle timeout); at that deadline running batches
+ * listening sockets refuse new connections (those already waiting in their
+ * backlogs are taken in first), idle connections are closed, and every
+ * later response closes its connection. Then waits up to timeout_ms for
+ * every connection to close; at that deadline running batches
  * are told to stop (http_jobs_halt). Returns the number of requests still
  * in flight when it stopped waiting. */
 long http_server_drain(struct http_server *srv, unsigned timeout_ms);

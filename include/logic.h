@@ -10,7 +10,8 @@
 
 #include "sudoku.h"
 
-/* The techniques, simplest first: logic_step tries them in this order. */
+/* The techniques. logic_step tries them in the order of their base
+ * ratings (hidden single first), not in this order. */
 enum logic_technique {
     LOGIC_NAKED_SINGLE = 0,
     LOGIC_HIDDEN_SINGLE,
@@ -27,16 +28,44 @@ enum logic_technique {
     LOGIC_XY_WING,
     LOGIC_XYZ_WING,
     LOGIC_JELLYFISH,
+    /* Uniqueness: sound because every board is first proven to have exactly
+     * one solution (the callers insist on it before asking for a step). */
+    LOGIC_UNIQUE_RECTANGLE_1,
+    LOGIC_UNIQUE_RECTANGLE_2,
+    LOGIC_UNIQUE_RECTANGLE_4,
+    LOGIC_BUG_PLUS_1,
+    /* Single-digit chains of four nodes (turbot fish), then finned fish. */
+    LOGIC_SKYSCRAPER,
+    LOGIC_TWO_STRING_KITE,
+    LOGIC_EMPTY_RECTANGLE,
+    LOGIC_FINNED_X_WING,     /* finned or sashimi */
+    LOGIC_FINNED_SWORDFISH,
+    LOGIC_FINNED_JELLYFISH,
+    /* Chains (steps carry the chain in `links`). */
+    LOGIC_W_WING,
+    LOGIC_REMOTE_PAIRS,
+    LOGIC_XY_CHAIN,
+    LOGIC_X_CHAIN,           /* X-chains and simple colouring */
+    LOGIC_ALS_XZ,
+    LOGIC_AIC,               /* alternating inference chain, grouped nodes */
+    /* The last resort: an assumption followed to a contradiction, or every
+     * candidate of a cell or of a digit in a unit followed to one common
+     * conclusion. Chains propagate singles only; nets nest chains. */
+    LOGIC_FORCING_CHAIN,
+    LOGIC_CELL_FORCING,
+    LOGIC_UNIT_FORCING,
+    LOGIC_FORCING_NET,
     LOGIC_NTECHNIQUES
 };
 
-/* Difficulty levels. A puzzle's level is the highest level among the
- * techniques it needs, LOGIC_EXTREME when the engine gets stuck:
- *   easy     naked single, hidden single
- *   medium   pointing, claiming, naked pair, hidden pair
- *   hard     naked/hidden triple, naked/hidden quad, X-wing
- *   expert   swordfish, XY-wing, XYZ-wing, jellyfish
- *   extreme  none of the above finishes the puzzle: guessing is needed */
+/* Difficulty levels, from the rating (see logic_rating_level): a puzzle's
+ * level is its rating's, LOGIC_EXTREME when the engine stops before the end:
+ *   easy     rating up to 2.3   singles
+ *   medium   up to 3.4          locked candidates, naked/hidden pair, X-wing
+ *   hard     up to 4.6          triples, swordfish, XY/XYZ-wing, rectangles
+ *   expert   up to 7.4          quads, jellyfish, BUG, fish with fins,
+ *                               chains, ALS, AICs
+ *   extreme  7.5 and more       forcing chains and nets */
 enum logic_level {
     LOGIC_EASY = 0,
     LOGIC_MEDIUM,
@@ -52,6 +81,7 @@ enum logic_status {
     LOGIC_STUCK,          /* no implemented technique applies */
     LOGIC_CONTRADICTION,  /* the board breaks the rules, a cell has no
                              candidate or a digit no place in some unit */
+    LOGIC_BUDGET,         /* the time or step budget ran out first */
 };
 
 /* Pencil marks. value[i] is 0 for a blank or the digit 1-9; for a blank,
@@ -79,6 +109,27 @@ struct logic_unit {
 #define LOGIC_MAX_ELIMINATIONS 48
 #define LOGIC_MAX_UNITS 8
 #define LOGIC_MAX_CELLS 16
+#define LOGIC_MAX_LINKS 40
+
+/* One node of a chain: a digit in a cell, or in up to three cells of one
+ * box and line (a grouped node, ncells > 1). `link` says how this node
+ * leads to the next one: LOGIC_LINK_STRONG (if this is false, the next is
+ * true), LOGIC_LINK_WEAK (if this is true, the next is false),
+ * LOGIC_LINK_THEN (a forcing chain's "this is placed, so next is placed"),
+ * LOGIC_LINK_END on the last node. */
+enum logic_link_kind {
+    LOGIC_LINK_STRONG = 0,
+    LOGIC_LINK_WEAK,
+    LOGIC_LINK_THEN,
+    LOGIC_LINK_END,
+};
+
+struct logic_link {
+    uint8_t cells[3];
+    uint8_t ncells;
+    uint8_t digit;
+    uint8_t link;   /* enum logic_link_kind */
+};
 
 /* One step. `cells` are the cells of the pattern (the single, the pair, the
  * fish's corners, the wing's pivot then pincers), `digits` the pattern's
@@ -88,12 +139,30 @@ struct logic_unit {
 struct logic_step {
     enum logic_technique technique;
     uint16_t digits;
-    uint8_t nplacements, neliminations, nunits, ncells;
+    uint8_t nplacements, neliminations, nunits, ncells, nlinks;
+    uint8_t rating;   /* tenths: 23 is 2.3 (see logic_step_rating) */
+    uint8_t depth;    /* forcing: 0 for chains, 1+ for nested nets;
+                         finned fish: 1 when sashimi */
+    uint8_t chain_length; /* nodes followed (chains, forcing) */
     struct logic_move placements[LOGIC_MAX_PLACEMENTS];
     struct logic_move eliminations[LOGIC_MAX_ELIMINATIONS];
     struct logic_unit units[LOGIC_MAX_UNITS];
     uint8_t cells[LOGIC_MAX_CELLS];
+    struct logic_link links[LOGIC_MAX_LINKS];
 };
+
+/* A budget for the searches: a deadline on CLOCK_MONOTONIC in
+ * microseconds (0: none). The harder techniques look at the clock now and
+ * then and give up with LOGIC_BUDGET once it has passed. A value the caller
+ * owns, so the engine stays reentrant. */
+struct logic_budget {
+    uint64_t deadline_us;
+    unsigned max_rating;  /* tenths, 0: none; techniques rated above it are
+                             not tried (the search is then LOGIC_STUCK) */
+};
+
+/* Now on CLOCK_MONOTONIC, in microseconds (for deadlines). */
+uint64_t logic_now_us(void);
 
 /* Fills *g from a board: givens placed, every blank's candidates the digits
  * that its row, column and box do not hold. Returns LOGIC_CONTRADICTION when
@@ -107,6 +176,12 @@ enum logic_status logic_init(struct logic_grid *g,
  * or LOGIC_SOLVED, LOGIC_STUCK or LOGIC_CONTRADICTION (out untouched). */
 enum logic_status logic_step(const struct logic_grid *g,
                              struct logic_step *out);
+
+/* logic_step within a budget (NULL: none): LOGIC_BUDGET when the deadline
+ * passed before a step was found. */
+enum logic_status logic_step_budget(const struct logic_grid *g,
+                                    const struct logic_budget *b,
+                                    struct logic_step *out);
 
 /* Applies a step: places its placements (removing the digit from the peers'
  * candidates) and removes its eliminations. */
@@ -123,6 +198,9 @@ struct logic_grade {
     int needs_guessing;   /* the engine got stuck before the end */
     enum logic_level level;
     unsigned blanks_left; /* blank cells when the engine stopped */
+    unsigned rating;      /* tenths: the hardest step's rating (10 when no
+                             step was needed) */
+    int budget_out;       /* the budget (time or steps) ended the grade */
 };
 
 /* Applies logic_step until the board is solved or the engine is stuck, and
@@ -133,12 +211,34 @@ struct logic_grade {
 enum logic_status logic_grade(const struct sudoku_grid *board,
                               struct logic_grade *out, struct logic_grid *end);
 
+/* logic_grade within limits: at most max_us microseconds and max_steps
+ * steps (0: no bound). When either runs out, out->budget_out and
+ * out->needs_guessing are set and the level is extreme; the return is
+ * LOGIC_BUDGET. max_rating (tenths, 0: none) leaves out the techniques
+ * rated above it: the grade is then "stuck" where they would be needed
+ * (the generator uses it to dig for a level without paying for the
+ * forcing searches). */
+struct logic_limits {
+    uint64_t max_us;
+    unsigned max_steps;
+    unsigned max_rating;
+};
+enum logic_status logic_grade_budget(const struct sudoku_grid *board,
+                                     const struct logic_limits *lim,
+                                     struct logic_grade *out,
+                                     struct logic_grid *end);
+
+/* The level of a rating in tenths (see enum logic_level), and the highest
+ * rating of a level. */
+enum logic_level logic_rating_level(unsigned rating);
+unsigned logic_level_max_rating(enum logic_level l);
+
 /* snake_case names: "naked_single", "locked_candidates_pointing", ...;
  * "easy" ... "extreme". NULL when out of range. */
 const char *logic_technique_name(enum logic_technique t);
 const char *logic_level_name(enum logic_level l);
 
-/* The level a technique belongs to (see enum logic_level). */
+/* The level a technique belongs to: its base rating's level. */
 enum logic_level logic_technique_level(enum logic_technique t);
 
 /* Parses a level name; returns 0 and sets *out, or -1 for an unknown name. */

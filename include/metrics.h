@@ -6,6 +6,7 @@
 #ifndef METRICS_H
 #define METRICS_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,10 @@ void metrics_connection_closed(struct metrics *m, enum metrics_close why);
  * (log_buffer_dropped); NULL or never set: 0. Set it before any scrape; b
  * must outlive the scrapes. */
 void metrics_watch_log(struct metrics *m, const struct log_buffer *b);
+
+/* The count of open connections that http_connections_open reports; NULL
+ * or never set: not reported. `open` must outlive the scrapes. */
+void metrics_watch_connections(struct metrics *m, const atomic_long *open);
 
 /* Renders every metric. Returns a heap string (length in *len) or NULL when
  * out of memory. */

@@ -233,7 +233,7 @@ struct route {
 const char *const api_route_labels[API_NROUTES] = {
     "/solve", "/livez",   "/readyz",  "/openapi.yaml",
     "/metrics", "/", "/app.js", "/app.css",
-    "/validate", "/hint", "/grade", "/generate", "/solve/batch",
+    "/validate", "/hint", "/grade", "/generate", "/solve/batch", "/explain",
     "/favicon.ico"};
 
 static const struct route routes[API_NROUTES] = {
@@ -250,6 +250,7 @@ static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_grade},
     {"POST", "POST, OPTIONS", api_handle_generate},
     {"POST", "POST, OPTIONS", api_handle_solve_batch},
+    {"POST", "POST, OPTIONS", api_handle_explain},
     {"GET", "GET, HEAD, OPTIONS", handle_asset},
 };
 
@@ -259,13 +260,14 @@ static void route(const struct api_context *ctx, const struct api_request *req,
     const struct route *r = &routes[i];
     char detail[96];
 
-    resp->allow = r->allow;
     if (strcmp(req->method, r->method) == 0 ||
         (strcmp(r->method, "GET") == 0 && strcmp(req->method, "HEAD") == 0)) {
         r->handle(ctx, req, resp);
     } else if (strcmp(req->method, "OPTIONS") == 0) {
         api_respond_body(resp, 204, NULL, NULL, 0);
+        resp->allow = r->allow;
     } else {
+        resp->allow = r->allow;
         snprintf(detail, sizeof(detail), "%s accepts only %s",
                  api_route_labels[i], r->allow);
         api_respond_simple(resp, 405, "method_not_allowed", "Method not allowed",

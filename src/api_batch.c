@@ -1,7 +1,7 @@
 /* api_batch.c - POST /solve/batch: many boards in one request, as a JSON
  * object {"boards": [...]} or as NDJSON, answered in input order with one
  * result per board (a solution, or a problem with its code). The http module
- * runs this route on its job pool, not on a connection thread. A batch's
+ * runs this route on its job pool, not on an event loop. A batch's
  * searches share one node budget, and a stop flag ends it between puzzles:
  * what it did not judge gets a problem, and the answer is still whole. */
 #include <stdio.h>
@@ -96,7 +96,7 @@ static int judge_puzzle(struct api_batch *b, const struct sudoku_grid *puzzle)
         b->nodes_left -= v->stats.nodes < b->nodes_left ? v->stats.nodes
                                                         : b->nodes_left;
         /* Cut by the batch's budget, not by its own: say so. */
-        if (v->result == METRICS_SEARCH_LIMIT && own.max_nodes < ctx->max_nodes)
+        if (v->result == API_SEARCH_LIMIT && own.max_nodes < ctx->max_nodes)
             unjudged_problem(ctx, 0, &v->problem, &v->text);
     }
     return 1;
@@ -114,7 +114,7 @@ static int judge_item(struct api_batch *b, size_t i)
     size_t bad;
     int judged = 1;
 
-    v->result = METRICS_INVALID;
+    v->result = API_INVALID;
     v->took_us = 0;
     v->stats.guesses = 0;
     if (it->status != CODEC_OK) {
@@ -128,16 +128,14 @@ static int judge_item(struct api_batch *b, size_t i)
         unjudged_problem(b->ctx, judged < 0, &p, &t);
         codec_out_problem(o, i, &p);
         return 0; /* not judged: not counted as a result */
-    } else if (v->result == METRICS_SOLVED) {
+    } else if (v->result == API_SOLVED) {
         codec_out_solution(o, i, &v->solution, it->board.shape);
     } else {
         codec_out_problem(o, i, &v->problem);
     }
     b->solve_us += v->took_us;
-    if (b->ctx->metrics != NULL)
-        metrics_puzzle(b->ctx->metrics, v->result, v->took_us,
-                       v->stats.guesses);
-    return v->result == METRICS_SOLVED;
+    api_count_puzzle(b->ctx->metrics, v->result, v->took_us, v->stats.guesses);
+    return v->result == API_SOLVED;
 }
 
 struct api_batch *api_batch_open(const struct api_context *ctx,

@@ -91,10 +91,24 @@ void api_conflict_problem(const struct sudoku_conflict *c, size_t n,
 void api_respond_conflicts(struct api_response *resp,
                            const struct sudoku_conflict *c, size_t n);
 
+/* The api's verdict on one board. */
+enum api_result {
+    API_SOLVED = 0,
+    API_NO_SOLUTION,
+    API_MULTIPLE_SOLUTIONS,
+    API_INVALID,       /* turned down before the search */
+    API_SEARCH_LIMIT,  /* the node budget ran out */
+};
+
+/* Counts one judged board in the metrics (NULL: none kept): the one place
+ * where a verdict becomes a metrics result. */
+void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
+                      uint64_t guesses);
+
 /* What became of one well-formed board: its rules, then a search counting
  * solutions up to 2 within the node budget. */
 struct api_verdict {
-    enum metrics_result result;  /* METRICS_SOLVED: `solution` holds it */
+    enum api_result result;      /* API_SOLVED: `solution` holds it */
     struct sudoku_grid solution;
     struct sudoku_stats stats;
     uint64_t took_us;            /* search time */
@@ -105,7 +119,7 @@ struct api_verdict {
 };
 
 /* Judges a parsed board; fills *v and returns v->result. */
-enum metrics_result api_judge(const struct api_context *ctx,
+enum api_result api_judge(const struct api_context *ctx,
                               const struct sudoku_grid *puzzle,
                               struct api_verdict *v);
 
@@ -143,6 +157,9 @@ void api_handle_hint(const struct api_context *ctx,
                      const struct api_request *req, struct api_response *resp);
 void api_handle_grade(const struct api_context *ctx,
                       const struct api_request *req, struct api_response *resp);
+void api_handle_explain(const struct api_context *ctx,
+                        const struct api_request *req,
+                        struct api_response *resp);
 void api_handle_generate(const struct api_context *ctx,
                          const struct api_request *req,
                          struct api_response *resp);

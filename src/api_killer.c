@@ -79,7 +79,7 @@ int api_solve_killer(const struct api_context *ctx,
 
     if (has <= 0)
         return has < 0;
-    v->result = METRICS_INVALID;
+    v->result = API_INVALID;
     v->nconflicts = sudoku_conflicts(puzzle, v->conflicts,
                                      sizeof(v->conflicts) /
                                          sizeof(v->conflicts[0]));
@@ -99,24 +99,24 @@ int api_solve_killer(const struct api_context *ctx,
     v->stats.guesses = stats.guesses;
     if (st == KILLER_BUDGET) {
         api_respond_search_limit(resp, ctx->max_killer_nodes);
-        v->result = METRICS_SEARCH_LIMIT;
+        v->result = API_SEARCH_LIMIT;
     } else if (count == 0) {
         api_respond_simple(resp, 422, "no_solution", "No solution",
                            "the board and the cages obey the rules but "
                            "cannot be completed");
-        v->result = METRICS_NO_SOLUTION;
+        v->result = API_NO_SOLUTION;
     } else if (count > 1) {
         api_respond_simple(resp, 422, "multiple_solutions",
                            "Multiple solutions",
                            "the board and the cages have more than one "
                            "solution; a valid puzzle has exactly one, so "
                            "add cages or givens");
-        v->result = METRICS_MULTIPLE_SOLUTIONS;
+        v->result = API_MULTIPLE_SOLUTIONS;
     } else {
         api_respond_solution(req, resp, &v->solution, board->shape,
                              &v->stats, v->took_us);
         if (resp->status == 200) /* not out of memory */
-            v->result = METRICS_SOLVED;
+            v->result = API_SOLVED;
     }
     return 1;
 }

@@ -233,7 +233,7 @@ int api_read_board(const struct api_context *ctx,
     return 0;
 }
 
-enum metrics_result api_judge(const struct api_context *ctx,
+enum api_result api_judge(const struct api_context *ctx,
                               const struct sudoku_grid *puzzle,
                               struct api_verdict *v)
 {
@@ -250,7 +250,7 @@ enum metrics_result api_judge(const struct api_context *ctx,
                      &v->stats) == SUDOKU_BUDGET) {
         v->took_us = api_now_us() - t0;
         api_search_limit_problem(ctx->max_nodes, &v->problem, &v->text);
-        return v->result = METRICS_SEARCH_LIMIT;
+        return v->result = API_SEARCH_LIMIT;
     }
     v->took_us = api_now_us() - t0;
     if (count == 0 &&
@@ -260,21 +260,21 @@ enum metrics_result api_judge(const struct api_context *ctx,
         v->stats.nodes = v->stats.guesses = 0;
         v->took_us = 0;
         api_conflict_problem(v->conflicts, v->nconflicts, &v->problem, &v->text);
-        return v->result = METRICS_INVALID;
+        return v->result = API_INVALID;
     }
     if (count == 0) {
         codec_problem_init(&v->problem, 422, "no_solution", "No solution",
                            "the board obeys the rules but cannot be completed");
-        return v->result = METRICS_NO_SOLUTION;
+        return v->result = API_NO_SOLUTION;
     }
     if (count > 1) {
         codec_problem_init(&v->problem, 422, "multiple_solutions",
                            "Multiple solutions",
                            "the board has more than one solution; a valid "
                            "puzzle has exactly one, so add givens");
-        return v->result = METRICS_MULTIPLE_SOLUTIONS;
+        return v->result = API_MULTIPLE_SOLUTIONS;
     }
-    return v->result = METRICS_SOLVED;
+    return v->result = API_SOLVED;
 }
 
 void api_handle_solve(const struct api_context *ctx,
@@ -285,17 +285,31 @@ void api_handle_solve(const struct api_context *ctx,
     struct sudoku_grid puzzle;
     struct api_verdict v;
 
-    v.result = METRICS_INVALID;
+    v.result = API_INVALID;
     v.took_us = 0;
     v.stats.guesses = 0;
     if (api_read_board(ctx, req, resp, &board, &puzzle) == 0 &&
         !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {
-        if (api_judge(ctx, &puzzle, &v) != METRICS_SOLVED)
+        if (api_judge(ctx, &puzzle, &v) != API_SOLVED)
             api_respond_problem(resp, &v.problem);
         else
             api_respond_solution(req, resp, &v.solution, board.shape,
                                  &v.stats, v.took_us);
     }
-    if (ctx->metrics != NULL)
-        metrics_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);
+    api_count_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);
+}
+
+void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
+                      uint64_t guesses)
+{
+    static const enum metrics_result as[] = {
+        [API_SOLVED] = METRICS_SOLVED,
+        [API_NO_SOLUTION] = METRICS_NO_SOLUTION,
+        [API_MULTIPLE_SOLUTIONS] = METRICS_MULTIPLE_SOLUTIONS,
+        [API_INVALID] = METRICS_INVALID,
+        [API_SEARCH_LIMIT] = METRICS_SEARCH_LIMIT,
+    };
+
+    if (m != NULL)
+        metrics_puzzle(m, as[r], took_us, guesses);
 }

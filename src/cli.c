@@ -19,12 +19,12 @@
 
 #define CLI_CHUNK 64 /* puzzles a thread takes at a time */
 
-#define CLI_COMMANDS "solve, count, validate, hint, grade or generate"
+#define CLI_COMMANDS "solve, count, validate, hint, grade, explain or generate"
 
 static const char usage[] =
     "usage: sudoku [OPTIONS] solve [FILE...]\n"
     "       sudoku [OPTIONS] count [FILE...]\n"
-    "       sudoku [OPTIONS] validate|hint|grade [FILE...]\n"
+    "       sudoku [OPTIONS] validate|hint|grade|explain [FILE...]\n"
     "       sudoku generate --difficulty LEVEL [--seed N] [--symmetry S]\n"
     "                       [--count N]\n"
     "\n"
@@ -50,10 +50,16 @@ static const char usage[] =
     "          of the solution instead. The explanation is the API's, so\n"
     "          its rows, columns and cells count from 0.\n"
     "  grade   print the level (easy, medium, hard, expert, extreme), the\n"
-    "          hardest technique needed ('-' for none), the number of steps\n"
-    "          and whether guessing is needed.\n"
-    "          hint and grade need a puzzle with exactly one solution, like\n"
-    "          solve, and report others on stderr.\n"
+    "          hardest technique needed ('-' for none), the number of steps,\n"
+    "          whether the engine stopped before the end ('guessing=yes':\n"
+    "          only when the time budget ran out) and the rating (1.0-12.0,\n"
+    "          on Sudoku Explainer's scale: the hardest step's).\n"
+    "  explain print every step from the puzzle to its solution, one per\n"
+    "          line: 'N. technique (rating): explanation', then a line\n"
+    "          'level L rating R steps N' (and 'stopped: time budget' when\n"
+    "          the budget ran out), then an empty line.\n"
+    "          hint, grade and explain need a puzzle with exactly one\n"
+    "          solution, like solve, and report others on stderr.\n"
     "  generate  print COUNT puzzles (default 1) of the level as lines\n"
     "          'puzzle:1:solution'; puzzle i uses seed N+i (default N 1), so\n"
     "          the output is the same on every run. Symmetry S: none\n"
@@ -81,6 +87,8 @@ static const char usage[] =
     "                      in input order\n"
     "  -n, --max-nodes N   give up on a puzzle after N search nodes and report\n"
     "                      it on stderr (default 0: no bound)\n"
+    "  -m, --max-logic-ms N  time budget of hint, grade and explain for one\n"
+    "                      puzzle, in ms (default 1000; 0: no bound)\n"
     "  -h, --help          show this help\n"
     "      --version       print the version\n"
     "\n"
@@ -88,12 +96,15 @@ static const char usage[] =
     "2 bad usage (the one thing wrong is said on stderr) or an unreadable\n"
     "file.\n";
 
-enum cli_mode { CLI_SOLVE, CLI_COUNT, CLI_VALIDATE, CLI_HINT, CLI_GRADE };
+enum cli_mode {
+    CLI_SOLVE, CLI_COUNT, CLI_VALIDATE, CLI_HINT, CLI_GRADE, CLI_EXPLAIN
+};
 
 struct cli_options {
     enum cli_mode mode;
     unsigned threads;
     uint64_t max_nodes;
+    uint64_t max_logic_ms;
 };
 
 /* The outcome of one puzzle line. */
@@ -133,14 +144,15 @@ struct cli_batch {
 /* "technique: explanation" for the simplest step, or a cell of the
  * solution when the engine is stuck. */
 static void cli_hint(const struct sudoku_grid *g, const struct sudoku_grid *sol,
-                     char *out, size_t size)
+                     uint64_t max_ms, char *out, size_t size)
 {
     struct logic_grid lg;
     struct logic_step s;
+    struct logic_budget b = {max_ms ? logic_now_us() + max_ms * 1000 : 0, 0};
     int n, cell = -1;
 
     logic_init(&lg, g);
-    switch (logic_step(&lg, &s)) {
+    switch (logic_step_budget(&lg, &b, &s)) {
     case LOGIC_OK:
         n = snprintf(out, size, "%s: ", logic_technique_name(s.technique));
         if (n > 0 && (size_t)n < size)
@@ -155,8 +167,8 @@ static void cli_hint(const struct sudoku_grid *g, const struct sudoku_grid *sol,
                 (cell < 0 || __builtin_popcount(lg.cand[i]) <
                                  __builtin_popcount(lg.cand[cell])))
                 cell = i;
-        snprintf(out, size, "from_solution: none of the implemented "
-                 "techniques applies; in the solution, cell [%d,%d] is %d",
+        snprintf(out, size, "from_solution: no step was found within the "
+                 "time budget; in the solution, cell [%d,%d] is %d",
                  cell / 9, cell % 9, sol->cell[cell]);
     }
 }
@@ -237,10 +249,13 @@ static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
         it->verdict = CLI_SOLVED;
     else
         it->verdict = it->count == 0 ? CLI_NONE : CLI_MULTIPLE;
-    if (it->verdict == CLI_SOLVED && opt->mode == CLI_GRADE)
-        logic_grade(&g, &it->grade, NULL);
+    if (it->verdict == CLI_SOLVED && opt->mode == CLI_GRADE) {
+        struct logic_limits lim = {opt->max_logic_ms * 1000, 0, 0};
+        logic_grade_budget(&g, &lim, &it->grade, NULL);
+    }
     if (it->verdict == CLI_SOLVED && opt->mode == CLI_HINT)
-        cli_hint(&g, &it->solution, it->hint, sizeof(it->hint));
+        cli_hint(&g, &it->solution, opt->max_logic_ms, it->hint,
+                 sizeof(it->hint));
 }
 
 static void *cli_worker(void *arg)
@@ -278,6 +293,39 @@ static void cli_run_batch(const struct cli_options *opt,
         pthread_join(tids[t], NULL);
 }
 
+/* `sudoku explain` for one puzzle (run while printing, so in input order):
+ * the steps, one per line, then the summary line and an empty line. */
+static void cli_explain(const struct cli_options *opt, const char *text,
+                        const struct sudoku_grid *sol)
+{
+    struct sudoku_grid g;
+    struct logic_grid lg;
+    struct logic_step s;
+    struct logic_budget b = {
+        opt->max_logic_ms ? logic_now_us() + opt->max_logic_ms * 1000 : 0, 0};
+    enum logic_status st;
+    unsigned n = 0, rating = 10;
+    char line[2048];
+
+    (void)sol;
+    sudoku_parse(text, SUDOKU_CELLS, &g, NULL);
+    logic_init(&lg, &g);
+    while ((st = logic_step_budget(&lg, &b, &s)) == LOGIC_OK) {
+        logic_explain(&s, line, sizeof(line));
+        printf("%u. %s (%.1f): %s\n", ++n, logic_technique_name(s.technique),
+               s.rating / 10.0, line);
+        if (s.rating > rating)
+            rating = s.rating;
+        logic_apply(&lg, &s);
+    }
+    printf("level %s rating %.1f steps %u%s\n\n",
+           logic_level_name(st == LOGIC_SOLVED ? (n ? logic_rating_level(rating)
+                                                    : LOGIC_EASY)
+                                               : LOGIC_EXTREME),
+           rating / 10.0, n,
+           st == LOGIC_BUDGET ? " stopped: time budget" : "");
+}
+
 static const char *const unit_names[] = {"row", "column", "box"};
 
 /* Prints one item; returns 1 when it was reported as a failure. */
@@ -301,13 +349,16 @@ static int cli_print_item(const struct cli_options *opt, const char *name,
         } else if (opt->mode == CLI_HINT) {
             printf("%s\n", it->hint);
         } else if (opt->mode == CLI_GRADE) {
-            printf("%s %s steps=%u guessing=%s\n",
+            printf("%s %s steps=%u guessing=%s rating=%.1f\n",
                    logic_level_name(it->grade.level),
                    it->grade.hardest < 0
                        ? "-"
                        : logic_technique_name(
                              (enum logic_technique)it->grade.hardest),
-                   it->grade.steps, it->grade.needs_guessing ? "yes" : "no");
+                   it->grade.steps, it->grade.needs_guessing ? "yes" : "no",
+                   it->grade.rating / 10.0);
+        } else if (opt->mode == CLI_EXPLAIN) {
+            cli_explain(opt, it->text, &it->solution);
         } else if (opt->mode == CLI_COUNT) {
             printf("%s\n", it->count == 0 ? "0" : it->count == 1 ? "1" : "2+");
         } else {
@@ -580,7 +631,7 @@ static int cli_generate(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    struct cli_options opt = {CLI_SOLVE, 1, 0};
+    struct cli_options opt = {CLI_SOLVE, 1, 0, 1000};
     int first_file = 0, have_mode = 0, rc = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -611,6 +662,13 @@ int main(int argc, char **argv)
             opt.mode = CLI_HINT, have_mode = 1;
         } else if (!have_mode && !strcmp(a, "grade")) {
             opt.mode = CLI_GRADE, have_mode = 1;
+        } else if (!have_mode && !strcmp(a, "explain")) {
+            opt.mode = CLI_EXPLAIN, have_mode = 1;
+        } else if (!strcmp(a, "-m") || !strcmp(a, "--max-logic-ms")) {
+            if (cli_option_number(a, i + 1 < argc ? argv[++i] : NULL, 0,
+                                  3600000, &v))
+                return 2;
+            opt.max_logic_ms = v;
         } else if (!have_mode && !strcmp(a, "generate")) {
             return cli_generate(argc - i - 1, argv + i + 1);
         } else if (a[0] == '-' && a[1] != '\0') {
@@ -628,7 +686,8 @@ int main(int argc, char **argv)
      * word that is not an option or an option's value. */
     for (int i = first_file ? first_file : argc; i < argc; i++) {
         if (!strcmp(argv[i], "-t") || !strcmp(argv[i], "--threads") ||
-            !strcmp(argv[i], "-n") || !strcmp(argv[i], "--max-nodes")) {
+            !strcmp(argv[i], "-n") || !strcmp(argv[i], "--max-nodes") ||
+            !strcmp(argv[i], "-m") || !strcmp(argv[i], "--max-logic-ms")) {
             i++;
             continue;
         }

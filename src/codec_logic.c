@@ -54,6 +54,24 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
     if (st == CODEC_OK)
         st = copy_string(root, "symmetry", out->symmetry,
                          sizeof(out->symmetry), err);
+    for (int k = 0; k < 2 && st == CODEC_OK; k++) {
+        const char *name = k ? "max_rating" : "min_rating";
+        const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, name);
+        char pointer[16];
+        if (r == NULL)
+            continue;
+        snprintf(pointer, sizeof(pointer), "/%s", name);
+        if (!cJSON_IsNumber(r) || r->valuedouble < 1.0 ||
+            r->valuedouble > 12.0) {
+            st = codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                            "\"%s\" must be a number from 1.0 to 12.0",
+                            name);
+            break;
+        }
+        /* tenths, rounded */
+        *(k ? &out->max_rating : &out->min_rating) =
+            (unsigned)(r->valuedouble * 10.0 + 0.5);
+    }
     seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
     if (st == CODEC_OK && seed != NULL) {
         /* Up to 2^53 - 1, the integers that every JSON number parser
@@ -161,9 +179,56 @@ static int add_moves(cJSON *obj, const char *name,
     return 1;
 }
 
+static const char *const link_words[] = {"strong", "weak", "then", "end"};
+
+/* "links": [{"cell": [r, c], "digit": d, "link": "strong"}, ...]; a
+ * grouped node also has "cells": [[r, c], ...]. */
+static int add_links(cJSON *obj, const struct logic_step *s)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "links");
+
+    if (list == NULL)
+        return 0;
+    for (int i = 0; i < s->nlinks; i++) {
+        const struct logic_link *l = &s->links[i];
+        cJSON *item = cJSON_CreateObject(), *pair, *group;
+        if (item == NULL)
+            return 0;
+        cJSON_AddItemToArray(list, item);
+        if ((pair = cell_pair(l->cells[0])) == NULL)
+            return 0;
+        cJSON_AddItemToObject(item, "cell", pair);
+        if (l->ncells > 1) {
+            if ((group = cJSON_AddArrayToObject(item, "cells")) == NULL)
+                return 0;
+            for (int k = 0; k < l->ncells; k++) {
+                if ((pair = cell_pair(l->cells[k])) == NULL)
+                    return 0;
+                cJSON_AddItemToArray(group, pair);
+            }
+        }
+        if (!cJSON_AddNumberToObject(item, "digit", l->digit) ||
+            !cJSON_AddStringToObject(item, "link", link_words[l->link & 3]))
+            return 0;
+    }
+    return 1;
+}
+
+/* A rating in tenths as a number with one decimal (6.6). */
+static int add_rating(cJSON *obj, unsigned tenths)
+{
+    return cJSON_AddNumberToObject(obj, "rating", tenths / 10.0) != NULL;
+}
+
 static int add_step(cJSON *obj, const struct logic_step *s)
 {
     cJSON *units, *cells, *digits;
+
+    if (!add_rating(obj, s->rating) || !add_links(obj, s))
+        return 0;
+    if ((s->technique == LOGIC_FORCING_NET) &&
+        !cJSON_AddNumberToObject(obj, "depth", s->depth))
+        return 0;
 
     if (!add_moves(obj, "placements", s->placements, s->nplacements) ||
         !add_moves(obj, "eliminations", s->eliminations, s->neliminations) ||
@@ -242,6 +307,8 @@ static int add_grade(cJSON *obj, const struct logic_grade *g)
         !cJSON_AddBoolToObject(obj, "needs_guessing", g->needs_guessing) ||
         !cJSON_AddNumberToObject(obj, "steps", g->steps) ||
         !cJSON_AddNumberToObject(obj, "blanks_left", g->blanks_left) ||
+        !add_rating(obj, g->rating) ||
+        !cJSON_AddBoolToObject(obj, "budget_exhausted", g->budget_out) ||
         !(techniques = cJSON_AddObjectToObject(obj, "techniques")))
         return 0;
     for (int t = 0; t < LOGIC_NTECHNIQUES; t++)
@@ -308,5 +375,42 @@ char *codec_encode_generated(const struct codec_generated *g, size_t *len)
          cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
          (grade = cJSON_AddObjectToObject(obj, "grade")) != NULL &&
          add_grade(grade, g->grade);
+    return finish(obj, ok, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /explain
+ * ------------------------------------------------------------------------ */
+
+char *codec_encode_explain(const struct codec_explain *e, size_t *len)
+{
+    cJSON *obj = cJSON_CreateObject(), *steps;
+    int ok;
+
+    if (obj == NULL)
+        return NULL;
+    ok = (steps = cJSON_AddArrayToObject(obj, "steps")) != NULL;
+    for (size_t i = 0; ok && i < e->nsteps; i++) {
+        cJSON *item = cJSON_CreateObject();
+        if (item == NULL) {
+            ok = 0;
+            break;
+        }
+        cJSON_AddItemToArray(steps, item);
+        ok = cJSON_AddStringToObject(
+                 item, "technique",
+                 logic_technique_name(e->steps[i].technique)) &&
+             add_step(item, &e->steps[i]) &&
+             cJSON_AddStringToObject(item, "explanation",
+                                     e->explanations[i]) != NULL;
+    }
+    ok = ok && cJSON_AddBoolToObject(obj, "complete", e->complete) &&
+         (e->stopped ? cJSON_AddStringToObject(obj, "stopped", e->stopped)
+                     : cJSON_AddNullToObject(obj, "stopped")) &&
+         cJSON_AddStringToObject(obj, "level", logic_level_name((enum logic_level)e->level)) &&
+         add_rating(obj, e->rating) &&
+         add_board(obj, "solution", e->solution, e->shape) &&
+         cJSON_AddNumberToObject(obj, "max_logic_ms", e->max_logic_ms) &&
+         cJSON_AddNumberToObject(obj, "explain_us", (double)e->explain_us);
     return finish(obj, ok, len);
 }

@@ -1,6 +1,7 @@
 /* config.c - defaults, environment and flags into a struct config.
- * One table lists every setting once: its flag, its variable, its bounds and
- * its help line, so parsing, --help and the README cannot drift apart. */
+ * One table lists every setting once: its flag, its variable, its bounds,
+ * its default and its help line; config_init, the parser and --help read
+ * it, and a test holds the README's configuration table to it. */
 #include "config.h"
 
 #include <arpa/inet.h>
@@ -26,6 +27,8 @@ struct opt {
     uint64_t min, max;  /* bounds for numbers; max length for strings */
     const char *arg, *help;
     const char *const *words; /* OPT_WORD only, NULL-terminated */
+    const char *def;    /* the default, as it would be written; NULL: see
+                           config_init */
 };
 
 static const char *const log_levels[] = {"debug", "info", "warn", "error", NULL};
@@ -35,91 +38,68 @@ static const char *const on_off[] = {"off", "on", NULL};
 
 static const struct opt opts[] = {
     {"port", "PORT", OPT_UINT, FIELD(port), 0, 65535, "N",
-     "TCP port to listen on; 0 picks a free one (default 8080)", NULL},
+     "TCP port to listen on; 0 picks a free one", NULL, "8080"},
     {"bind", "BIND", OPT_ADDRESS, FIELD(bind), 1, CONFIG_BIND_MAX - 1, "ADDR",
-     "IPv4 or IPv6 address to listen on (default 0.0.0.0)", NULL},
+     "IPv4 or IPv6 address to listen on", NULL, "0.0.0.0"},
     {"threads", "THREADS", OPT_UINT, FIELD(threads), 1, 256, "N",
-     "worker threads that parse and solve (default: online CPUs)", NULL},
+     "worker threads that parse and solve (default: online CPUs)", NULL, NULL},
     {"max-body", "MAX_BODY", OPT_SIZE, FIELD(max_body), 64, 64u << 20, "BYTES",
-     "largest request body accepted, K/M suffix allowed (default 16K)", NULL},
+     "largest request body accepted, K/M suffix allowed", NULL, "16K"},
     {"max-nodes", "MAX_NODES", OPT_UINT, FIELD(max_nodes), 1000, UINT32_MAX,
-     "N", "search-node budget of one puzzle (default 100000)", NULL},
+     "N", "search-node budget of one puzzle", NULL, "100000"},
     {"max-killer-nodes", "MAX_KILLER_NODES", OPT_UINT, FIELD(max_killer_nodes),
      1000, UINT32_MAX, "N",
-     "node budget of one killer puzzle, whose nodes cost more (default 25000)",
-     NULL},
+     "node budget of one killer puzzle, whose nodes cost more",
+     NULL, "25000"},
+    {"max-logic-ms", "MAX_LOGIC_MS", OPT_UINT, FIELD(max_logic_ms), 1, 60000,
+     "MS", "time budget of one /hint, /grade or /explain", NULL, "1000"},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
-     "close connections idle this long (default 10)", NULL},
+     "close connections idle this long", NULL, "10"},
     {"header-timeout", "HEADER_TIMEOUT", OPT_UINT, FIELD(header_timeout), 1,
      3600, "SECONDS",
      "a request's headers must be complete this long after the connection "
-     "opens or its last answer (default 10)", NULL},
+     "opens or its last answer", NULL, "10"},
     {"body-min-rate", "BODY_MIN_RATE", OPT_SIZE, FIELD(body_min_rate), 0,
      64u << 20, "BYTES",
      "after --header-timeout, a body must keep up this many bytes per second; "
-     "0 for no floor (default 1K)", NULL},
+     "0 for no floor", NULL, "1K"},
     {"max-buffered", "MAX_BUFFERED", OPT_SIZE, FIELD(max_buffered), 64u << 10,
      (size_t)1 << 32, "BYTES",
-     "request-body bytes held across all connections; more get 503 (default 32M)",
-     NULL},
+     "request-body bytes held across all connections; more get 503",
+     NULL, "32M"},
     {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
-     "SECONDS", "on SIGTERM, wait this long for requests in flight (default 25)", NULL},
+     "SECONDS", "on SIGTERM, wait this long for requests in flight", NULL, "25"},
     {"max-connections", "MAX_CONNECTIONS", OPT_UINT, FIELD(max_connections), 1,
-     100000, "N", "connections served at once; more get 503 (default 1000)", NULL},
+     100000, "N", "connections served at once; more get 503", NULL, "1000"},
     {"max-per-ip", "MAX_PER_IP", OPT_UINT, FIELD(max_per_ip), 0, 100000, "N",
-     "connections per client address, 0 for no cap (default 0)", NULL},
+     "connections per client address, 0 for no cap", NULL, "0"},
     {"max-batch", "MAX_BATCH", OPT_UINT, FIELD(max_batch), 1, 1000000, "N",
-     "puzzles in one POST /solve/batch (default 10000)", NULL},
+     "puzzles in one POST /solve/batch", NULL, "10000"},
     {"max-batch-body", "MAX_BATCH_BODY", OPT_SIZE, FIELD(max_batch_body), 1024,
-     256u << 20, "BYTES", "largest POST /solve/batch body (default 4M)", NULL},
+     256u << 20, "BYTES", "largest POST /solve/batch body", NULL, "4M"},
+    /* 200 searches of a full --max-nodes budget: about 2 s of CPU here. */
     {"max-batch-nodes", "MAX_BATCH_NODES", OPT_UINT, FIELD(max_batch_nodes),
      1000, UINT64_C(1000000000000), "N",
-     "search nodes of one batch, all its puzzles (default 20000000)", NULL},
+     "search nodes of one batch, all its puzzles", NULL, "20000000"},
     {"batch-workers", "BATCH_WORKERS", OPT_UINT, FIELD(batch_workers), 1, 64,
-     "N", "threads for batches and /generate (default 1)", NULL},
+     "N", "threads for batches and /generate", NULL, "1"},
     {"batch-queue", "BATCH_QUEUE", OPT_UINT, FIELD(batch_queue), 1, 10000, "N",
-     "long jobs waiting for a worker; more get 503 (default 16)", NULL},
+     "long jobs waiting for a worker; more get 503", NULL, "16"},
     {"log-level", "LOG_LEVEL", OPT_WORD, FIELD(log_level), 0, 0, "LEVEL",
-     "debug, info, warn or error (default info)", log_levels},
+     "debug, info, warn or error", log_levels, "info"},
     {"access-log", "ACCESS_LOG", OPT_WORD, FIELD(access_log), 0, 0, "on|off",
-     "one JSON line per request on stdout (default on)", on_off},
+     "one JSON line per request on stdout", on_off, "on"},
     {"cors-origins", "CORS_ORIGINS", OPT_ORIGINS, FIELD(cors_origins), 1,
      CONFIG_CORS_MAX - 1, "LIST",
-     "origins allowed by CORS: * or a comma-separated list (default *)", NULL},
+     "origins allowed by CORS: * or a comma-separated list", NULL, "*"},
 };
 
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
-void config_init(struct config *cfg)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+static enum config_status apply(struct config *cfg, const struct opt *o,
+                                 const char *value, const char *source,
+                                 char *err, size_t errlen);
 
-    memset(cfg, 0, sizeof(*cfg));
-    cfg->port = 8080;
-    strcpy(cfg->bind, "0.0.0.0");
-    cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
-    cfg->max_body = 16 * 1024;
-    cfg->max_nodes = 100000;
-    cfg->max_killer_nodes = 25000;
-    cfg->timeout = 10;
-    cfg->header_timeout = 10;
-    cfg->body_min_rate = 1024;
-    cfg->max_buffered = (size_t)32 << 20;
-    cfg->drain_timeout = 25;
-    cfg->max_connections = 1000;
-    cfg->max_per_ip = 0;
-    cfg->log_level = CONFIG_LOG_INFO;
-    cfg->access_log = 1;
-    strcpy(cfg->cors_origins, "*");
-    cfg->max_batch = 10000;
-    cfg->max_batch_body = 4u << 20;
-    /* 200 searches of a full --max-nodes budget: about 2 s of CPU here
-     * (100,000 nodes of the hardest board measured 10.5 ms). */
-    cfg->max_batch_nodes = 20000000;
-    cfg->batch_workers = 1;
-    cfg->batch_queue = 16;
-    cfg->version = SUDOKUD_VERSION;
-}
 
 /* "*", or origins like "https://example.org" or "http://localhost:3000",
  * separated by commas, without paths or spaces. */
@@ -234,6 +214,31 @@ static enum config_status apply(struct config *cfg, const struct opt *o,
     return CONFIG_OK;
 }
 
+void config_init(struct config *cfg)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    char err[160];
+
+    memset(cfg, 0, sizeof(*cfg));
+    /* Each default is read as a value written by hand would be: the table
+     * holds it once, for --help too, and a bad one would show in the
+     * tests (config_defaults_parse). */
+    for (size_t i = 0; i < NOPTS; i++)
+        if (opts[i].def != NULL)
+            apply(cfg, &opts[i], opts[i].def, "default", err, sizeof(err));
+    cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
+    cfg->version = SUDOKUD_VERSION;
+}
+
+int config_option_info(size_t i, struct config_option *out)
+{
+    if (i >= NOPTS)
+        return -1;
+    *out = (struct config_option){opts[i].flag, opts[i].env, opts[i].arg,
+                                  opts[i].help, opts[i].def};
+    return 0;
+}
+
 static const struct opt *find_flag(const char *name, size_t len)
 {
     for (size_t i = 0; i < NOPTS; i++)
@@ -255,12 +260,13 @@ enum config_status config_parse(struct config *cfg, int argc, char **argv,
             return CONFIG_VERSION;
     }
     if (argc >= 2 && strcmp(argv[1], "--probe") == 0) {
-        if (argc != 3 || strlen(argv[2]) >= sizeof(cfg->probe_url)) {
-            snprintf(err, errlen, "--probe takes one URL, such as "
+        /* Without a URL, main finds the daemon's own address (probe.h). */
+        if (argc > 3 || (argc == 3 && strlen(argv[2]) >= sizeof(cfg->probe_url))) {
+            snprintf(err, errlen, "--probe takes at most one URL, such as "
                      "http://127.0.0.1:8080/livez");
             return CONFIG_ERROR;
         }
-        strcpy(cfg->probe_url, argv[2]);
+        strcpy(cfg->probe_url, argc == 3 ? argv[2] : "");
         return CONFIG_PROBE;
     }
     for (size_t i = 0; i < NOPTS; i++) {
@@ -312,14 +318,19 @@ void config_usage(FILE *out, const char *prog)
     for (size_t i = 0; i < NOPTS; i++) {
         char left[48];
         snprintf(left, sizeof(left), "--%s %s", opts[i].flag, opts[i].arg);
-        fprintf(out, "  %-28s %-16s %s\n", left, opts[i].env, opts[i].help);
+        fprintf(out, "  %-28s %-16s %s", left, opts[i].env, opts[i].help);
+        if (opts[i].def != NULL)
+            fprintf(out, " (default %s)", opts[i].def);
+        fputc('\n', out);
     }
     fprintf(out, "  %-28s %-16s %s\n  %-28s %-16s %s\n", "--help", "",
             "print this help and exit", "--version", "",
             "print the version and exit");
-    fprintf(out, "\n  %s --probe URL\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
+    fprintf(out, "\n  %s --probe [URL]\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
             "and exit 0 on a 200 answer,\n      1 otherwise: a health check "
-            "for images without curl.\n", prog);
+            "for images without curl. Without URL:\n      /livez of the "
+            "sudokud running as PID 1 (a container's), on the port\n      and "
+            "address its flags and this environment give.\n", prog);
     fprintf(out, "\nSIGTERM, SIGINT or SIGHUP (all alike; logs go to stdout, "
                  "nothing to reopen):\nstop accepting, finish the requests "
                  "in flight, exit 0.\nA bad setting exits with status 2.\n");

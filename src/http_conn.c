@@ -10,8 +10,10 @@
  * the stream and closes it itself). When connections run out, the one
  * that has waited longest for a request makes room for the new one, so
  * hundreds of slow clients cannot keep a normal one out. */
+#include <netinet/in.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -262,4 +264,187 @@ void http_buffer_give(struct http_server *srv, size_t n)
 {
     if (n > 0)
         atomic_fetch_sub_explicit(&srv->buffered, n, memory_order_relaxed);
+}
+
+/* ------------------------------------------------------------------------
+ * Connections in all, and per client address (--max-per-ip)
+ *
+ *
+ * Each event loop has a daemon of its own, and libmicrohttpd's limits
+ * would count per daemon, so the counts are kept here, for all of them: a
+ * connection is refused when it is accepted (libmicrohttpd's accept policy
+ * callback, which closes it at once) while the server already holds its
+ * connection limit, or its address the cap; it is counted once
+ * libmicrohttpd has taken it in (the connection notification), so one it
+ * drops on the way is never counted. Loops accepting at the same instant
+ * can let in up to one connection more than a limit per other loop.
+ * ------------------------------------------------------------------------ */
+
+/* The address as 16 bytes (IPv4 mapped into IPv6); -1 for other kinds. */
+static int ip_key(const struct sockaddr *sa, unsigned char key[16])
+{
+    if (sa != NULL && sa->sa_family == AF_INET) {
+        memset(key, 0, 10);
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+        return 0;
+    }
+    if (sa != NULL && sa->sa_family == AF_INET6) {
+        memcpy(key, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+        return 0;
+    }
+    return -1;
+}
+
+static size_t ip_home(const struct ip_table *t, const unsigned char key[16])
+{
+    uint64_t h = 14695981039346656037ull; /* FNV-1a */
+
+    for (int i = 0; i < 16; i++)
+        h = (h ^ key[i]) * 1099511628211ull;
+    return (size_t)(h ^ (h >> 29)) & (t->size - 1);
+}
+
+/* The slot holding key, or the free slot where it would go. The table is
+ * never full: it has over twice as many slots as connections can be open. */
+static struct ip_slot *ip_find(struct ip_table *t, const unsigned char key[16])
+{
+    for (size_t i = ip_home(t, key);; i = (i + 1) & (t->size - 1))
+        if (t->slots[i].count == 0 || memcmp(t->slots[i].addr, key, 16) == 0)
+            return &t->slots[i];
+}
+
+/* Frees a slot whose count fell to 0, moving later slots of the same run
+ * back so that every key stays reachable from its home slot. */
+static void ip_free_slot(struct ip_table *t, size_t i)
+{
+    size_t mask = t->size - 1;
+
+    for (size_t j = (i + 1) & mask; t->slots[j].count != 0; j = (j + 1) & mask) {
+        size_t home = ip_home(t, t->slots[j].addr);
+        int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+        if (!stays) {
+            t->slots[i] = t->slots[j];
+            t->slots[j].count = 0;
+            i = j;
+        }
+    }
+}
+
+/* libmicrohttpd's accept policy: MHD_NO closes the new connection. At the
+ * hard limit a waiting connection of the loop makes room if there is one
+ * (with one loop the daemon's own limit stops accepting before this). */
+enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
+                                 socklen_t addrlen)
+{
+    struct http_loop *lp = cls;
+    struct http_server *srv = lp->srv;
+    struct ip_table *t = &srv->per_ip;
+    unsigned char key[16];
+    int ok;
+
+    (void)addrlen;
+    if (atomic_load_explicit(&srv->connections, memory_order_relaxed) >=
+            (long)srv->conn_limit &&
+        http_conn_make_room(lp, 1) != 0)
+        return MHD_NO;
+    if (t->cap == 0 || ip_key(addr, key) != 0)
+        return MHD_YES;
+    pthread_mutex_lock(&t->lock);
+    ok = ip_find(t, key)->count < t->cap;
+    pthread_mutex_unlock(&t->lock);
+    return ok ? MHD_YES : MHD_NO;
+}
+
+/* Counts a connection of its address in (+1) or out (-1). */
+static void ip_count(struct http_server *srv, struct MHD_Connection *conn,
+                     int delta)
+{
+    struct ip_table *t = &srv->per_ip;
+    const union MHD_ConnectionInfo *ci;
+    unsigned char key[16];
+    struct ip_slot *slot;
+
+    if (t->cap == 0)
+        return;
+    ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (ci == NULL || ip_key(ci->client_addr, key) != 0)
+        return;
+    pthread_mutex_lock(&t->lock);
+    slot = ip_find(t, key);
+    if (delta > 0) {
+        if (slot->count == 0)
+            memcpy(slot->addr, key, 16);
+        slot->count++;
+    } else if (slot->count > 0 && --slot->count == 0) {
+        ip_free_slot(t, (size_t)(slot - t->slots));
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
+int http_ip_table_init(struct ip_table *t, unsigned cap, size_t max_open)
+{
+    t->cap = cap;
+    t->size = 1;
+    if (cap == 0)
+        return 0;
+    while (t->size <= 2 * max_open + 1)
+        t->size *= 2;
+    t->slots = calloc(t->size, sizeof(*t->slots));
+    if (t->slots == NULL)
+        return -1;
+    pthread_mutex_init(&t->lock, NULL);
+    return 0;
+}
+
+void http_ip_table_free(struct ip_table *t)
+{
+    if (t->slots != NULL) {
+        free(t->slots);
+        pthread_mutex_destroy(&t->lock);
+    }
+}
+
+/* Counts connections. One that opens while more than max_connections are
+ * open is marked (its socket context points at the server), and while that
+ * is still so its requests are answered 503 overloaded: the newest clients
+ * are refused, the ones already being served are not. */
+void http_on_connection(void *cls, struct MHD_Connection *conn,
+                          void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    struct http_loop *lp = cls;
+    struct http_server *srv = lp->srv;
+    long open;
+
+    if (code != MHD_CONNECTION_NOTIFY_STARTED) {
+        lp->closed++;
+        http_conn_close(lp, *socket_context);
+        *socket_context = NULL;
+        atomic_fetch_sub_explicit(&lp->open, 1, memory_order_relaxed);
+        ip_count(srv, conn, -1);
+        atomic_fetch_sub_explicit(&srv->connections, 1, memory_order_relaxed);
+        return;
+    }
+    ip_count(srv, conn, +1);
+    atomic_fetch_add_explicit(&lp->open, 1, memory_order_relaxed);
+    open = atomic_fetch_add_explicit(&srv->connections, 1,
+                                     memory_order_relaxed) + 1;
+    *socket_context = http_conn_open(lp, conn, open);
+}
+
+/* Opened over max_connections with no waiting connection to make room,
+ * and still over it, now that its request is here: a connection still
+ * waiting for one makes room if there is any (this one has shown it is
+ * a client); else the request gets 503 overloaded. */
+int http_over_capacity(struct http_server *srv, struct request *rq)
+{
+    if (rq->cs == NULL || !rq->cs->over_capacity ||
+        atomic_load_explicit(&srv->connections, memory_order_relaxed) <=
+            (long)srv->max_connections)
+        return 0;
+    if (http_conn_make_room(rq->loop, 0) != 0)
+        return 1;
+    rq->cs->over_capacity = 0;
+    return 0;
 }

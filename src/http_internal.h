@@ -1,6 +1,6 @@
 /* http_internal.h - what the files of the http module share (they alone may
  * include libmicrohttpd): the server, a request's state, and the job pool
- * that runs batches off the connection threads (http_jobs.c). */
+ * that runs batches off the event loops (http_jobs.c). */
 #ifndef HTTP_INTERNAL_H
 #define HTTP_INTERNAL_H
 
@@ -52,6 +52,7 @@ struct http_jobs {
     pthread_cond_t ready;
     struct request *head, *tail;
     unsigned reserved, cap;
+    unsigned running;  /* jobs a worker has taken and not finished */
     int stop;
     atomic_int halt;   /* running jobs must stop: srv->api.stop points here */
     int initialised;   /* lock and ready exist */
@@ -259,7 +260,7 @@ void http_jobs_stop(struct http_server *srv);
 void http_jobs_halt(struct http_server *srv);
 
 /* Frees the pool's lock and condition; after MHD_stop_daemon, when no
- * connection thread can call http_jobs_reserve any more. */
+ * event loop can call http_jobs_reserve any more. */
 void http_jobs_free(struct http_server *srv);
 
 /* Lets go of a stream on the response's side (libmicrohttpd's free
@@ -318,6 +319,62 @@ void http_buffer_give(struct http_server *srv, size_t n);
 
 /* Bytes of --max-buffered not taken now. */
 size_t http_buffer_room(const struct http_server *srv);
+
+/* ------------------------------------------------------------------------
+ * What the files of the module call of each other. The libmicrohttpd
+ * callbacks are named for the file that holds them; each is given to the
+ * daemons in http_make_loop.
+ * ------------------------------------------------------------------------ */
+
+/* http.c: a request's life. The access handler and the completed
+ * callback (cls: the loop; the server). */
+enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
+                                const char *url, const char *method,
+                                const char *version, const char *upload_data,
+                                size_t *upload_data_size, void **con_cls);
+void http_on_completed(void *cls, struct MHD_Connection *conn,
+                       void **con_cls, enum MHD_RequestTerminationCode toe);
+/* Copies src into dst (cap bytes), cutting it if needed. */
+void http_copy_cut(char *dst, const char *src, size_t cap);
+
+/* http_framing.c: the URI log callback, which makes a request's state
+ * (its return value is the handler's first *con_cls; NULL when out of
+ * memory) and refuses a URL too long; the headers read in one pass; the
+ * first call's verdict on the framing; the refusal's problem (NULL for
+ * REFUSE_NONE); the unescape callback (%00 left as is). */
+void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn);
+void http_read_headers(struct MHD_Connection *conn, const char *method,
+                       const char *version, struct request_headers *h);
+enum request_refusal http_judge(const struct request *rq, const char *url,
+                                const char *method, const char *version);
+const struct api_refusal *http_refusal(enum request_refusal r);
+size_t http_unescape(void *cls, struct MHD_Connection *conn, char *s);
+
+/* http_conn.c: the accept policy and the connection notification (cls:
+ * the loop), counting connections in all and per address; whether a
+ * request gets 503 overloaded (a waiting connection makes room if it
+ * can); the per-address table. */
+enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
+                               socklen_t addrlen);
+void http_on_connection(void *cls, struct MHD_Connection *conn,
+                        void **socket_context,
+                        enum MHD_ConnectionNotificationCode code);
+int http_over_capacity(struct http_server *srv, struct request *rq);
+int http_ip_table_init(struct ip_table *t, unsigned cap, size_t max_open);
+void http_ip_table_free(struct ip_table *t);
+
+/* http_loop.c: wakes a loop (its errands: quiesce, take connections in);
+ * opens a listening socket per loop on addr (a port in use is an error,
+ * port 0 picks one for all), 0 or -1 with errno; the port a socket is
+ * bound to; makes loop i's daemon (limit: connections at most), 0 or -1;
+ * starts its thread, 0 or -1. */
+void http_loop_wake(struct http_loop *lp);
+int http_open_listeners(struct http_server *srv, const struct sockaddr *addr,
+                        socklen_t len);
+uint16_t http_bound_port(int fd);
+int http_make_loop(struct http_server *srv, unsigned i,
+                   const struct config *cfg, unsigned limit);
+int http_run_loop(struct http_loop *lp);
 
 /* Resumes a suspended connection from any thread and wakes its loop. */
 void http_resume(struct http_loop *lp, struct MHD_Connection *conn);

@@ -1,5 +1,5 @@
 /* http_jobs.c - the job pool: a bounded queue of batches and a few worker
- * threads, so that a long batch never holds a connection thread and short
+ * threads, so that a long batch never holds an event loop and short
  * requests keep flowing. The waiting connection is suspended (libmicrohttpd
  * stops polling it) and resumed by the worker when its answer starts; the
  * answer is then streamed as the worker produces it, a few dozen puzzles at
@@ -221,6 +221,7 @@ static void *worker(void *arg)
         if (j->head == NULL)
             j->tail = NULL;
         j->reserved--;
+        j->running++;
         stopping = j->stop;
         pthread_mutex_unlock(&j->lock);
 
@@ -233,13 +234,16 @@ static void *worker(void *arg)
         api_handle(&srv->api, &rq->job->api, &rq->job->resp);
         if (rq->job->resp.stream != NULL) {
             run_stream(rq);
-            continue;
+        } else {
+            conn = rq->job->conn;
+            loop = rq->loop;
+            rq->state = REQUEST_DONE;
+            /* From here on rq belongs to the connection's thread again. */
+            http_resume(loop, conn);
         }
-        conn = rq->job->conn;
-        loop = rq->loop;
-        rq->state = REQUEST_DONE;
-        /* From here on rq belongs to the connection's thread again. */
-        http_resume(loop, conn);
+        pthread_mutex_lock(&j->lock);
+        j->running--;
+        pthread_mutex_unlock(&j->lock);
     }
 }
 
@@ -249,6 +253,7 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap)
 
     j->head = j->tail = NULL;
     j->reserved = 0;
+    j->running = 0;
     j->cap = cap;
     j->stop = 0;
     atomic_init(&j->halt, 0);

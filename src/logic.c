@@ -8,6 +8,7 @@
 #include "logic.h"
 
 #include <string.h>
+#include <time.h>
 
 #include "logic_internal.h"
 
@@ -18,12 +19,27 @@ static const char *const technique_names[LOGIC_NTECHNIQUES] = {
     "locked_candidates_claiming", "naked_pair", "hidden_pair",
     "naked_triple",  "hidden_triple", "naked_quad", "hidden_quad",
     "x_wing",        "swordfish",     "xy_wing", "xyz_wing", "jellyfish",
+    "unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_4",
+    "bug_plus_1", "skyscraper", "two_string_kite", "empty_rectangle",
+    "finned_x_wing", "finned_swordfish", "finned_jellyfish", "w_wing",
+    "remote_pairs", "xy_chain", "x_chain", "als_xz", "aic",
+    "forcing_chain", "cell_forcing_chain", "unit_forcing_chain",
+    "forcing_net",
 };
 
-static const enum logic_level technique_levels[LOGIC_NTECHNIQUES] = {
-    LOGIC_EASY,   LOGIC_EASY,   LOGIC_MEDIUM, LOGIC_MEDIUM, LOGIC_MEDIUM,
-    LOGIC_MEDIUM, LOGIC_HARD,   LOGIC_HARD,   LOGIC_HARD,   LOGIC_HARD,
-    LOGIC_HARD,   LOGIC_EXPERT, LOGIC_EXPERT, LOGIC_EXPERT, LOGIC_EXPERT,
+/* Base ratings in tenths, on Sudoku Explainer's published scale where it
+ * has the technique (singles 1.2-2.3, locked candidates 2.6/2.8, subsets
+ * 3.0-5.4, fish 3.2/3.8/5.2, XY- and XYZ-wing 4.2/4.4, unique rectangles
+ * 4.5/4.6, BUG 5.6, turbot fish 6.6, chains 6.5-7.0, forcing chains 7.5,
+ * cell and region forcing chains 8.0, nested forcing 9.5+). Techniques SE
+ * does not name (finned fish, W-wing, ALS-XZ) sit with the chains that SE
+ * would use to find the same eliminations. Chains add SE's length bonus
+ * (logic_chain_bonus); forcing nets add 1.0 per level of nesting. */
+static const uint8_t technique_ratings[LOGIC_NTECHNIQUES] = {
+    23, 15, 26, 28, 30, 34, 36, 40, 50, 54, 32, 38, 42, 44, 52,
+    45, 46, 46, 56, 66, 66, 66, 66, 68, 70, 66,
+    66, 66, 66, 70, 70,
+    75, 80, 80, 95,
 };
 
 static const char *const level_names[LOGIC_NLEVELS] = {
@@ -39,10 +55,56 @@ const char *logic_level_name(enum logic_level l)
     return (unsigned)l < LOGIC_NLEVELS ? level_names[l] : NULL;
 }
 
+enum logic_level logic_rating_level(unsigned rating)
+{
+    return rating <= 23 ? LOGIC_EASY
+           : rating <= 34 ? LOGIC_MEDIUM
+           : rating <= 46 ? LOGIC_HARD
+           : rating <= 74 ? LOGIC_EXPERT
+                          : LOGIC_EXTREME;
+}
+
+unsigned logic_level_max_rating(enum logic_level l)
+{
+    static const uint8_t top[LOGIC_NLEVELS] = {23, 34, 46, 74, 120};
+
+    return (unsigned)l < LOGIC_NLEVELS ? top[l] : 120;
+}
+
 enum logic_level logic_technique_level(enum logic_technique t)
 {
-    return (unsigned)t < LOGIC_NTECHNIQUES ? technique_levels[t]
-                                           : LOGIC_EXTREME;
+    return (unsigned)t < LOGIC_NTECHNIQUES
+               ? logic_rating_level(technique_ratings[t])
+               : LOGIC_EXTREME;
+}
+
+unsigned logic_technique_rating(enum logic_technique t)
+{
+    return (unsigned)t < LOGIC_NTECHNIQUES ? technique_ratings[t] : 120;
+}
+
+/* Sudoku Explainer's length bonus: nothing up to 4 links, then 0.1 more
+ * each time the length passes a ceiling that grows by 3/2 and 4/3 in
+ * turn (6, 8, 12, 16, 24, ...). */
+unsigned logic_chain_bonus(unsigned length)
+{
+    unsigned ceil = 4, added = 0;
+    int odd = 0;
+
+    while (length > ceil) {
+        added++;
+        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
+        odd = !odd;
+    }
+    return added;
+}
+
+uint64_t logic_now_us(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 int logic_level_parse(const char *name, enum logic_level *out)
@@ -66,6 +128,19 @@ void logic_step_start(struct logic_step *s, enum logic_technique t,
     memset(s, 0, sizeof(*s));
     s->technique = t;
     s->digits = digits;
+    s->rating = (uint8_t)logic_technique_rating(t);
+}
+
+void logic_step_link(struct logic_step *s, int cell, int digit, int kind)
+{
+    if (s->nlinks < LOGIC_MAX_LINKS) {
+        struct logic_link *l = &s->links[s->nlinks++];
+        memset(l, 0, sizeof(*l));
+        l->cells[0] = (uint8_t)cell;
+        l->ncells = 1;
+        l->digit = (uint8_t)digit;
+        l->link = (uint8_t)kind;
+    }
 }
 
 void logic_step_elim(struct logic_step *s, int cell, int digit)
@@ -215,6 +290,8 @@ static int hidden_single(const struct logic_grid *g, struct logic_step *out)
             single(out, LOGIC_HIDDEN_SINGLE,
                    logic_unit_cell(u, __builtin_ctz(m)), d);
             logic_step_unit(out, u);
+            if (u >= 18)
+                out->rating = 12; /* SE: a hidden single in a box is 1.2 */
             return 1;
         }
     }
@@ -403,8 +480,73 @@ static int hidden_subset(const struct logic_grid *g, int n,
 enum logic_status logic_step(const struct logic_grid *g,
                              struct logic_step *out)
 {
+    return logic_step_budget(g, NULL, out);
+}
+
+int logic_expired(const struct logic_budget *b)
+{
+    return b != NULL && b->deadline_us != 0 &&
+           logic_now_us() >= b->deadline_us;
+}
+
+/* The techniques up to the chains, simplest first (without the forcing
+ * ones, which logic_step_budget tries last). 1 with *s set, 0 when none
+ * applies, -1 when the budget ran out. */
+int logic_find_pattern(const struct logic_grid *g,
+                       const struct logic_budget *b, struct logic_step *s)
+{
+    unsigned cap = b != NULL && b->max_rating ? b->max_rating : 255;
+    int r;
+
+/* Tries one technique unless its base rating is over the cap. */
+#define TRY(t, call)                                                       \
+    do {                                                                   \
+        if (technique_ratings[t] <= cap && (r = (call)) != 0)              \
+            return r;                                                      \
+    } while (0)
+
+    /* In the order of the base ratings (SE's "simplest first"). */
+    TRY(LOGIC_HIDDEN_SINGLE, hidden_single(g, s));
+    TRY(LOGIC_NAKED_SINGLE, naked_single(g, s));
+    TRY(LOGIC_POINTING, pointing(g, s));
+    TRY(LOGIC_CLAIMING, claiming(g, s));
+    TRY(LOGIC_NAKED_PAIR, naked_subset(g, 2, s));
+    TRY(LOGIC_X_WING, logic_find_fish(g, 2, s));
+    TRY(LOGIC_HIDDEN_PAIR, hidden_subset(g, 2, s));
+    TRY(LOGIC_NAKED_TRIPLE, naked_subset(g, 3, s));
+    TRY(LOGIC_SWORDFISH, logic_find_fish(g, 3, s));
+    TRY(LOGIC_HIDDEN_TRIPLE, hidden_subset(g, 3, s));
+    TRY(LOGIC_XY_WING, logic_find_xy_wing(g, s));
+    TRY(LOGIC_XYZ_WING, logic_find_xyz_wing(g, s));
+    TRY(LOGIC_UNIQUE_RECTANGLE_1, logic_find_unique_rectangle(g, s));
+    TRY(LOGIC_NAKED_QUAD, naked_subset(g, 4, s));
+    TRY(LOGIC_JELLYFISH, logic_find_fish(g, 4, s));
+    TRY(LOGIC_HIDDEN_QUAD, hidden_subset(g, 4, s));
+    TRY(LOGIC_BUG_PLUS_1, logic_find_bug(g, s));
+    TRY(LOGIC_SKYSCRAPER, logic_find_turbot(g, s));
+    TRY(LOGIC_FINNED_X_WING, logic_find_finned_fish(g, 2, s));
+    TRY(LOGIC_W_WING, logic_find_w_wing(g, s));
+    if (logic_expired(b))
+        return -1;
+    TRY(LOGIC_XY_CHAIN, logic_find_chain(g, LOGIC_CHAIN_XY, b, s));
+    TRY(LOGIC_X_CHAIN, logic_find_chain(g, LOGIC_CHAIN_X, b, s));
+    TRY(LOGIC_FINNED_SWORDFISH, logic_find_finned_fish(g, 3, s));
+    TRY(LOGIC_FINNED_JELLYFISH, logic_find_finned_fish(g, 4, s));
+    TRY(LOGIC_ALS_XZ, logic_find_als_xz(g, s));
+    if (logic_expired(b))
+        return -1;
+    TRY(LOGIC_AIC, logic_find_chain(g, LOGIC_CHAIN_AIC, b, s));
+    TRY(LOGIC_FORCING_CHAIN, logic_find_forcing(g, b, s));
+#undef TRY
+    return 0;
+}
+
+enum logic_status logic_step_budget(const struct logic_grid *g,
+                                    const struct logic_budget *b,
+                                    struct logic_step *out)
+{
     struct logic_step s;
-    int blank = 0;
+    int blank = 0, r;
 
     for (int i = 0; i < SUDOKU_CELLS && !blank; i++)
         blank = g->value[i] == 0;
@@ -412,45 +554,69 @@ enum logic_status logic_step(const struct logic_grid *g,
         return LOGIC_CONTRADICTION;
     if (!blank)
         return LOGIC_SOLVED;
-    if (naked_single(g, &s) || hidden_single(g, &s) || pointing(g, &s) ||
-        claiming(g, &s) || naked_subset(g, 2, &s) || hidden_subset(g, 2, &s) ||
-        naked_subset(g, 3, &s) || hidden_subset(g, 3, &s) ||
-        naked_subset(g, 4, &s) || hidden_subset(g, 4, &s) ||
-        logic_find_fish(g, 2, &s) || logic_find_fish(g, 3, &s) ||
-        logic_find_xy_wing(g, &s) || logic_find_xyz_wing(g, &s) ||
-        logic_find_fish(g, 4, &s)) {
-        *out = s;
-        return LOGIC_OK;
-    }
-    return LOGIC_STUCK;
+    r = logic_find_pattern(g, b, &s);
+    if (r < 0)
+        return LOGIC_BUDGET;
+    if (r == 0)
+        return LOGIC_STUCK;
+    *out = s;
+    return LOGIC_OK;
 }
 
 enum logic_status logic_grade(const struct sudoku_grid *board,
                               struct logic_grade *out, struct logic_grid *end)
 {
+    return logic_grade_budget(board, NULL, out, end);
+}
+
+enum logic_status logic_grade_budget(const struct sudoku_grid *board,
+                                     const struct logic_limits *lim,
+                                     struct logic_grade *out,
+                                     struct logic_grid *end)
+{
+    uint64_t max_us = lim ? lim->max_us : 0;
+    unsigned max_steps = lim ? lim->max_steps : 0;
     struct logic_grid g;
     struct logic_step s;
+    struct logic_budget b = {max_us ? logic_now_us() + max_us : 0,
+                             lim ? lim->max_rating : 0};
     enum logic_status st;
 
     memset(out, 0, sizeof(*out));
     out->hardest = -1;
+    out->rating = 10;
     st = logic_init(&g, board);
     /* Every step removes at least one candidate, so this ends. */
-    while (st == LOGIC_OK && (st = logic_step(&g, &s)) == LOGIC_OK) {
+    while (st == LOGIC_OK) {
+        if (max_steps && out->steps >= max_steps) {
+            st = LOGIC_BUDGET;
+            break;
+        }
+        if ((st = logic_step_budget(&g, &b, &s)) != LOGIC_OK)
+            break;
         out->counts[s.technique]++;
         out->steps++;
-        if ((int)s.technique > out->hardest)
+        if (s.rating > out->rating ||
+            (s.rating == out->rating && (int)s.technique > out->hardest)) {
+            out->rating = s.rating;
             out->hardest = (int)s.technique;
+        }
         logic_apply(&g, &s);
     }
-    out->needs_guessing = st == LOGIC_STUCK;
-    out->level = out->hardest < 0 ? LOGIC_EASY
-                                  : technique_levels[out->hardest];
+    if (st == LOGIC_SOLVED && out->hardest < 0)
+        out->rating = 10;
+    out->budget_out = st == LOGIC_BUDGET;
+    out->needs_guessing = st == LOGIC_STUCK || st == LOGIC_BUDGET;
+    out->level = logic_rating_level(out->rating);
+    if (out->hardest < 0)
+        out->level = LOGIC_EASY;
     if (out->needs_guessing)
         out->level = LOGIC_EXTREME;
     for (int i = 0; i < SUDOKU_CELLS; i++)
         out->blanks_left += g.value[i] == 0;
     if (end != NULL)
         *end = g;
-    return st == LOGIC_CONTRADICTION ? LOGIC_CONTRADICTION : LOGIC_OK;
+    return st == LOGIC_CONTRADICTION ? LOGIC_CONTRADICTION
+           : st == LOGIC_BUDGET      ? LOGIC_BUDGET
+                                     : LOGIC_OK;
 }

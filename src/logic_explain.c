@@ -90,6 +90,239 @@ static void put_units(struct text *t, const struct logic_unit *u, int n)
     }
 }
 
+/* ------------------------------------------------------------------------
+ * Chains, uniqueness, forcing
+ * ------------------------------------------------------------------------ */
+
+static void put_node(struct text *t, const struct logic_link *l)
+{
+    put(t, "%d", l->digit);
+    put(t, "[");
+    for (int i = 0; i < l->ncells; i++)
+        put(t, "%s%d,%d", i ? "|" : "", l->cells[i] / 9, l->cells[i] % 9);
+    put(t, "]");
+}
+
+/* "5[1,2] = 5[1,7] - 5[4,7] = 5[4,4]" */
+static void put_chain(struct text *t, const struct logic_step *s)
+{
+    for (int i = 0; i < s->nlinks; i++) {
+        put_node(t, &s->links[i]);
+        if (s->links[i].link == LOGIC_LINK_STRONG)
+            put(t, " = ");
+        else if (s->links[i].link == LOGIC_LINK_WEAK)
+            put(t, " - ");
+    }
+}
+
+static void put_conclusion(struct text *t, const struct logic_step *s)
+{
+    if (s->nplacements > 0) {
+        put(t, "place %d in ", s->placements[0].digit);
+        put_cell(t, s->placements[0].cell);
+        put(t, ".");
+    } else {
+        put_eliminations(t, s);
+    }
+}
+
+static const char *const chain_names[] = {
+    [LOGIC_SKYSCRAPER] = "Skyscraper", [LOGIC_TWO_STRING_KITE] = "Two-string kite",
+    [LOGIC_EMPTY_RECTANGLE] = "Empty rectangle", [LOGIC_W_WING] = "W-wing",
+    [LOGIC_REMOTE_PAIRS] = "Remote pairs", [LOGIC_XY_CHAIN] = "XY-chain",
+    [LOGIC_X_CHAIN] = "X-chain", [LOGIC_AIC] = "Alternating inference chain",
+};
+
+static void explain_chain(struct text *t, const struct logic_step *s)
+{
+    const struct logic_link *a = &s->links[0], *b = &s->links[s->nlinks - 1];
+
+    put(t, "%s: ", chain_names[s->technique]);
+    put_chain(t, s);
+    put(t, ". Each '=' joins two candidates of which at least one is true, "
+           "each '-' two that cannot both be true; so if ");
+    put_node(t, a);
+    put(t, " is false, ");
+    put_node(t, b);
+    put(t, " is true: one of the two ends is true");
+    if (s->technique == LOGIC_EMPTY_RECTANGLE)
+        put(t, " (the box's %d is in one of its two lines)", a->digit);
+    put(t, ", and whatever sees both ends cannot be it: ");
+    put_conclusion(t, s);
+}
+
+static void explain_rectangle(struct text *t, const struct logic_step *s)
+{
+    unsigned ab = s->technique == LOGIC_UNIQUE_RECTANGLE_2
+                      ? s->digits & ~(1u << (s->eliminations[0].digit - 1))
+                      : s->digits;
+
+    put(t, "Unique rectangle (type %c): cells ",
+        s->technique == LOGIC_UNIQUE_RECTANGLE_1   ? '1'
+        : s->technique == LOGIC_UNIQUE_RECTANGLE_2 ? '2'
+                                                   : '4');
+    put_cells(t, s->cells, 4);
+    put(t, " lie in two rows, two columns and two boxes and could all be ");
+    put_digits(t, ab);
+    put(t, ". If they held only those two digits, the digits could swap "
+           "places and the puzzle would have two solutions; this puzzle has "
+           "exactly one (that is checked before any step), so ");
+    switch (s->technique) {
+    case LOGIC_UNIQUE_RECTANGLE_1:
+        put(t, "the one cell with other candidates must take one of them: ");
+        break;
+    case LOGIC_UNIQUE_RECTANGLE_2:
+        put(t, "one of the two cells with the extra %d must be %d, and a "
+               "cell that sees both cannot: ", s->eliminations[0].digit,
+            s->eliminations[0].digit);
+        break;
+    default:
+        put(t, "as ");
+        put_unit(t, &s->units[s->nunits - 1]);
+        put(t, " puts one of the pair in ");
+        put_cell(t, s->eliminations[0].cell);
+        put(t, " or ");
+        put_cell(t, s->eliminations[1].cell);
+        put(t, ", the other digit can be in neither: ");
+        break;
+    }
+    put_eliminations(t, s);
+}
+
+static void explain_finned(struct text *t, const struct logic_step *s)
+{
+    static const char *const names[] = {"X-wing", "swordfish", "jellyfish"};
+    int n = s->nunits / 2, d = __builtin_ctz(s->digits) + 1, nf = 0;
+    uint8_t fins[LOGIC_MAX_CELLS];
+
+    for (int i = 0; i < s->ncells; i++) {
+        int c = s->cells[i], in = 0;
+        for (int k = n; k < s->nunits; k++)
+            in |= s->units[k].unit == SUDOKU_ROW ? c / 9 == s->units[k].index
+                                                 : c % 9 == s->units[k].index;
+        if (!in)
+            fins[nf++] = (uint8_t)c;
+    }
+    put(t, "%s %s on %d: in ", s->depth ? "Sashimi" : "Finned", names[n - 2],
+        d);
+    put_units(t, s->units, n);
+    put(t, ", %d can only go in ", d);
+    put_units(t, s->units + n, n);
+    put(t, ", apart from the fin%s ", nf > 1 ? "s" : "");
+    put_cells(t, fins, nf);
+    put(t, ". If no fin is %d, the %s fills those %ss with %d; if a fin "
+           "is, it rules %d out of its box. Either way, the cells of the "
+           "%ss inside the fin's box that are not in a base %s lose %d: ",
+        d, names[n - 2], unit_words[s->units[n].unit], d, d,
+        unit_words[s->units[n].unit], unit_words[s->units[0].unit], d);
+    put_eliminations(t, s);
+}
+
+static void explain_als(struct text *t, const struct logic_step *s)
+{
+    int z = s->eliminations[0].digit;
+    int x = __builtin_ctz(s->digits & ~(1u << (z - 1))) + 1;
+
+    put(t, "Almost locked sets: cells ");
+    put_cells(t, s->cells, s->depth);
+    put(t, " (in ");
+    put_unit(t, &s->units[0]);
+    put(t, ") and cells ");
+    put_cells(t, s->cells + s->depth, s->ncells - s->depth);
+    put(t, " (in ");
+    put_unit(t, &s->units[1]);
+    put(t, ") each hold one digit more than they have cells. Every %d of "
+           "one sees every %d of the other, so at most one set has %d, and "
+           "the other is then locked and must hold %d. So %d is in one of "
+           "the sets, and a cell that sees all of their %ds cannot be %d: ",
+        x, x, x, z, z, z, z);
+    put_eliminations(t, s);
+}
+
+static void put_trail(struct text *t, const struct logic_step *s)
+{
+    int shown = s->nlinks - 1 < 12 ? s->nlinks - 1 : 12;
+
+    if (s->nlinks <= 1) {
+        put(t, "at once");
+        return;
+    }
+    put(t, "singles follow: ");
+    for (int i = 1; i <= shown; i++) {
+        put(t, "%s", i > 1 ? ", " : "");
+        put_cell(t, s->links[i].cells[0]);
+        put(t, "=%d", s->links[i].digit);
+    }
+    if (s->chain_length > shown + 1)
+        put(t, " and %d more", s->chain_length - 1 - shown);
+}
+
+static void put_contradiction(struct text *t, const struct logic_step *s)
+{
+    if (s->ncells > 1) {
+        put(t, "cell ");
+        put_cell(t, s->cells[1]);
+        put(t, " is left without a candidate");
+    } else if (s->nunits > 0) {
+        /* The digit left without a place: the step's other digit, or the
+         * eliminated one when it is the only one. */
+        unsigned own = 1u << (s->eliminations[0].digit - 1);
+        unsigned other = s->digits & ~own;
+        put(t, "%d has no place left in ",
+            other != 0 ? __builtin_ctz(other) + 1 : s->eliminations[0].digit);
+        put_unit(t, &s->units[0]);
+    } else {
+        put(t, "the rules are broken");
+    }
+}
+
+static void explain_forcing(struct text *t, const struct logic_step *s)
+{
+    const struct logic_move *m = &s->eliminations[0];
+
+    switch (s->technique) {
+    case LOGIC_FORCING_CHAIN:
+    case LOGIC_FORCING_NET:
+        put(t, "Forcing %s: suppose ", s->technique == LOGIC_FORCING_NET
+                                           ? "net" : "chain");
+        put_cell(t, m->cell);
+        put(t, " were %d. Then ", m->digit);
+        put_trail(t, s);
+        if (s->technique == LOGIC_FORCING_NET)
+            put(t, " (also removing every candidate that fails when it is "
+                   "tried in turn, nested %d level%s deep)", s->depth,
+                s->depth > 1 ? "s" : "");
+        put(t, ", until ");
+        put_contradiction(t, s);
+        put(t, ". So ");
+        put_cell(t, m->cell);
+        put(t, " is not %d: ", m->digit);
+        put_eliminations(t, s);
+        break;
+    default:
+        if (s->technique == LOGIC_CELL_FORCING) {
+            put(t, "Cell forcing chains: whichever digit cell ");
+            put_cell(t, s->links[0].cells[0]);
+            put(t, " takes (");
+        } else {
+            put(t, "Unit forcing chains: wherever %d goes in ",
+                s->links[0].digit);
+            put_unit(t, &s->units[0]);
+            put(t, " (");
+        }
+        for (int i = 0; i < s->nlinks; i++) {
+            put(t, "%s", sep(i, s->nlinks));
+            if (s->technique == LOGIC_CELL_FORCING)
+                put(t, "%d", s->links[i].digit);
+            else
+                put_cell(t, s->links[i].cells[0]);
+        }
+        put(t, "), following it with singles leads to the same result: ");
+        put_conclusion(t, s);
+        break;
+    }
+}
+
 size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
 {
     static const char *const fish_names[] = {"", "", "X-wing", "swordfish",
@@ -189,6 +422,45 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
                 "cannot be: ",
             s->neliminations ? s->eliminations[0].digit : 0);
         put_eliminations(&t, s);
+        break;
+    case LOGIC_UNIQUE_RECTANGLE_1:
+    case LOGIC_UNIQUE_RECTANGLE_2:
+    case LOGIC_UNIQUE_RECTANGLE_4:
+        explain_rectangle(&t, s);
+        break;
+    case LOGIC_BUG_PLUS_1:
+        put(&t, "BUG+1: every blank cell but ");
+        put_cell(&t, s->placements[0].cell);
+        put(&t, " has exactly two candidates. If it were not %d, every "
+                "candidate left would appear exactly twice in each row, "
+                "column and box, a pattern with no solution or with two; "
+                "this puzzle has exactly one (that is checked before any "
+                "step), so ", s->placements[0].digit);
+        put_conclusion(&t, s);
+        break;
+    case LOGIC_SKYSCRAPER:
+    case LOGIC_TWO_STRING_KITE:
+    case LOGIC_EMPTY_RECTANGLE:
+    case LOGIC_W_WING:
+    case LOGIC_REMOTE_PAIRS:
+    case LOGIC_XY_CHAIN:
+    case LOGIC_X_CHAIN:
+    case LOGIC_AIC:
+        explain_chain(&t, s);
+        break;
+    case LOGIC_FINNED_X_WING:
+    case LOGIC_FINNED_SWORDFISH:
+    case LOGIC_FINNED_JELLYFISH:
+        explain_finned(&t, s);
+        break;
+    case LOGIC_ALS_XZ:
+        explain_als(&t, s);
+        break;
+    case LOGIC_FORCING_CHAIN:
+    case LOGIC_CELL_FORCING:
+    case LOGIC_UNIT_FORCING:
+    case LOGIC_FORCING_NET:
+        explain_forcing(&t, s);
         break;
     default:
         put(&t, "Unknown step.");

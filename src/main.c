@@ -41,7 +41,11 @@ int main(int argc, char **argv)
         printf("sudokud %s\n", cfg.version);
         return 0;
     case CONFIG_PROBE: {
-        int status = probe_get(cfg.probe_url, 2000, err, sizeof(err));
+        int status = -1;
+        if (cfg.probe_url[0] != '\0' ||
+            probe_daemon_url("/proc", cfg.probe_url, sizeof(cfg.probe_url),
+                             err, sizeof(err)) == 0)
+            status = probe_get(cfg.probe_url, 2000, err, sizeof(err));
         if (status < 0)
             fprintf(stderr, "sudokud: %s\n", err);
         else

@@ -66,6 +66,7 @@ struct metrics {
     const char *version;
     double start_time;
     const struct log_buffer *log; /* counts its own dropped lines */
+    const atomic_long *open;      /* the server's open connections, or NULL */
     struct shard *shard[NSHARDS];
 };
 
@@ -170,6 +171,11 @@ void metrics_request_end(struct metrics *m, const char *method, size_t route,
 void metrics_watch_log(struct metrics *m, const struct log_buffer *b)
 {
     m->log = b;
+}
+
+void metrics_watch_connections(struct metrics *m, const atomic_long *open)
+{
+    m->open = open;
 }
 
 long metrics_in_flight(const struct metrics *m)
@@ -329,6 +335,11 @@ char *metrics_render(const struct metrics *m, size_t *len)
     emit(&o, "# HELP http_requests_in_flight Requests started and not yet "
              "answered.\n# TYPE http_requests_in_flight gauge\n"
              "http_requests_in_flight %ld\n", metrics_in_flight(m));
+    if (m->open != NULL)
+        emit(&o, "# HELP http_connections_open Connections open now (the "
+                 "scrape's own included).\n# TYPE http_connections_open gauge\n"
+                 "http_connections_open %ld\n",
+             atomic_load_explicit(m->open, memory_order_relaxed));
     emit(&o, "# HELP http_connections_closed_total Connections the server "
              "closed itself: slow headers, a body below the minimum rate, "
              "evicted for a new client, or idle at shutdown.\n"

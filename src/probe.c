@@ -1,10 +1,13 @@
-/* probe.c - `sudokud --probe URL`: one GET, the status line read back.
+/* probe.c - `sudokud --probe [URL]`: one GET, the status line read back.
  * Only literal addresses (and "localhost") are accepted: a health check
- * must not depend on DNS. */
+ * must not depend on DNS. Without a URL, the daemon's own command line
+ * (/proc/PID/cmdline) tells the port, so no shell has to pass it. */
 #include "probe.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -13,6 +16,8 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "config.h"
 
 /* Splits url into an address and a path. Returns 0 or -1. */
 static int parse_url(const char *url, struct sockaddr_storage *sa,
@@ -140,4 +145,99 @@ int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
 out:
     close(fd);
     return status;
+}
+
+/* ------------------------------------------------------------------------
+ * The daemon's own address, for a bare --probe
+ * ------------------------------------------------------------------------ */
+
+#define PROBE_CMDLINE_MAX 8192
+#define PROBE_ARGS_MAX 128
+
+/* Reads PROC/pid/cmdline into buf and splits it into argv. Returns argc, or
+ * 0 when it cannot be read or is not a sudokud daemon (a --probe is not). */
+static int daemon_args(const char *proc, long pid, char *buf, char **argv)
+{
+    char path[300];
+    const char *base;
+    ssize_t n, got = 0;
+    int fd, argc = 0;
+
+    snprintf(path, sizeof(path), "%s/%ld/cmdline", proc, pid);
+    fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    while (got < PROBE_CMDLINE_MAX - 1 &&
+           (n = read(fd, buf + got, (size_t)(PROBE_CMDLINE_MAX - 1 - got))) > 0)
+        got += n;
+    close(fd);
+    if (got == 0 || got == PROBE_CMDLINE_MAX - 1)
+        return 0;
+    buf[got] = '\0';
+    for (char *p = buf; p < buf + got && argc < PROBE_ARGS_MAX - 1;
+         p += strlen(p) + 1)
+        argv[argc++] = p;
+    argv[argc] = NULL;
+    base = strrchr(argv[0], '/');
+    base = base ? base + 1 : argv[0];
+    if (strcmp(base, "sudokud") != 0 ||
+        (argc >= 2 && strcmp(argv[1], "--probe") == 0))
+        return 0;
+    return argc;
+}
+
+int probe_daemon_url(const char *proc, char *url, size_t cap, char *err,
+                     size_t errlen)
+{
+    char buf[PROBE_CMDLINE_MAX], *argv[PROBE_ARGS_MAX];
+    struct config cfg;
+    struct dirent *e;
+    const char *host;
+    long best = -1, self = (long)getpid();
+    DIR *d = opendir(proc);
+    int argc;
+
+    if (d == NULL) {
+        snprintf(err, errlen, "cannot read %s: %s", proc, strerror(errno));
+        return -1;
+    }
+    while ((e = readdir(d)) != NULL) {
+        char *end;
+        long pid = strtol(e->d_name, &end, 10);
+        if (*end != '\0' || pid <= 0 || pid == self ||
+            (best > 0 && pid >= best))
+            continue;
+        if (daemon_args(proc, pid, buf, argv) > 0)
+            best = pid;
+    }
+    closedir(d);
+    if (best < 0) {
+        snprintf(err, errlen, "no sudokud daemon found in %s: give the URL", proc);
+        return -1;
+    }
+    argc = daemon_args(proc, best, buf, argv);
+    config_init(&cfg);
+    if (argc == 0 || config_parse(&cfg, argc, argv, err, errlen) != CONFIG_OK) {
+        if (argc == 0)
+            snprintf(err, errlen, "sudokud (pid %ld) went away", best);
+        return -1;
+    }
+    if (cfg.port == 0) {
+        snprintf(err, errlen, "sudokud (pid %ld) picked its port at start "
+                 "(port 0): give the URL", best);
+        return -1;
+    }
+    if (strcmp(cfg.bind, "0.0.0.0") == 0)
+        host = "127.0.0.1";
+    else if (strcmp(cfg.bind, "::") == 0)
+        host = "::1";
+    else
+        host = cfg.bind;
+    if ((size_t)snprintf(url, cap, strchr(host, ':') ? "http://[%s]:%u/livez"
+                                                     : "http://%s:%u/livez",
+                         host, (unsigned)cfg.port) >= cap) {
+        snprintf(err, errlen, "the daemon's URL is too long");
+        return -1;
+    }
+    return 0;
 }

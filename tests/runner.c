@@ -15,7 +15,7 @@ static const struct suite suites[] = {
     {"log", test_log},       {"metrics", test_metrics}, {"api", test_api},
     {"api_batch", test_api_batch},
     {"http", test_http},     {"main", test_main},       {"cli", test_cli},
-    {"logic", test_logic},
+    {"logic", test_logic}, {"logic_ladder", test_logic_ladder},
     {"generate", test_generate}, {"api_logic", test_api_logic},
     {"killer", test_killer}, {"api_killer", test_api_killer},
 };
@@ -30,11 +30,36 @@ static int wanted(const char *name, int argc, char **argv)
     return 0;
 }
 
+#define NSUITES (sizeof(suites) / sizeof(suites[0]))
+
+/* Every name on the command line is a suite? Else says which is not, and
+ * lists them: a typo must not pass as "0 passed, 0 failed". */
+static int names_known(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        size_t k = 0;
+        while (k < NSUITES && strcmp(argv[i], suites[k].name) != 0)
+            k++;
+        if (k == NSUITES) {
+            fprintf(stderr, "test_runner: '%s' is not a suite; the suites:",
+                    argv[i]);
+            for (k = 0; k < NSUITES; k++)
+                fprintf(stderr, " %s", suites[k].name);
+            fputc('\n', stderr);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     unsigned total = 0, failed = 0;
 
-    for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+    if (!names_known(argc, argv))
+        return 2;
+
+    for (size_t i = 0; i < NSUITES; i++) {
         unsigned n = 0;
         if (!wanted(suites[i].name, argc, argv))
             continue;

@@ -1,5 +1,5 @@
-/* test_api_logic.c - cmocka tests of POST /validate, /hint, /grade and
- * /generate (src/api_logic.c), called through api_handle with request
+/* test_api_logic.c - cmocka tests of POST /validate, /hint, /grade,
+ * /explain and /generate (src/api_logic.c), called through api_handle with request
  * values, no socket. Answers are parsed back with cJSON and checked against
  * the solver: a hint may never contradict the solution. Reads tests/data/. */
 #include <stdarg.h>
@@ -21,6 +21,10 @@
 
 static const struct api_context ctx = {.max_nodes = 200000,
                                        .max_body = 16 * 1024};
+/* A time budget no forcing net fits in. */
+static const struct api_context tight = {.max_nodes = 200000,
+                                         .max_body = 16 * 1024,
+                                         .max_logic_ms = 1};
 
 static const char example[] = SUPPORT_EXAMPLE;
 static const char example_solution[] = SUPPORT_EXAMPLE_SOLUTION;
@@ -39,8 +43,8 @@ static const char several[] =
     "....1.532";
 
 /* POSTs body (copied to an exact-size heap buffer) and parses the answer. */
-static cJSON *post(const char *path, const char *type, const char *body,
-                   int want_status)
+static cJSON *post_ctx(const struct api_context *c, const char *path,
+                       const char *type, const char *body, int want_status)
 {
     struct api_request req = {.method = "POST", .path = path,
                               .content_type = type};
@@ -53,7 +57,7 @@ static cJSON *post(const char *path, const char *type, const char *body,
     memcpy(copy, body, len);
     req.body = copy;
     req.body_len = len;
-    api_handle(&ctx, &req, &resp);
+    api_handle(c, &req, &resp);
     free(copy);
     if (resp.status != want_status)
         fail_msg("%s: status %d, want %d: %.*s", path, resp.status,
@@ -65,6 +69,12 @@ static cJSON *post(const char *path, const char *type, const char *body,
     assert_non_null(root);
     api_response_free(&resp);
     return root;
+}
+
+static cJSON *post(const char *path, const char *type, const char *body,
+                   int want_status)
+{
+    return post_ctx(&ctx, path, type, body, want_status);
 }
 
 static cJSON *post_board(const char *path, const char *board, int want)
@@ -193,25 +203,47 @@ static void test_hint_technique(void **state)
     check_hint(r, s);
     cJSON_Delete(r);
 
+    /* Hidden singles (SE 1.2-1.5) come before naked ones (2.3). */
     r = post_board("/hint", example, 200);
-    assert_string_equal(get(r, "technique")->valuestring, "naked_single");
+    assert_string_equal(get(r, "technique")->valuestring, "hidden_single");
     check_hint(r, example_solution);
     cJSON_Delete(r);
 }
 
-static void test_hint_stuck(void **state)
+static const char forum_solution[] =
+    "981752643752643819463198275514867932629431758837529164348976521296315"
+    "487175284396";
+
+/* The forum-hardest puzzle needs a forcing net at once: within the default
+ * budget that is the hint, with its chain (a "then" trail from the
+ * assumption); with a 1 ms budget the answer is a cell of the solution,
+ * marked stuck, and says why. */
+static void test_hint_forcing_and_budget(void **state)
 {
-    cJSON *r;
-    const char *sol =
-        "981752643752643819463198275514867932629431758837529164348976521296315"
-        "487175284396";
+    char body[256];
+    cJSON *r, *links;
 
     (void)state;
     r = post_board("/hint", forum_hardest, 200);
+    assert_string_equal(get(r, "technique")->valuestring, "forcing_net");
+    assert_true(cJSON_IsFalse(get(r, "stuck")));
+    assert_true(get(r, "rating")->valuedouble >= 9.5);
+    assert_true(get(r, "depth")->valueint >= 1);
+    links = (cJSON *)get(r, "links");
+    assert_true(cJSON_GetArraySize(links) >= 2);
+    assert_string_equal(get(cJSON_GetArrayItem(links, 0), "link")->valuestring,
+                        "then");
+    check_hint(r, forum_solution);
+    cJSON_Delete(r);
+
+    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", forum_hardest);
+    r = post_ctx(&tight, "/hint", "application/json", body, 200);
     assert_string_equal(get(r, "technique")->valuestring, "from_solution");
     assert_true(cJSON_IsTrue(get(r, "stuck")));
     assert_int_equal(cJSON_GetArraySize(get(r, "placements")), 1);
-    check_hint(r, sol);
+    assert_non_null(strstr(get(r, "explanation")->valuestring,
+                           "time budget (1 ms)"));
+    check_hint(r, forum_solution);
     cJSON_Delete(r);
 }
 
@@ -277,18 +309,145 @@ static void test_grade(void **state)
                                                  "x_wing"));
     cJSON_Delete(r);
 
+    /* A swordfish is 3.8 on SE's scale: hard. */
     r = post_board("/grade", swordfish_board, 200);
-    assert_string_equal(get(r, "level")->valuestring, "expert");
+    assert_string_equal(get(r, "level")->valuestring, "hard");
     assert_int_equal(get(get(r, "techniques"), "swordfish")->valueint, 1);
+    assert_true(get(r, "rating")->valuedouble >= 3.8);
+    assert_true(get(r, "rating")->valuedouble <= 4.6);
     cJSON_Delete(r);
 
+    /* SE rates it 11+; here a forcing net (9.5 or more) solves it. */
     r = post_board("/grade", forum_hardest, 200);
     assert_string_equal(get(r, "level")->valuestring, "extreme");
+    assert_true(cJSON_IsFalse(get(r, "needs_guessing")));
+    assert_true(cJSON_IsFalse(get(r, "budget_exhausted")));
+    assert_int_equal(get(r, "blanks_left")->valueint, 0);
+    assert_true(get(r, "rating")->valuedouble >= 9.5);
+    cJSON_Delete(r);
+
+    r = post_ctx(&tight, "/grade", "application/json",
+                 "{\"board\": \"" "98.7..6..75..4......3..8.7.5....7.3...94..."
+                 "......2.1..3.......1.9...5.8...52....6" "\"}", 200);
+    assert_string_equal(get(r, "level")->valuestring, "extreme");
     assert_true(cJSON_IsTrue(get(r, "needs_guessing")));
+    assert_true(cJSON_IsTrue(get(r, "budget_exhausted")));
     cJSON_Delete(r);
 }
 
+/* ---------------------------------------------------------------- explain */
+
+/* Applies the steps of an /explain answer in order to the puzzle's
+ * candidates: every placement is the solution's digit, every elimination
+ * removes a candidate that is not; returns the number of steps. When
+ * `complete`, the steps end on the solution. */
+static int apply_explain(const cJSON *r, const char *puzzle,
+                         const char *solution, int complete)
+{
+    struct sudoku_grid b;
+    struct logic_grid g;
+    const cJSON *step;
+    int n = 0;
+
+    assert_int_equal(sudoku_parse(puzzle, 81, &b, NULL), SUDOKU_OK);
+    logic_init(&g, &b);
+    cJSON_ArrayForEach(step, get(r, "steps")) {
+        struct logic_step s;
+        const cJSON *m;
+        memset(&s, 0, sizeof(s));
+        assert_true(strlen(get(step, "explanation")->valuestring) > 20);
+        assert_non_null(logic_technique_name(0)); /* names are stable */
+        cJSON_ArrayForEach(m, get(step, "placements")) {
+            int c = cell_of(get(m, "cell")), d = get(m, "digit")->valueint;
+            assert_int_equal(d, solution[c] - '0');
+            assert_int_equal(g.value[c], 0);
+            s.placements[s.nplacements++] = (struct logic_move){
+                (uint8_t)c, (uint8_t)d};
+        }
+        cJSON_ArrayForEach(m, get(step, "eliminations")) {
+            int c = cell_of(get(m, "cell")), d = get(m, "digit")->valueint;
+            assert_int_not_equal(d, solution[c] - '0');
+            assert_true(g.cand[c] & (1u << (d - 1)));
+            s.eliminations[s.neliminations++] = (struct logic_move){
+                (uint8_t)c, (uint8_t)d};
+        }
+        assert_true(s.nplacements + s.neliminations > 0);
+        logic_apply(&g, &s);
+        n++;
+    }
+    if (complete)
+        for (int i = 0; i < SUDOKU_CELLS; i++)
+            assert_int_equal(g.value[i], solution[i] - '0');
+    return n;
+}
+
+static void test_explain(void **state)
+{
+    char body[256];
+    cJSON *r;
+    int n;
+
+    (void)state;
+    r = post_board("/explain", example, 200);
+    assert_true(cJSON_IsTrue(get(r, "complete")));
+    assert_true(cJSON_IsNull(get(r, "stopped")));
+    assert_string_equal(get(r, "level")->valuestring, "easy");
+    assert_string_equal(get(r, "solution")->valuestring, example_solution);
+    n = apply_explain(r, example, example_solution, 1);
+    assert_true(n > 0);
+    cJSON_Delete(r);
+
+    r = post_board("/explain", forum_hardest, 200);
+    assert_true(cJSON_IsTrue(get(r, "complete")));
+    assert_string_equal(get(r, "level")->valuestring, "extreme");
+    assert_true(get(r, "rating")->valuedouble >= 9.5);
+    assert_int_equal(get(r, "max_logic_ms")->valueint, 1000);
+    apply_explain(r, forum_hardest, forum_solution, 1);
+    cJSON_Delete(r);
+
+    /* Out of time: a 200 that says so, with the steps found until then. */
+    snprintf(body, sizeof(body), "{\"board\": \"%s\"}", forum_hardest);
+    r = post_ctx(&tight, "/explain", "application/json", body, 200);
+    assert_true(cJSON_IsFalse(get(r, "complete")));
+    assert_string_equal(get(r, "stopped")->valuestring, "time_budget");
+    assert_string_equal(get(r, "level")->valuestring, "extreme");
+    apply_explain(r, forum_hardest, forum_solution, 0);
+    cJSON_Delete(r);
+
+    expect_code(post_board("/explain", several, 422), "multiple_solutions");
+}
+
 /* --------------------------------------------------------------- generate */
+
+/* A rating range alone, then with a difficulty: the puzzle's grade lands
+ * in it (and is unique). */
+static void test_generate_rating(void **state)
+{
+    static const char *const bodies[] = {
+        "{\"min_rating\": 3.0, \"max_rating\": 4.4, \"seed\": 9}",
+        "{\"difficulty\": \"expert\", \"max_rating\": 6.0, \"seed\": 4}",
+    };
+    static const double lo[] = {3.0, 4.7}, hi[] = {4.4, 6.0};
+    cJSON *r;
+
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        double rating;
+        r = post("/generate", "application/json", bodies[i], 200);
+        rating = get(get(r, "grade"), "rating")->valuedouble;
+        if (rating < lo[i] - 1e-9 || rating > hi[i] + 1e-9)
+            fail_msg("%s: rated %.1f", bodies[i], rating);
+        cJSON_Delete(r);
+    }
+    r = post("/generate", "application/json",
+             "{\"min_rating\": 6.0, \"max_rating\": 5.0}", 422);
+    expect_code(r, "invalid_rating");
+    r = post("/generate", "application/json", "{\"min_rating\": 0.5}", 400);
+    assert_string_equal(get(r, "pointer")->valuestring, "/min_rating");
+    expect_code(r, "invalid_request");
+    expect_code(post("/generate", "application/json",
+                     "{\"max_rating\": \"hard\"}", 400), "invalid_request");
+}
 
 static void test_generate_route(void **state)
 {
@@ -384,11 +543,11 @@ static void test_generate_large_seed_replays(void **state)
 static void test_routes_methods(void **state)
 {
     static const char *const paths[] = {"/validate", "/hint", "/grade",
-                                        "/generate"};
+                                        "/generate", "/explain"};
     struct api_response resp;
 
     (void)state;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         struct api_request req = {.method = "GET", .path = paths[i]};
         api_handle(&ctx, &req, &resp);
         assert_int_equal(resp.status, 405);
@@ -401,14 +560,14 @@ static void test_routes_methods(void **state)
  * hint or grade that ignores the cages. */
 static void test_cages_refused(void **state)
 {
-    static const char *const paths[] = {"/hint", "/grade"};
+    static const char *const paths[] = {"/hint", "/grade", "/explain"};
     char body[512];
 
     (void)state;
     snprintf(body, sizeof(body),
              "{\"board\": \"%s\", \"cages\": [{\"sum\": 14, \"cells\": "
              "[[0,1],[0,2]]}]}", example);
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 3; i++) {
         cJSON *r = post(paths[i], "application/json", body, 422);
         assert_string_equal(get(r, "pointer")->valuestring, "/cages");
         expect_code(r, "cages_not_supported"); /* frees r */
@@ -420,11 +579,13 @@ int test_api_logic(unsigned *ntests)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validate),
         cmocka_unit_test(test_hint_technique),
-        cmocka_unit_test(test_hint_stuck),
+        cmocka_unit_test(test_hint_forcing_and_budget),
         cmocka_unit_test(test_hints_never_contradict),
         cmocka_unit_test(test_hint_errors),
         cmocka_unit_test(test_grade),
+        cmocka_unit_test(test_explain),
         cmocka_unit_test(test_generate_route),
+        cmocka_unit_test(test_generate_rating),
         cmocka_unit_test(test_generate_errors),
         cmocka_unit_test(test_generate_large_seed_replays),
         cmocka_unit_test(test_routes_methods),

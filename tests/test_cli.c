@@ -195,9 +195,9 @@ static void test_usage_errors(void **state)
         {{"generate", "--difficulty"}, "sudoku: --difficulty: needs a value\n"},
         {{"generate"}, "sudoku: generate: --difficulty LEVEL is required\n"},
         {{"frobnicate"}, "sudoku: 'frobnicate' is not a command (solve, count, "
-                         "validate, hint, grade or generate)\n"},
+                         "validate, hint, grade, explain or generate)\n"},
         {{NULL}, "sudoku: no command given (solve, count, validate, hint, "
-                 "grade or generate)\n"},
+                 "grade, explain or generate)\n"},
     };
     static const char *const help[] = {"--help", NULL};
     static const char *const version[] = {"--version", NULL};
@@ -232,6 +232,7 @@ static void test_logic_subcommands(void **state)
     static const char *const validate[] = {"validate", NULL};
     static const char *const hint[] = {"hint", NULL};
     static const char *const grade[] = {"grade", NULL};
+    static const char *const explain[] = {"explain", NULL};
     struct run *r = new_run();
 
     (void)state;
@@ -241,10 +242,18 @@ static void test_logic_subcommands(void **state)
     assert_non_null(strstr(r->out, "invalid 0 incomplete"));
     run(r, EXAMPLE "\n", hint);
     assert_int_equal(r->status, 0);
-    assert_non_null(strstr(r->out, "naked_single: Cell [0,1] can only be 5"));
+    /* Hidden singles (SE 1.2-1.5) are tried before naked ones. */
+    assert_memory_equal(r->out, "hidden_single: In ", 18);
     run(r, EXAMPLE "\n", grade);
     assert_int_equal(r->status, 0);
     assert_memory_equal(r->out, "easy ", 5);
+    assert_non_null(strstr(r->out, " guessing=no rating="));
+    /* explain: numbered steps, then the summary and an empty line. */
+    run(r, EXAMPLE "\n", explain);
+    assert_int_equal(r->status, 0);
+    assert_memory_equal(r->out, "1. hidden_single (", 18);
+    assert_non_null(strstr(r->out, "\nlevel easy rating "));
+    assert_int_equal(r->out[strlen(r->out) - 2], '\n');
     free(r);
 }
 

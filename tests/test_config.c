@@ -469,32 +469,102 @@ static void help_and_version(void **state)
     unsetenv("PORT");
 }
 
-static void usage_lists_everything(void **state)
+/* --help lists every setting of the table: its flag and argument, its
+ * variable and its default; and the two options of its own. */
+static void usage_lists_every_option(void **state)
 {
-    static const char *const needed[] = {
-        "Usage: sudokud",
-        "--port",          "PORT",          "8080",
-        "--bind",          "BIND",          "0.0.0.0",
-        "--threads",       "THREADS",
-        "--max-body",      "MAX_BODY",      "16K",
-        "--max-nodes",     "MAX_NODES",     "100000",
-        "--timeout",       "TIMEOUT",       "(default 10)",
-        "--drain-timeout", "DRAIN_TIMEOUT", "(default 25)",
-        "--max-connections", "MAX_CONNECTIONS", "(default 1000)",
-        "--max-batch-nodes", "MAX_BATCH_NODES", "(default 20000000)",
-        "--help",          "--version",
-    };
-    char *text = NULL;
-    size_t size = 0;
+    char *text = NULL, want[128];
+    size_t size = 0, n = 0;
     FILE *f = open_memstream(&text, &size);
+    struct config_option o;
 
     (void)state;
     assert_non_null(f);
     config_usage(f, "sudokud");
     assert_int_equal(fclose(f), 0);
-    for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
-        if (strstr(text, needed[i]) == NULL)
-            fail_msg("usage lacks '%s'", needed[i]);
+    assert_non_null(strstr(text, "Usage: sudokud"));
+    for (; config_option_info(n, &o) == 0; n++) {
+        const char *line;
+        snprintf(want, sizeof(want), "--%s %s ", o.flag, o.arg);
+        if ((line = strstr(text, want)) == NULL)
+            fail_msg("usage lacks '%s'", want);
+        snprintf(want, sizeof(want), "(default%s%s)", o.def ? " " : ": ",
+                 o.def ? o.def : "online CPUs");
+        const char *end = strchr(line, '\n'), *env = strstr(line, o.env),
+                   *def = strstr(line, want);
+        if (env == NULL || env > end || def == NULL || def > end)
+            fail_msg("--%s: its line lacks %s or '%s'", o.flag, o.env, want);
+    }
+    assert_true(n >= 21); /* the settings the README lists, at least */
+    assert_non_null(strstr(text, "--help"));
+    assert_non_null(strstr(text, "--version"));
+    free(text);
+}
+
+/* Every default reads back as itself: config_init's settings are those of
+ * --flag DEFAULT for every flag. */
+static void defaults_parse(void **state)
+{
+    struct config a, b;
+    struct config_option o;
+    char *argv[2 * 64 + 1], err[256];
+    int argc = 1;
+
+    (void)state;
+    argv[0] = "sudokud";
+    for (size_t i = 0; config_option_info(i, &o) == 0; i++) {
+        static char flags[64][48];
+        if (o.def == NULL)
+            continue;
+        assert_true(argc + 2 < (int)(sizeof(argv) / sizeof(argv[0])));
+        snprintf(flags[i], sizeof(flags[i]), "--%s", o.flag);
+        argv[argc++] = flags[i];
+        argv[argc++] = (char *)o.def;
+    }
+    config_init(&a);
+    config_init(&b);
+    assert_int_equal(config_parse(&b, argc, argv, err, sizeof(err)), CONFIG_OK);
+    assert_memory_equal(&a, &b, sizeof(a));
+}
+
+/* The README's configuration table has a row per setting, in the table's
+ * words: `--flag ARG`, `VARIABLE`, and the default first in its column;
+ * and no row for a flag the daemon does not have. */
+static void readme_table_matches(void **state)
+{
+    FILE *f = fopen("README.md", "r");
+    char line[1024], want[160];
+    struct config_option o;
+    size_t rows = 0, n = 0;
+    char *text = calloc(1, 1 << 20);
+
+    (void)state;
+    assert_non_null(f);
+    assert_non_null(text);
+    while (fgets(line, sizeof(line), f) != NULL)
+        if (strncmp(line, "| `--", 5) == 0) {
+            rows++;
+            strcat(text, line);
+        }
+    fclose(f);
+    for (; config_option_info(n, &o) == 0; n++) {
+        char arg[32]; /* a | in a Markdown table cell is written \| */
+        size_t k = 0;
+        for (const char *c = o.arg; *c && k + 2 < sizeof(arg); c++) {
+            if (*c == '|')
+                arg[k++] = '\\';
+            arg[k++] = *c;
+        }
+        arg[k] = '\0';
+        char quoted[160]; /* the default may be written as code */
+        snprintf(want, sizeof(want), "| `--%s %s` | `%s` | %s", o.flag, arg,
+                 o.env, o.def ? o.def : "online CPUs");
+        snprintf(quoted, sizeof(quoted), "| `--%s %s` | `%s` | `%s`", o.flag,
+                 arg, o.env, o.def ? o.def : "online CPUs");
+        if (strstr(text, want) == NULL && strstr(text, quoted) == NULL)
+            fail_msg("README lacks the row '%s'", want);
+    }
+    assert_int_equal(rows, n);
     free(text);
 }
 
@@ -518,7 +588,9 @@ int test_config(unsigned *ntests)
         T(error_bad_env),
         T(error_respects_errlen),
         T(help_and_version),
-        T(usage_lists_everything),
+        T(usage_lists_every_option),
+        T(defaults_parse),
+        T(readme_table_matches),
     };
 #undef T
 

@@ -589,6 +589,7 @@ static double scrape_stopped(struct server *s)
 static void test_drain(void **state)
 {
     static const char head[] = "GET /readyz HTTP/1.1\r\nHost: t\r\n"
+                               "Expect: 100-continue\r\n"
                                "Content-Length: 2\r\n\r\n";
     struct server *s;
     CURL *curl = curl_easy_init();
@@ -605,7 +606,10 @@ static void test_drain(void **state)
     busy = support_connect(s->port);
     assert_true(busy >= 0);
     send(busy, head, strlen(head), MSG_NOSIGNAL);
-    assert_int_equal(wait_until(http_server_in_flight, s->srv, 1), 1);
+    /* Its headers are in when the server says "100 Continue". */
+    n = recv(busy, buf, sizeof(buf) - 1, 0);
+    assert_true(n > 0);
+    assert_memory_equal(buf, "HTTP/1.1 100", 12);
     assert_int_equal(http_server_connections(s->srv), 2); /* curl's kept alive */
     assert_int_equal(http_server_drain(s->srv, 0), 1);
     /* It is answered, 503 draining, and its connection closed after. */
@@ -1340,6 +1344,24 @@ static void test_no_wait_below_limit(void **state)
  * Batches: run on the job pool, the connection suspended meanwhile
  * ------------------------------------------------------------------------ */
 
+/* Waits (10 s at most) until the job pool has `queued` jobs waiting and
+ * `running` taken by a worker; 1 when it came to that. */
+static int jobs_reach(struct server *s, unsigned queued, unsigned running)
+{
+    struct http_jobs *j = &s->srv->jobs;
+
+    for (int waited = 0; waited < 10000; waited += 5) {
+        int there;
+        pthread_mutex_lock(&j->lock);
+        there = j->reserved == queued && j->running == running;
+        pthread_mutex_unlock(&j->lock);
+        if (there)
+            return 1;
+        usleep(5 * 1000);
+    }
+    return 0;
+}
+
 /* {"boards": [...]} with n forum-hardest puzzles (the sample, repeated). */
 static char *hard_batch(int n, size_t *len)
 {
@@ -1482,7 +1504,7 @@ static void test_batch_leaves_others_flowing(void **state)
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     b = (struct batch_call){.port = s->port, .body = body, .len = len};
     assert_int_equal(pthread_create(&t, NULL, batch_thread, &b), 0);
-    usleep(50 * 1000); /* the batch is being solved now */
+    assert_true(jobs_reach(s, 0, 1)); /* the batch is being solved now */
     for (int i = 0; i < 20; i++) {
         double took = 0;
         solve_example(s->port, curl);
@@ -1563,7 +1585,8 @@ static void test_batch_client_gone(void **state)
         usleep((unsigned)(i % 3) * 20 * 1000);
         close(fd);
     }
-    sleep(2); /* the worker runs the batches nobody waits for */
+    /* The worker runs the batches nobody waits for, to the last. */
+    assert_true(jobs_reach(s, 0, 0));
     solve_example(s->port, curl);
     free(body);
     curl_easy_cleanup(curl);
@@ -1606,7 +1629,7 @@ static void test_stop_with_queued_batches(void **state)
         b[i] = (struct batch_call){.port = s->port, .body = body, .len = len};
         assert_int_equal(pthread_create(&t[i], NULL, batch_thread, &b[i]), 0);
     }
-    usleep(150 * 1000); /* one batch runs, two wait in the queue */
+    assert_true(jobs_reach(s, 2, 1)); /* one batch runs, two wait */
     http_server_drain(s->srv, 0);
     st.srv = s->srv;
     assert_int_equal(pthread_create(&stopper_t, NULL, stop_thread, &st), 0);

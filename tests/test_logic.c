@@ -74,9 +74,6 @@ struct technique_case {
  * the first board (values only, candidates recomputed) whose simplest step
  * is the technique; each has a unique solution. */
 static const struct technique_case cases[] = {
-    {LOGIC_NAKED_SINGLE,
-     ".5..83.17...1..4..3.4..56.8....3...9.9.8245....6....7...9....5...729..8"
-     "61.36.72.4", 2, 2, ""},
     {LOGIC_HIDDEN_SINGLE,
      "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1....."
      "2.4.5.....3", 17, 2, ""},
@@ -98,9 +95,6 @@ static const struct technique_case cases[] = {
     {LOGIC_HIDDEN_TRIPLE,
      "1....2...9......122.31.4..5352741689647589123819263547738916254426...7"
      "91591427...", -1, 0, "4:3 4:7 6:3 6:8"},
-    {LOGIC_NAKED_QUAD,
-     ".......31.......27.93..486594...6582326859174.85...396634218759.1....6"
-     "43579..3218", -1, 0, "3:5 3:7 4:2 4:7 12:1 12:5"},
     {LOGIC_X_WING,
      "58..1..3434.5.8.12..1.345.84..186357718345..9653...84183.9614.5.6485.1"
      ".31.54.3.86", -1, 0, "19:9"},
@@ -194,6 +188,31 @@ static void test_hidden_quad(void **state)
     assert_non_null(strstr(text, "the digits 1, 2, 3 and 4 fit only in"));
 }
 
+/* The naked quad by hand (on real boards an XY-wing, rated lower, comes
+ * first): row 0's cells 0-3 hold {1,2,3}, {1,2,4}, {1,3,4}, {2,3,4}, every
+ * other cell all nine digits. Any three of the four cover all of 1-4, so
+ * there is no triple; the four fill 1-4, which leave cells 4-8 of the row:
+ * 5 cells x 4 digits = 20 eliminations. No digit is confined anywhere else. */
+static void test_naked_quad(void **state)
+{
+    static const uint16_t row0[4] = {0x07, 0x0B, 0x0D, 0x0E};
+    struct logic_grid g;
+    struct logic_step s;
+
+    (void)state;
+    memset(&g, 0, sizeof(g));
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        g.cand[i] = i < 4 ? row0[i] : 0x1FF;
+    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
+    assert_int_equal(s.technique, LOGIC_NAKED_QUAD);
+    assert_int_equal(s.digits, 0x0F);
+    assert_int_equal(s.neliminations, 20);
+    for (int i = 0; i < s.neliminations; i++) {
+        assert_true(s.eliminations[i].cell >= 4 && s.eliminations[i].cell < 9);
+        assert_true(s.eliminations[i].digit <= 4);
+    }
+}
+
 /* ----------------------------------------------------------------- grid */
 
 static void test_init_candidates(void **state)
@@ -246,15 +265,21 @@ static void test_solved_board(void **state)
     assert_int_equal(gr.level, LOGIC_EASY);
 }
 
-static void test_empty_board_stuck(void **state)
+/* An empty board has no unique solution, so the last resort (which needs
+ * one) runs on until the budget stops it: a documented answer, no hang. */
+static void test_empty_board_budget(void **state)
 {
     struct sudoku_grid b;
     struct logic_grade gr;
+    struct logic_limits lim = {20000, 0, 0};
+    uint64_t t0 = logic_now_us();
 
     (void)state;
     memset(&b, 0, sizeof(b));
-    assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
+    assert_int_equal(logic_grade_budget(&b, &lim, &gr, NULL), LOGIC_BUDGET);
+    assert_true(logic_now_us() - t0 < 2000000);
     assert_true(gr.needs_guessing);
+    assert_true(gr.budget_out);
     assert_int_equal(gr.level, LOGIC_EXTREME);
     assert_int_equal(gr.blanks_left, 81);
 }
@@ -282,6 +307,8 @@ static void test_grade_easy(void **state)
     assert_memory_equal(done.cell, sol.cell, SUDOKU_CELLS);
 }
 
+/* A forum-hardest puzzle (SE 11+) needs the last resort: solved by logic
+ * to the end, extreme, rated 9.5 or more (a forcing net). */
 static void test_grade_forum_hardest(void **state)
 {
     struct sudoku_grid b = grid_of(
@@ -291,9 +318,11 @@ static void test_grade_forum_hardest(void **state)
 
     (void)state;
     assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
-    assert_true(gr.needs_guessing);
+    assert_false(gr.needs_guessing);
     assert_int_equal(gr.level, LOGIC_EXTREME);
-    assert_true(gr.blanks_left > 0);
+    assert_int_equal(gr.blanks_left, 0);
+    assert_true(gr.rating >= 95);
+    assert_true(gr.counts[LOGIC_FORCING_NET] >= 1);
 }
 
 struct walk {
@@ -377,6 +406,7 @@ static void test_forum_hardest_sample_is_extreme(void **state)
     walk_file("puzzles5_forum_hardest_1905_11+", &w, 0);
     assert_int_equal(w.puzzles, 150);
     assert_int_equal(w.below_expert, 0);
+    assert_int_equal(w.extreme, 150);
 }
 
 /* ---------------------------------------------------------- names, text */
@@ -389,14 +419,12 @@ static void test_names(void **state)
     for (int t = 0; t < LOGIC_NTECHNIQUES; t++) {
         const char *n = logic_technique_name((enum logic_technique)t);
         assert_non_null(n);
-        assert_int_equal(strspn(n, "abcdefghijklmnopqrstuvwxyz_"), strlen(n));
+        assert_int_equal(strspn(n, "abcdefghijklmnopqrstuvwxyz_0123456789"), strlen(n));
         for (int u = 0; u < t; u++)
             assert_string_not_equal(n, logic_technique_name(
                                            (enum logic_technique)u));
-        /* Levels never fall along the order of simplicity. */
-        if (t > 0)
-            assert_true(logic_technique_level((enum logic_technique)t) >=
-                        logic_technique_level((enum logic_technique)(t - 1)));
+        assert_true(logic_technique_level((enum logic_technique)t) <
+                    LOGIC_NLEVELS);
     }
     assert_null(logic_technique_name(LOGIC_NTECHNIQUES));
     assert_string_equal(logic_technique_name(LOGIC_X_WING), "x_wing");
@@ -411,7 +439,7 @@ static void test_names(void **state)
 
 static void test_explain_truncates(void **state)
 {
-    struct sudoku_grid b = grid_of(cases[2].board);
+    struct sudoku_grid b = grid_of(cases[1].board);
     struct logic_grid g;
     struct logic_step s;
     char full[512], small[16];
@@ -436,10 +464,11 @@ int test_logic(unsigned *ntests)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_technique),
         cmocka_unit_test(test_hidden_quad),
+        cmocka_unit_test(test_naked_quad),
         cmocka_unit_test(test_init_candidates),
         cmocka_unit_test(test_init_conflict),
         cmocka_unit_test(test_solved_board),
-        cmocka_unit_test(test_empty_board_stuck),
+        cmocka_unit_test(test_empty_board_budget),
         cmocka_unit_test(test_grade_easy),
         cmocka_unit_test(test_grade_forum_hardest),
         cmocka_unit_test(test_steps_agree_with_solutions),

@@ -21,10 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "probe.h"
 #include "support.h"
 #include "tests.h"
 
@@ -177,6 +179,52 @@ static long now_ms(void)
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* The value of a series of the daemon's GET /metrics, scraped on a new
+ * connection (which http_connections_open counts); -1 when absent. */
+static double metric(unsigned port, const char *series)
+{
+    static char resp[256 * 1024];
+    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
+                              "Connection: close\r\n\r\n";
+    int fd = support_connect(port);
+    size_t n;
+
+    assert_true(fd >= 0);
+    send_all(fd, req, strlen(req));
+    n = read_response(fd, resp, sizeof(resp) - 1);
+    resp[n] = '\0';
+    close(fd);
+    return support_sample(resp, series);
+}
+
+/* Reads the "100 Continue" the server sends once it has taken a request's
+ * headers in (the request said Expect: 100-continue); 1 when it came
+ * within 5 s. */
+static int continued(int fd)
+{
+    static const char want[] = "HTTP/1.1 100 Continue\r\n\r\n";
+    char got[sizeof(want)];
+    size_t n = 0;
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+
+    while (n < sizeof(want) - 1 && poll(&p, 1, 5000) == 1) {
+        ssize_t r = recv(fd, got + n, sizeof(want) - 1 - n, 0);
+        if (r <= 0)
+            return 0;
+        n += (size_t)r;
+    }
+    return n == sizeof(want) - 1 && memcmp(got, want, n) == 0;
+}
+
+/* Waits (5 s at most) until the daemon's `series` reaches at least min. */
+static int metric_reaches(unsigned port, const char *series, double min)
+{
+    for (long deadline = now_ms() + 5000; now_ms() < deadline; usleep(5000))
+        if (metric(port, series) >= min)
+            return 1;
+    return 0;
+}
+
 /* n connections taken in by a daemon with a single event loop, which is
  * then stopped (SIGSTOP) while a request is written on each, so that it
  * finds all n ready at once when it goes on (SIGCONT). libmicrohttpd
@@ -199,11 +247,11 @@ static int stopped_burst(struct daemon *d, int n)
         assert_true(fd[i] >= 0);
         p[i] = (struct pollfd){.fd = fd[i], .events = POLLIN};
     }
-    usleep(200 * 1000); /* all taken in */
+    /* All taken in (and the scrape's own connection). */
+    assert_true(metric_reaches(d->port, "http_connections_open", n + 1));
     kill(d->pid, SIGSTOP);
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) /* on loopback, in its buffers on return */
         send_all(fd[i], req, (size_t)len);
-    usleep(50 * 1000);
     kill(d->pid, SIGCONT);
     deadline = now_ms() + 10000;
     while (answered < n && now_ms() < deadline) {
@@ -289,10 +337,12 @@ static void test_sigterm_with_request_in_flight(void **state)
     assert_true(fd >= 0);
     snprintf(head, sizeof(head),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\n\r\n", strlen(EXAMPLE));
+             "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
+             strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
+    /* The server has the headers (it says so): the request is in flight. */
+    assert_true(continued(fd));
     send_all(fd, EXAMPLE, half);
-    usleep(200 * 1000); /* the server has the headers: the request is in flight */
     kill(d.pid, SIGTERM);
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
     assert_non_null(strstr(d.log, "\"in_flight\":1"));
@@ -367,10 +417,11 @@ static void test_help(void **state)
 /* A steady keep-alive load, SIGTERM in the middle: every request sent on an
  * accepted connection is answered 200; after the signal clients are told to
  * close (Connection: close) and new connections are refused. */
+/* Read by the test while its thread runs: the counts are atomic. */
 struct load {
     unsigned port;
     atomic_int *stop;
-    int ok, failed, refused;
+    atomic_int ok, failed, refused;
 };
 
 static size_t discard(char *p, size_t size, size_t n, void *userdata)
@@ -423,23 +474,38 @@ static void test_sigterm_under_load(void **state)
     (void)state;
     spawn_listening_with(&d, 0);
     for (int i = 0; i < THREADS; i++) {
-        ld[i] = (struct load){d.port, &stop, 0, 0, 0};
+        ld[i].port = d.port;
+        ld[i].stop = &stop;
+        atomic_init(&ld[i].ok, 0);
+        atomic_init(&ld[i].failed, 0);
+        atomic_init(&ld[i].refused, 0);
         assert_int_equal(pthread_create(&t[i], NULL, load_thread, &ld[i]), 0);
     }
-    usleep(500 * 1000);
-    for (int i = 0; i < THREADS; i++)
-        ok_before += ld[i].ok;
+    /* Under load: some hundreds answered. */
+    for (long deadline = now_ms() + 10000;
+         ok_before < 500 && now_ms() < deadline; usleep(5000)) {
+        ok_before = 0;
+        for (int i = 0; i < THREADS; i++)
+            ok_before += atomic_load(&ld[i].ok);
+    }
     kill(d.pid, SIGTERM);
     status = wait_exit(&d, 10000);
-    usleep(100 * 1000);
+    /* Every client has found the port closed since. */
+    for (long deadline = now_ms() + 5000; now_ms() < deadline; usleep(5000)) {
+        int all = 1;
+        for (int i = 0; i < THREADS; i++)
+            all &= atomic_load(&ld[i].refused) > 0;
+        if (all)
+            break;
+    }
     atomic_store(&stop, 1);
     for (int i = 0; i < THREADS; i++) {
         pthread_join(t[i], NULL);
-        ok += ld[i].ok;
-        failed += ld[i].failed;
+        ok += atomic_load(&ld[i].ok);
+        failed += atomic_load(&ld[i].failed);
     }
     for (int i = 0; i < THREADS; i++)
-        refused += ld[i].refused;
+        refused += atomic_load(&ld[i].refused);
     print_message("SIGTERM under load: %d answered before the signal, %d in "
                   "all, %d refused after it, %d failed\n", ok_before, ok,
                   refused, failed);
@@ -542,6 +608,103 @@ static void test_probe(void **state)
     assert_int_equal(probe(url), 1);
     assert_int_equal(probe("http://example.org/livez"), 1); /* no DNS */
     assert_int_equal(probe("ftp://127.0.0.1/"), 1);
+}
+
+/* A fake /proc for probe_daemon_url: fake_proc(dir, pid, args, len) writes
+ * DIR/PID/cmdline (NUL-separated args, len bytes). */
+static void fake_proc(const char *dir, int pid, const char *args, size_t len)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%d", dir, pid);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/%d/cmdline", dir, pid);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(args, 1, len, f), len);
+    fclose(f);
+}
+
+#define FAKE(dir, pid, lit) fake_proc(dir, pid, lit, sizeof(lit))
+
+static void rm_fake_proc(const char *dir)
+{
+    char cmd[300];
+
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* A bare --probe (the image's HEALTHCHECK) follows the daemon's own flags
+ * and environment: `docker run sudokud --port 9000` stays healthy. */
+static void test_probe_daemon_url(void **state)
+{
+    char dir[] = "/tmp/sudokud-fakeproc.XXXXXX", url[256], err[256];
+    char args[128];
+    struct daemon d;
+    int n;
+
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    /* Nothing that is a daemon: an init, a shell, another probe. */
+    FAKE(dir, 1, "/sbin/docker-init\0--\0sudokud");
+    FAKE(dir, 3, "sh\0-c\0sudokud --port 1");
+    FAKE(dir, 4, "/usr/local/bin/sudokud\0--probe");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "no sudokud daemon"));
+    /* The lowest-numbered daemon wins; flags as the daemon reads them. */
+    FAKE(dir, 12, "/usr/local/bin/sudokud\0--port\0009002");
+    FAKE(dir, 7, "/usr/local/bin/sudokud\0--threads\0002\0--port=9001");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://127.0.0.1:9001/livez");
+    rm_fake_proc(dir);
+
+    /* No flag: PORT from the environment, else 8080. */
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://127.0.0.1:8080/livez");
+    setenv("PORT", "9100", 1);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    unsetenv("PORT");
+    assert_string_equal(url, "http://127.0.0.1:9100/livez");
+    rm_fake_proc(dir);
+
+    /* IPv6 wildcard, a fixed address, port 0 and a bad flag. */
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--bind\0::\0--port\0009000");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://[::1]:9000/livez");
+    rm_fake_proc(dir);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--bind\00010.1.2.3\0--port\0009000");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_string_equal(url, "http://10.1.2.3:9000/livez");
+    rm_fake_proc(dir);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--port\0000");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    assert_non_null(strstr(err, "port 0"));
+    rm_fake_proc(dir);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    FAKE(dir, 1, "sudokud\0--no-such-flag");
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    rm_fake_proc(dir);
+
+    /* The whole chain against a real daemon: its flags give a URL that
+     * answers 200. */
+    spawn_listening(&d);
+    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+    n = snprintf(args, sizeof(args), "sudokud%c--bind%c127.0.0.1%c--port%c%u",
+                 0, 0, 0, 0, d.port);
+    fake_proc(dir, 1, args, (size_t)n + 1);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_int_equal(probe_get(url, 2000, err, sizeof(err)), 200);
+    rm_fake_proc(dir);
+    kill(d.pid, SIGTERM);
+    assert_int_equal(WEXITSTATUS(wait_exit(&d, 5000)), 0);
+    close(d.out), close(d.err);
 }
 
 /* ------------------------------------------------------------------------
@@ -724,7 +887,10 @@ static void test_sigterm_stops_batch(void **state)
         }
     print_message("SIGTERM during a batch, --drain-timeout 2: exit after "
                   "%ld ms\n", exited);
-    assert_true(exited >= 0 && exited < 3500);
+    /* The drain timeout, then a board's search, the problems of the rest
+     * encoded and sent (the README's bound: a second at most), on a busy
+     * machine. */
+    assert_true(exited >= 0 && exited < 4000);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     assert_true(wait_log(&d, "\"abandoned\":0", 1000));
@@ -920,11 +1086,12 @@ static void test_sighup_drains_like_sigterm(void **state)
     assert_true(fd >= 0);
     snprintf(head, sizeof(head),
              "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "X-Request-Id: hup-1\r\nContent-Length: %zu\r\n\r\n",
-             strlen(EXAMPLE));
+             "X-Request-Id: hup-1\r\nExpect: 100-continue\r\n"
+             "Content-Length: %zu\r\n\r\n", strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
+    /* The server has the headers (it says so): the request is in flight. */
+    assert_true(continued(fd));
     send_all(fd, EXAMPLE, half);
-    usleep(200 * 1000); /* the server has the headers: the request is in flight */
     kill(d.pid, SIGHUP);
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
     assert_non_null(strstr(d.log, "\"signal\":\"SIGHUP\""));
@@ -958,6 +1125,7 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(test_access_log),
         cmocka_unit_test(test_access_log_off),
         cmocka_unit_test(test_probe),
+        cmocka_unit_test(test_probe_daemon_url),
         cmocka_unit_test(test_many_ready_at_once),
         cmocka_unit_test(test_batch_budget_bounds_time),
         cmocka_unit_test(test_sigterm_stops_batch),

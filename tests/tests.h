@@ -16,6 +16,7 @@ int test_api_batch(unsigned *ntests);
 int test_http(unsigned *ntests);
 int test_main(unsigned *ntests);
 int test_logic(unsigned *ntests);
+int test_logic_ladder(unsigned *ntests);
 int test_generate(unsigned *ntests);
 int test_api_logic(unsigned *ntests);
 int test_cli(unsigned *ntests);

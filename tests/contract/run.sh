@@ -4,9 +4,8 @@
 # client's types from it, tsc --strict compiles tests/contract/contract.ts
 # against them with openapi-fetch, and the result calls every route of real
 # daemons and validates every answer against the spec (see contract.ts).
-# The locked npm packages are installed with `npm ci` in build/contract/
-# (again when the lock changes); Debian's nodejs and npm are installed, as
-# root, when node is missing. Ends with "contract: N passed, N failed".
+# The locked npm packages go to build/contract/ (tests/npm-ci.sh). Ends
+# with "contract: N passed, N failed".
 #   tests/contract/run.sh BINARY
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,20 +13,7 @@ BIN=$(realpath "${1:-build/sudokud}")
 SRC=tests/contract
 DEST=build/contract
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    [ "$(id -u)" = 0 ] || { echo "contract: needs node and npm; as root run: apt-get install -y --no-install-recommends nodejs npm" >&2; exit 1; }
-    echo "installing: nodejs npm"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >/dev/null
-    apt-get install -y -q --no-install-recommends nodejs npm >/dev/null
-fi
-if [ ! -f "$DEST/node_modules/.installed" ] || ! cmp -s "$SRC/package-lock.json" "$DEST/package-lock.json"; then
-    echo "npm ci in $DEST"
-    mkdir -p "$DEST"
-    cp "$SRC/package.json" "$SRC/package-lock.json" "$DEST/"
-    (cd "$DEST" && npm ci --no-audit --no-fund --loglevel=error)
-    touch "$DEST/node_modules/.installed"
-fi
+tests/npm-ci.sh contract "$SRC" "$DEST"
 bin=$DEST/node_modules/.bin
 
 echo "== lint (redocly, spectral; a warning fails)"

@@ -91,72 +91,63 @@ def fresh_requests(port, seconds, results, what):
                   "worst %.0f ms" % worst)
 
 
-def check_normal(results, normal):
-    results.check(not normal.errors and normal.worst_ms < 1000,
-                  "kept-alive normal client served within 1 s throughout",
-                  "errors %s, worst %.0f ms, served %d" % (
-                      normal.errors[:3], normal.worst_ms, normal.served))
+def attack(binary, results, case, args, tricklers, fresh_s, close_s):
+    """Runs a daemon with args and a normal client on it, starts the slow
+    connections (tricklers(port)), checks new clients for fresh_s seconds,
+    waits up to close_s for every slow one to be closed; checks the normal
+    client throughout. Returns the seconds the closing took and /metrics."""
+    results.case = case
+    with hostile.Daemon(binary, [*args, "--access-log", "off"]) as d:
+        normal = hostile.NormalClient(d.port)
+        normal.start()
+        results.check(normal.wait_served(10), "normal client served before")
+        t0 = time.monotonic()
+        slow = tricklers(d.port)
+        fresh_requests(d.port, fresh_s, results, case)
+        closed = slow.wait_all_closed(close_s)
+        took = time.monotonic() - t0
+        slow.stop()
+        normal.stop()
+        results.check(closed, "all %d slow connections closed" % len(slow.socks),
+                      "%d still open after %.1f s" % (len(slow.open), took))
+        results.check(not normal.errors and normal.worst_ms < 1000,
+                      "kept-alive normal client served within 1 s throughout",
+                      "errors %s, worst %.0f ms, served %d" % (
+                          normal.errors[:3], normal.worst_ms, normal.served))
+        return took, hostile.metrics(d.port)
 
 
 def slow_headers(binary, results):
-    results.case = "slow headers"
-    with hostile.Daemon(binary, ["--header-timeout", str(HEADER_TIMEOUT),
-                                 "--max-connections", str(MAX_CONNECTIONS),
-                                 "--access-log", "off"]) as d:
-        normal = hostile.NormalClient(d.port)
-        normal.start()
-        results.check(normal.wait_served(10), "normal client served before")
-        t0 = time.monotonic()
-        slow = Tricklers(d.port, SLOW_HEADERS,
-                         b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-        fresh_requests(d.port, HEADER_TIMEOUT + 1, results, "slow headers")
-        closed = slow.wait_all_closed(HEADER_TIMEOUT + 2)
-        took = time.monotonic() - t0
-        slow.stop()
-        normal.stop()
-        results.check(closed, "all %d trickling connections closed" % SLOW_HEADERS,
-                      "%d still open after %.1f s" % (len(slow.open), took))
-        check_normal(results, normal)
-        m = hostile.metrics(d.port)
-        n = (hostile.count(m, "http_connections_closed_total",
-                           reason="header_timeout") +
-             hostile.count(m, "http_connections_closed_total",
-                           reason="evicted"))
-        results.check(n >= SLOW_HEADERS, "closes counted in the metrics",
-                      "header_timeout + evicted = %d" % n)
+    _, m = attack(binary, results, "slow headers",
+                  ["--header-timeout", str(HEADER_TIMEOUT),
+                   "--max-connections", str(MAX_CONNECTIONS)],
+                  lambda port: Tricklers(port, SLOW_HEADERS,
+                                         b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+                  HEADER_TIMEOUT + 1, HEADER_TIMEOUT + 2)
+    n = sum(hostile.count(m, "http_connections_closed_total", reason=r)
+            for r in ("header_timeout", "evicted"))
+    results.check(n >= SLOW_HEADERS, "closes counted in the metrics",
+                  "header_timeout + evicted = %d" % n)
 
 
 def slow_bodies(binary, results):
-    results.case = "slow bodies"
-    with hostile.Daemon(binary, ["--header-timeout", str(HEADER_TIMEOUT),
-                                 "--body-min-rate", "1K",
-                                 "--max-connections", str(MAX_CONNECTIONS),
-                                 "--access-log", "off"]) as d:
-        normal = hostile.NormalClient(d.port)
-        normal.start()
-        results.check(normal.wait_served(10), "normal client served before")
-        t0 = time.monotonic()
-        slow = Tricklers(d.port, SLOW_BODIES, hostile.request(
-            "POST", "/solve/batch", [("Content-Type", "application/json"),
-                                     ("Content-Length", "100000")]),
-            drip=b"[", every=0.5)
-        fresh_requests(d.port, 1.5, results, "slow bodies")
-        # A body below 1 KiB/s is closed at the end of the grace (the
-        # header timeout) plus one look (0.25 s).
-        closed = slow.wait_all_closed(HEADER_TIMEOUT + 2)
-        took = time.monotonic() - t0
-        slow.stop()
-        normal.stop()
-        results.check(closed, "all %d slow bodies closed" % SLOW_BODIES,
-                      "%d still open after %.1f s" % (len(slow.open), took))
-        results.check(took < HEADER_TIMEOUT + 1.5,
-                      "closed at the grace's end", "%.1f s" % took)
-        check_normal(results, normal)
-        m = hostile.metrics(d.port)
-        n = hostile.count(m, "http_connections_closed_total",
-                          reason="body_too_slow")
-        results.check(n >= SLOW_BODIES, "closes counted in the metrics",
-                      "body_too_slow = %d" % n)
+    # A body below 1 KiB/s is closed at the end of the grace (the header
+    # timeout) plus one look (0.25 s).
+    took, m = attack(binary, results, "slow bodies",
+                     ["--header-timeout", str(HEADER_TIMEOUT),
+                      "--body-min-rate", "1K",
+                      "--max-connections", str(MAX_CONNECTIONS)],
+                     lambda port: Tricklers(port, SLOW_BODIES, hostile.request(
+                         "POST", "/solve/batch",
+                         [("Content-Type", "application/json"),
+                          ("Content-Length", "100000")]),
+                         drip=b"[", every=0.5),
+                     1.5, HEADER_TIMEOUT + 2)
+    results.check(took < HEADER_TIMEOUT + 1.5, "closed at the grace's end",
+                  "%.1f s" % took)
+    n = hostile.count(m, "http_connections_closed_total", reason="body_too_slow")
+    results.check(n >= SLOW_BODIES, "closes counted in the metrics",
+                  "body_too_slow = %d" % n)
 
 
 def run(binary, results):
