@@ -70,6 +70,8 @@
   let dragging = false;
   let busy = false;
   const cellEls = [];
+  const SVG = 'http://www.w3.org/2000/svg';
+  let linksEl = null;        // the <svg> a hint's chain is drawn on
 
   // What undo restores: the puzzle and everything the player wrote.
   function snapshot() {
@@ -180,6 +182,61 @@
       }
       boardEl.appendChild(row);
     }
+    // The layer a hint's chain is drawn on: 9x9 units, one per cell.
+    linksEl = document.createElementNS(SVG, 'svg');
+    linksEl.setAttribute('class', 'links');
+    linksEl.setAttribute('viewBox', '0 0 9 9');
+    linksEl.setAttribute('preserveAspectRatio', 'none');
+    linksEl.setAttribute('aria-hidden', 'true');
+    linksEl.setAttribute('focusable', 'false');
+    boardEl.parentNode.appendChild(linksEl);
+  }
+
+  // Where candidate d of cell i sits: its place in the 3x3 of the notes.
+  function candidatePoint(i, d) {
+    return [colOf(i) + ((d - 1) % 3 + 0.5) / 3, rowOf(i) + (Math.floor((d - 1) / 3) + 0.5) / 3];
+  }
+
+  // A chain from /hint's `links`: a ring on each node's candidate (the
+  // middle of a grouped node's cells) and a line to the next node, solid
+  // for a strong link, dashed for a weak one, thin for a forcing trail.
+  function drawLinks() {
+    while (linksEl.firstChild) linksEl.removeChild(linksEl.firstChild);
+    if (!overlay || !overlay.links.length) return;
+    const pts = overlay.links.map((n) => {
+      const ps = n.cells.map((i) => candidatePoint(i, n.digit));
+      return [ps.reduce((a, p) => a + p[0], 0) / ps.length, ps.reduce((a, p) => a + p[1], 0) / ps.length];
+    });
+    const el = (name, attrs) => {
+      const e = document.createElementNS(SVG, name);
+      Object.keys(attrs).forEach((k) => e.setAttribute(k, String(attrs[k])));
+      linksEl.appendChild(e);
+      return e;
+    };
+    const R = 0.15;
+    overlay.links.forEach((n, k) => {
+      if (k + 1 < pts.length && n.link !== 'end') {
+        const [x1, y1] = pts[k];
+        const [x2, y2] = pts[k + 1];
+        const len = Math.hypot(x2 - x1, y2 - y1) || 1;
+        const ux = (x2 - x1) / len;
+        const uy = (y2 - y1) / len;
+        el('line', {
+          class: 'link link-' + n.link, x1: x1 + ux * R, y1: y1 + uy * R,
+          x2: x2 - ux * R, y2: y2 - uy * R,
+        });
+        // An arrowhead: two short strokes back from the end.
+        const hx = x2 - ux * R;
+        const hy = y2 - uy * R;
+        for (const side of [1, -1]) {
+          el('line', {
+            class: 'link-head', x1: hx, y1: hy,
+            x2: hx - ux * 0.18 + side * uy * 0.1, y2: hy - uy * 0.18 - side * ux * 0.1,
+          });
+        }
+      }
+      el('circle', { class: 'link-node', cx: pts[k][0], cy: pts[k][1], r: R });
+    });
   }
 
   function noteDigits(mask) {
@@ -201,6 +258,7 @@
     const unitCells = new Set();
     const patternCells = new Set();
     const elims = new Map();
+    const chainDigits = new Map(); // cell -> digits of the hint's chain there
     if (overlay) {
       overlay.units.forEach((u) => {
         for (let k = 0; k < CELLS; k++) {
@@ -209,6 +267,11 @@
         }
       });
       overlay.cells.forEach((k) => patternCells.add(k));
+      overlay.links.forEach((n) => n.cells.forEach((k) => {
+        patternCells.add(k);
+        if (!chainDigits.has(k)) chainDigits.set(k, []);
+        if (!chainDigits.get(k).includes(n.digit)) chainDigits.get(k).push(n.digit);
+      }));
       overlay.elims.forEach((e) => {
         if (!elims.has(e.i)) elims.set(e.i, []);
         elims.get(e.i).push(e.d);
@@ -271,7 +334,7 @@
       else delete el.children[2].dataset.sum;
       cl.toggle('cage-head', head);
 
-      el.setAttribute('aria-label', cellLabel(i, value, kind, mistake, n, el2));
+      el.setAttribute('aria-label', cellLabel(i, value, kind, mistake, n, el2, chainDigits.get(i)));
     }
     document.querySelectorAll('#pad-digits button').forEach((b) => {
       const d = b.dataset.digit;
@@ -279,6 +342,7 @@
       for (let i = 0; i < CELLS; i++) if (digitAt(i) === d) count++;
       b.classList.toggle('is-complete', count >= 9);
     });
+    drawLinks();
     $('undo').disabled = !undoStack.length;
     $('redo').disabled = !redoStack.length;
     $('play').hidden = S.playing;
@@ -289,7 +353,7 @@
   }
 
   // "Row 1, column 2, box 1, given 5" / "Row 4, column 4, box 5, empty, notes 1 3 8".
-  function cellLabel(i, value, kind, mistake, cage, elims) {
+  function cellLabel(i, value, kind, mistake, cage, elims, chain) {
     const parts = ['Row ' + (rowOf(i) + 1), 'column ' + (colOf(i) + 1), 'box ' + (boxOf(i) + 1)];
     if (!value) {
       parts.push('empty');
@@ -303,6 +367,7 @@
     if (mistake) parts.push('mistake');
     if (conflicts.has(i)) parts.push('conflict');
     if (elims.length && !value) parts.push('hint rules out ' + elims.join(' '));
+    if (chain) parts.push('in the hint\'s chain on ' + chain.join(' and '));
     if (cage >= 0) parts.push('cage sum ' + S.cages[cage].sum);
     return parts.join(', ');
   }
@@ -786,6 +851,7 @@
       S.givens[i] = ch >= '1' && ch <= '9' ? ch : '';
     }
     S.cages = cages || [];
+    $('path-view').hidden = true;
     undoStack = [];
     redoStack = [];
     clearMarks();
@@ -934,6 +1000,12 @@
         units: (Array.isArray(d.units) ? d.units : []).filter((u) => u && Number.isInteger(u.index)),
         elims: (Array.isArray(d.eliminations) ? d.eliminations : [])
           .filter((e) => e && inRange(e.cell)).map((e) => ({ i: e.cell[0] * SIZE + e.cell[1], d: Number(e.digit) })),
+        // A chain's nodes: {cells, digit, link}; a grouped node has `cells`.
+        links: (Array.isArray(d.links) ? d.links : []).map((n) => ({
+          cells: (Array.isArray(n.cells) ? n.cells : [n.cell]).filter(inRange).map((x) => x[0] * SIZE + x[1]),
+          digit: Number(n.digit),
+          link: String(n.link || 'end'),
+        })).filter((n) => n.cells.length && n.digit >= 1 && n.digit <= 9),
       };
       const where = digit + ' goes in row ' + (rc[0] + 1) + ', column ' + (rc[1] + 1) + '.';
       let text;
@@ -949,6 +1021,9 @@
         text = 'Hint (' + techniqueName(d.technique) + '): ' + where + ' ' + humanText(d.explanation || '');
       }
       if (overlay.elims.length) text += ' Ruled-out candidates are struck through.';
+      if (overlay.links.length) {
+        text += ' The chain is drawn on the grid: solid lines are strong links, dashed lines weak ones.';
+      }
       select(i, false);
       setStatus('ok', text.trim());
     });
@@ -964,7 +1039,8 @@
       const res = await call('POST', '/grade', body(false));
       if (!res.ok) { showProblem(res, '/grade'); return; }
       const d = res.data || {};
-      let text = 'This puzzle is ' + (d.level || 'graded') + '.';
+      let text = 'This puzzle is ' + (d.level || 'graded') +
+        (Number.isFinite(d.rating) ? ' (rating ' + d.rating.toFixed(1) + ')' : '') + '.';
       if (d.needs_guessing) {
         text += ' Logic alone gets stuck with ' + plural(d.blanks_left, 'blank', 'blanks') +
                 ' left, so it needs guessing.';
@@ -976,12 +1052,58 @@
     });
   }
 
+  // POST /explain answers {steps: [hint step...], complete, stopped, level,
+  // rating}: every step from the puzzle's givens to the solution, listed
+  // next to the grid in the words of the hints.
+  function explain() {
+    run(async () => {
+      clearMarks();
+      render();
+      if (isEmpty()) { setStatus('error', EMPTY_BOARD); return; }
+      setStatus('info', 'Working out the solution path…');
+      const res = await call('POST', '/explain', body(false));
+      if (!res.ok) { showProblem(res, '/explain'); return; }
+      const d = res.data || {};
+      const steps = Array.isArray(d.steps) ? d.steps : [];
+      const list = $('path');
+      list.textContent = '';
+      steps.forEach((st) => {
+        const li = document.createElement('li');
+        const name = document.createElement('strong');
+        name.textContent = techniqueName(st.technique) + ': ';
+        li.append(name, humanText(st.explanation || ''));
+        list.appendChild(li);
+      });
+      const rating = Number.isFinite(d.rating) ? ', rating ' + d.rating.toFixed(1) : '';
+      $('path-summary').textContent = plural(steps.length, 'step', 'steps') + ' by logic alone, level ' +
+        (d.level || '?') + rating + (d.complete === false ? '; stopped before the end (' +
+        String(d.stopped || 'limit').replace(/_/g, ' ') + ').' : ', to the solution.');
+      $('path-view').hidden = false;
+      setStatus('ok', 'The solution path, ' + $('path-summary').textContent + ' It is listed below the buttons.');
+    });
+  }
+
   // POST /generate {difficulty} answers {puzzle, solution, difficulty, givens, ...}.
   function generate() {
     run(async () => {
       const level = $('difficulty').value;
-      setStatus('info', 'Generating a ' + level + ' puzzle…');
-      const res = await call('POST', '/generate', { difficulty: level });
+      const req = {};
+      if (level) req.difficulty = level;
+      const range = [['min-rating', 'min_rating'], ['max-rating', 'max_rating']];
+      for (const [id, key] of range) {
+        const v = $(id).value.trim();
+        if (!v) continue;
+        const x = Number(v);
+        if (!Number.isFinite(x) || x < 1 || x > 12) {
+          setStatus('error', 'A rating is a number from 1.0 to 12.0.');
+          $(id).setAttribute('aria-invalid', 'true');
+          return;
+        }
+        $(id).removeAttribute('aria-invalid');
+        req[key] = x;
+      }
+      setStatus('info', 'Generating a ' + (level || 'new') + ' puzzle…');
+      const res = await call('POST', '/generate', req);
       if (!res.ok) { showProblem(res, '/generate'); return; }
       const d = res.data || {};
       const line = toLine(d.puzzle);
@@ -992,8 +1114,9 @@
       }
       loadPuzzle(line, []);
       const givens = S.givens.filter((g) => g).length;
-      await startGame('A new ' + (d.difficulty || level) + ' puzzle with ' + givens +
-                      ' givens. Good luck!', sol.length === CELLS ? sol : '');
+      const rating = d.grade && Number.isFinite(d.grade.rating) ? ' (rating ' + d.grade.rating.toFixed(1) + ')' : '';
+      await startGame('A new ' + (d.difficulty || (d.grade && d.grade.level) || level) + ' puzzle' + rating +
+                      ' with ' + givens + ' givens. Good luck!', sol.length === CELLS ? sol : '');
     });
   }
 
@@ -1245,6 +1368,8 @@
   $('validate').addEventListener('click', validate);
   $('hint').addEventListener('click', hint);
   $('grade').addEventListener('click', grade);
+  $('explain').addEventListener('click', explain);
+  $('path-close').addEventListener('click', () => { $('path-view').hidden = true; $('explain').focus(); });
   $('generate').addEventListener('click', generate);
   $('play').addEventListener('click', () => run(() => startGame('The puzzle is locked: its givens cannot change now. Good luck!')));
   $('erase').addEventListener('click', () => erase(active));
