@@ -12,7 +12,7 @@ struct metrics;
 
 /* The route templates, also the `route` label of the metrics; a path that
  * matches none is route API_NROUTES ("other"). */
-#define API_NROUTES 14
+#define API_NROUTES 15
 extern const char *const api_route_labels[API_NROUTES];
 
 /* What the handlers need from the configuration. */
@@ -138,5 +138,6 @@ extern const char api_openapi_yaml_end[];
 extern const char api_index_html[], api_index_html_end[];
 extern const char api_app_js[], api_app_js_end[];
 extern const char api_app_css[], api_app_css_end[];
+extern const char api_favicon_ico[], api_favicon_ico_end[];
 
 #endif

@@ -135,6 +135,7 @@ static const struct asset assets[] = {
     {"/", "text/html; charset=utf-8", api_index_html, api_index_html_end},
     {"/app.js", "text/javascript; charset=utf-8", api_app_js, api_app_js_end},
     {"/app.css", "text/css; charset=utf-8", api_app_css, api_app_css_end},
+    {"/favicon.ico", "image/x-icon", api_favicon_ico, api_favicon_ico_end},
 };
 
 static void handle_asset(const struct api_context *ctx,
@@ -232,7 +233,8 @@ struct route {
 const char *const api_route_labels[API_NROUTES] = {
     "/solve", "/livez",   "/readyz",  "/openapi.yaml",
     "/metrics", "/", "/app.js", "/app.css",
-    "/validate", "/hint", "/grade", "/generate", "/solve/batch", "/explain"};
+    "/validate", "/hint", "/grade", "/generate", "/solve/batch", "/explain",
+    "/favicon.ico"};
 
 static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_solve},
@@ -249,6 +251,7 @@ static const struct route routes[API_NROUTES] = {
     {"POST", "POST, OPTIONS", api_handle_generate},
     {"POST", "POST, OPTIONS", api_handle_solve_batch},
     {"POST", "POST, OPTIONS", api_handle_explain},
+    {"GET", "GET, HEAD, OPTIONS", handle_asset},
 };
 
 static void route(const struct api_context *ctx, const struct api_request *req,

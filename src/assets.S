@@ -27,4 +27,10 @@ api_app_css:
     .incbin "src/web/app.css"
 api_app_css_end:
     .byte 0
+    .global api_favicon_ico
+    .global api_favicon_ico_end
+api_favicon_ico:
+    .incbin "src/web/favicon.ico"
+api_favicon_ico_end:
+    .byte 0
     .section .note.GNU-stack,"",@progbits

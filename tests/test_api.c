@@ -915,15 +915,18 @@ static void solve_data_file_agrees(void **state)
  * Other routes
  * ------------------------------------------------------------------------ */
 
-/* The demo page and its two files: embedded, with a strict CSP. */
+/* The demo page, its two files and its icon: embedded, with a strict CSP.
+ * `start` is how the body begins (`len` bytes; an ICO header has NULs). */
 static void route_assets(void **state)
 {
     static const struct {
         const char *path, *type, *start;
+        size_t len;
     } want[] = {
-        {"/", "text/html; charset=utf-8", "<!doctype html>"},
-        {"/app.js", "text/javascript; charset=utf-8", NULL},
-        {"/app.css", "text/css; charset=utf-8", NULL},
+        {"/", "text/html; charset=utf-8", "<!doctype html>", 15},
+        {"/app.js", "text/javascript; charset=utf-8", NULL, 0},
+        {"/app.css", "text/css; charset=utf-8", NULL, 0},
+        {"/favicon.ico", "image/x-icon", "\0\0\1\0", 4},
     };
     struct api_response resp;
 
@@ -934,9 +937,9 @@ static void route_assets(void **state)
         assert_int_equal(resp.status, 200);
         assert_string_equal(resp.content_type, want[i].type);
         assert_false(resp.body_owned);
-        assert_true(resp.body_len > 0);
+        assert_true(resp.body_len > want[i].len);
         if (want[i].start)
-            assert_memory_equal(resp.body, want[i].start, strlen(want[i].start));
+            assert_memory_equal(resp.body, want[i].start, want[i].len);
         for (size_t h = 0; h < resp.nheaders; h++)
             if (strcmp(resp.headers[h].name, "Content-Security-Policy") == 0)
                 csp = resp.headers[h].value;
