@@ -13,7 +13,8 @@ struct metrics;
 /* The route templates, also the `route` label of the metrics; a path that
  * matches none is route API_NROUTES ("other"). */
 #define API_NROUTES 15
-extern const char *const api_route_labels[API_NROUTES];
+/* The path of route i (its metrics label); "other" for API_NROUTES. */
+const char *api_route_label(size_t route);
 
 /* What the handlers need from the configuration. */
 struct api_context {
@@ -87,7 +88,7 @@ struct api_response {
     size_t body_len;
     int body_owned;
     const char *allow;
-    size_t route;               /* index into api_route_labels */
+    size_t route;               /* a route index (api_route_label) */
     const char *request_id;     /* req->request_id, echoed in problems */
     const char *cors_origin;    /* Access-Control-Allow-Origin */
     const char *cors_methods;   /* preflight: Access-Control-Allow-Methods */

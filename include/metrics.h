@@ -32,11 +32,12 @@ enum metrics_close {
     METRICS_NCLOSES
 };
 
-/* Creates the metrics of a server whose routes are labelled by `routes`
- * (nroutes route templates; requests outside them are counted as "other").
- * The strings must outlive the metrics. Returns NULL when out of memory. */
-struct metrics *metrics_create(const char *const *routes, size_t nroutes,
-                               const char *version);
+/* Creates the metrics of a server with nroutes routes, route r labelled
+ * route_label(r) (a route template; requests outside them are counted as
+ * "other"). The labels must outlive the metrics. Returns NULL when out of
+ * memory. */
+struct metrics *metrics_create(const char *(*route_label)(size_t route),
+                               size_t nroutes, const char *version);
 void metrics_destroy(struct metrics *m);
 
 /* A request started / ended. `route` is an index into the route table, or

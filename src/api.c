@@ -222,37 +222,41 @@ static void apply_cors(const struct api_context *ctx,
  * Routing
  * ------------------------------------------------------------------------ */
 
-/* The routes, in the order of api_route_labels (their paths). */
+/* The routes: one entry per path. A path no entry has is route
+ * API_NROUTES ("other"). */
 struct route {
+    const char *path;
     const char *method;  /* GET routes answer HEAD too */
     const char *allow;   /* the Allow header of this path */
     void (*handle)(const struct api_context *, const struct api_request *,
                    struct api_response *);
 };
 
-const char *const api_route_labels[API_NROUTES] = {
-    "/solve", "/livez",   "/readyz",  "/openapi.yaml",
-    "/metrics", "/", "/app.js", "/app.css",
-    "/validate", "/hint", "/grade", "/generate", "/solve/batch", "/explain",
-    "/favicon.ico"};
-
-static const struct route routes[API_NROUTES] = {
-    {"POST", "POST, OPTIONS", api_handle_solve},
-    {"GET", "GET, HEAD, OPTIONS", handle_livez},
-    {"GET", "GET, HEAD, OPTIONS", handle_readyz},
-    {"GET", "GET, HEAD, OPTIONS", handle_openapi},
-    {"GET", "GET, HEAD, OPTIONS", handle_metrics},
-    {"GET", "GET, HEAD, OPTIONS", handle_asset},
-    {"GET", "GET, HEAD, OPTIONS", handle_asset},
-    {"GET", "GET, HEAD, OPTIONS", handle_asset},
-    {"POST", "POST, OPTIONS", api_handle_validate},
-    {"POST", "POST, OPTIONS", api_handle_hint},
-    {"POST", "POST, OPTIONS", api_handle_grade},
-    {"POST", "POST, OPTIONS", api_handle_generate},
-    {"POST", "POST, OPTIONS", api_handle_solve_batch},
-    {"POST", "POST, OPTIONS", api_handle_explain},
-    {"GET", "GET, HEAD, OPTIONS", handle_asset},
+static const struct route routes[] = {
+    {"/solve", "POST", "POST, OPTIONS", api_handle_solve},
+    {"/livez", "GET", "GET, HEAD, OPTIONS", handle_livez},
+    {"/readyz", "GET", "GET, HEAD, OPTIONS", handle_readyz},
+    {"/openapi.yaml", "GET", "GET, HEAD, OPTIONS", handle_openapi},
+    {"/metrics", "GET", "GET, HEAD, OPTIONS", handle_metrics},
+    {"/", "GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"/app.js", "GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"/app.css", "GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"/validate", "POST", "POST, OPTIONS", api_handle_validate},
+    {"/hint", "POST", "POST, OPTIONS", api_handle_hint},
+    {"/grade", "POST", "POST, OPTIONS", api_handle_grade},
+    {"/generate", "POST", "POST, OPTIONS", api_handle_generate},
+    {"/solve/batch", "POST", "POST, OPTIONS", api_handle_solve_batch},
+    {"/explain", "POST", "POST, OPTIONS", api_handle_explain},
+    {"/favicon.ico", "GET", "GET, HEAD, OPTIONS", handle_asset},
 };
+
+_Static_assert(sizeof(routes) / sizeof(routes[0]) == API_NROUTES,
+               "API_NROUTES (api.h) must count the entries of routes[]");
+
+const char *api_route_label(size_t route)
+{
+    return route < API_NROUTES ? routes[route].path : "other";
+}
 
 static void route(const struct api_context *ctx, const struct api_request *req,
                   size_t i, struct api_response *resp)
@@ -269,7 +273,7 @@ static void route(const struct api_context *ctx, const struct api_request *req,
     } else {
         resp->allow = r->allow;
         snprintf(detail, sizeof(detail), "%s accepts only %s",
-                 api_route_labels[i], r->allow);
+                 r->path, r->allow);
         api_respond_simple(resp, 405, "method_not_allowed", "Method not allowed",
                        detail);
     }
@@ -282,7 +286,7 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
 
     memset(resp, 0, sizeof(*resp));
     resp->request_id = req->request_id;
-    while (i < API_NROUTES && strcmp(req->path, api_route_labels[i]) != 0)
+    while (i < API_NROUTES && strcmp(req->path, routes[i].path) != 0)
         i++;
     resp->route = i;
     /* Liveness stays cheap and truthful under load: a probe that failed

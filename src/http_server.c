@@ -168,7 +168,7 @@ static struct http_server *new_server(const struct config *cfg,
     atomic_init(&srv->connections, 0);
     atomic_init(&srv->buffered, 0);
     atomic_init(&srv->next_id, 0);
-    srv->metrics = metrics_create(api_route_labels, API_NROUTES, cfg->version);
+    srv->metrics = metrics_create(api_route_label, API_NROUTES, cfg->version);
     srv->loops = calloc(nloops, sizeof(*srv->loops));
     if (srv->loops != NULL) {
         srv->nloops = nloops;

@@ -61,7 +61,7 @@ struct shard {
 };
 
 struct metrics {
-    const char *const *routes;
+    const char *(*route_label)(size_t route);
     size_t nroutes;
     const char *version;
     double start_time;
@@ -81,7 +81,8 @@ static void *zalloc_aligned(size_t n)
     return p;
 }
 
-struct metrics *metrics_create(const char *const *routes, size_t nroutes,
+struct metrics *metrics_create(const char *(*route_label)(size_t route),
+                               size_t nroutes,
                                const char *version)
 {
     struct metrics *m = calloc(1, sizeof(*m));
@@ -89,7 +90,7 @@ struct metrics *metrics_create(const char *const *routes, size_t nroutes,
 
     if (m == NULL)
         return NULL;
-    m->routes = routes;
+    m->route_label = route_label;
     m->nroutes = nroutes;
     m->version = version;
     gettimeofday(&tv, NULL);
@@ -288,7 +289,7 @@ static void emit_histogram(struct out *o, const char *name, const char *labels,
 
 static const char *route_label(const struct metrics *m, size_t r)
 {
-    return r < m->nroutes ? m->routes[r] : "other";
+    return r < m->nroutes ? m->route_label(r) : "other";
 }
 
 char *metrics_render(const struct metrics *m, size_t *len)

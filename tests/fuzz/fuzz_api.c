@@ -49,7 +49,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     ctx.max_batch_body = FUZZ_MAX_BODY;
     ctx.max_batch_nodes = FUZZ_BATCH_SEARCHES * FUZZ_MAX_NODES;
     ctx.cors_origins = NULL;
-    ctx.metrics = metrics_create(api_route_labels, API_NROUTES, "fuzz");
+    ctx.metrics = metrics_create(api_route_label, API_NROUTES, "fuzz");
     if (ctx.metrics == NULL)
         abort();
     return 0;
@@ -253,7 +253,7 @@ static void check_same_intake(const char *path, const char *body, size_t len,
     req.request_id = REQUEST_ID;
     api_handle(&ctx, &req, &resp);
     CHECK(resp.route < API_NROUTES &&
-          strcmp(api_route_labels[resp.route], path) == 0);
+          strcmp(api_route_label(resp.route), path) == 0);
     CHECK(resp.body != NULL && strlen(resp.body) == resp.body_len);
     root = cJSON_ParseWithLength(resp.body, resp.body_len);
     CHECK(cJSON_IsObject(root));
