@@ -128,7 +128,7 @@ struct codec_batch {
 };
 
 /* What a batch's JSON may hold, counted before any cJSON tree is built, so
- * that parsing one batch costs a known amount (README, "Limits"): a board
+ * that parsing one batch costs a known amount (docs/operations.md, "Limits"): a board
  * is at most 10 values (an array of 9 strings), so {"boards": [...]} of n
  * boards may hold 10 n + CODEC_BATCH_SLACK values (its envelope, a few odd
  * elements), and one NDJSON line CODEC_BATCH_SLACK. A value is a string (a

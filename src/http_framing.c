@@ -6,7 +6,7 @@
  * requests it cannot parse (a malformed Content-Length, a chunk size over
  * 64 bits, a request line or headers too long for its buffer) with HTML of
  * its own before the access handler is called; sudokud cannot change those
- * (README, Security). Everything else it passes on, ambiguous or not, so
+ * (docs/operations.md, Security). Everything else it passes on, ambiguous or not, so
  * the first call of the access handler, which sees all the headers, judges
  * the rest: a request is refused with a problem and the connection closed
  * when the message's length is ambiguous (request smuggling), when it uses

@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     /* A fixed threshold: blocks of 128 KiB and more (batch bodies and
      * answers) get mappings of their own, given back when freed. glibc's
      * default threshold grows to the largest block freed, after which a
-     * 4 MiB body stayed in the heap for good (README, "Limits"). */
+     * 4 MiB body stayed in the heap for good (docs/operations.md, "Limits"). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
     config_init(&cfg);

@@ -888,7 +888,7 @@ static void test_sigterm_stops_batch(void **state)
     print_message("SIGTERM during a batch, --drain-timeout 2: exit after "
                   "%ld ms\n", exited);
     /* The drain timeout, then a board's search, the problems of the rest
-     * encoded and sent (the README's bound: a second at most), on a busy
+     * encoded and sent (docs/operations.md's bound: a second at most), on a busy
      * machine. */
     assert_true(exited >= 0 && exited < 4000);
     assert_true(WIFEXITED(status));

@@ -2,9 +2,9 @@
 # items 6-11): each request goes out as raw bytes on a connection of its own
 # while a normal client is served on another, and each must be answered at
 # once (hostile.ANSWER_MS) and, where it must, the connection closed.
-# Expectations come from RFC 9112 and the README's table of problems; what
+# Expectations come from RFC 9112 and the table of problems in docs/api.md; what
 # libmicrohttpd 0.9.75 answers by itself is checked for its status and the
-# close only (README, Security: what stays the library's).
+# close only (docs/operations.md, Security: what stays the library's).
 import time
 
 import hostile

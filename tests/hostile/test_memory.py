@@ -2,7 +2,7 @@
 # worst case: every connection holding nearly a full header buffer, many
 # connections each sending a nearly complete 4 MiB batch body, and the
 # costliest batch bodies parsed. The peak resident size (VmHWM) must stay
-# under the README's formula, and under a real 128 MiB memory limit (a
+# under the formula in docs/operations.md, and under a real 128 MiB memory limit (a
 # cgroup) the daemon must not be killed.
 import json
 import os
@@ -31,7 +31,7 @@ def status(pid):
 
 def bound(max_connections=1000, max_buffered=32 * MiB, batch_workers=1,
           max_batch=10000, max_batch_body=BATCH_BODY):
-    """The README's worst case: 16 MiB for the program, its threads and
+    """The worst case of docs/operations.md (Limits): 16 MiB for the program, its threads and
     allocator slack; 20 KiB a connection (libmicrohttpd's 16 KiB buffer and
     the request's state) up to the hard limit; the bodies held; and per
     running batch what its decoded boards, its parse and its answer may
@@ -161,7 +161,7 @@ def plain(binary, results):
             print("   skip: the sizes of a sanitizer build (the worst case "
                   "was driven, nothing else checked)")
             return
-        results.check(peak <= bound(), "peak RSS under the README's bound",
+        results.check(peak <= bound(), "peak RSS under the bound of docs/operations.md",
                       "%.1f MiB > %.1f MiB" % (peak / MiB, bound() / MiB))
         # Memory goes back once the requests are over.
         end = time.monotonic() + 5
