@@ -131,7 +131,7 @@ start_replica() {
     "$SUDOKUD" --port "$RP" --bind "${RADDR[$i]}" --threads 2 >>"$log" 2>&1 &
     RPID[$i]=$!
     listening() {
-        tail -n +"$((skip + 1))" "$log" | grep -q '"msg":"listening"' && return 0
+        tail -n +"$((skip + 1))" "$log" | matches '"msg":"listening"' && return 0
         kill -0 "${RPID[$i]}" 2>/dev/null || die "replica $i exited at start: $(tail -3 "$log")"
         return 1
     }
@@ -370,7 +370,7 @@ cat "$WORK"/xff[1-8].codes >"$WORK/xff.codes"
 say "8 clients behind the trusted hop: $(summary xff)"
 check "8 clients behind a trusted hop, 1,440 requests at once: each keyed on its own address, none limited" \
     test "$(wc -l <"$WORK/xff.codes")" = 1440 -a "$(failures xff)" = 0
-real_logged() { grep '"request_id":"gw-xff3"' "$WORK/gateway.log" | grep -q '"remote":"198.51.100.3","peer":"127.0.0.1"'; }
+real_logged() { grep '"request_id":"gw-xff3"' "$WORK/gateway.log" | matches '"remote":"198.51.100.3","peer":"127.0.0.1"'; }
 check "the gateway log names the client (198.51.100.3) and the hop (127.0.0.1)" wait_for 5 real_logged
 # One of them over its own limit still gets 429s.
 xff_burst xff9 127.0.0.1 198.51.100.9 400
@@ -385,7 +385,7 @@ xff_burst spoof1 127.0.0.4 192.0.2.1 400
 xff_burst spoof2 127.0.0.4 192.0.2.2 100
 spoof_ok() {
     grep -q '^429$' "$WORK/spoof1.codes" && grep -q '^429$' "$WORK/spoof2.codes" &&
-        grep '"request_id":"gw-spoof2"' "$WORK/gateway.log" | grep -q '"remote":"127.0.0.4"'
+        grep '"request_id":"gw-spoof2"' "$WORK/gateway.log" | matches '"remote":"127.0.0.4"'
 }
 check "an untrusted peer's X-Forwarded-For is ignored: spent budget, new header, still 429 ($(grep -c '^429$' "$WORK/spoof2.codes" || true) of 100)" \
     wait_for 5 spoof_ok
@@ -420,7 +420,7 @@ LOAD_PID=$!
 wait_for 10 lines_at_least '"request_id":"gw-kill"' $((RATE * 2)) || true
 stop_replica 2 KILL
 # Until the gateway has met the dead replica and retried at least once.
-retried_any() { grep '"request_id":"gw-kill"' "$WORK/gateway.log" | grep -q '"upstream":"[^"]*, '; }
+retried_any() { grep '"request_id":"gw-kill"' "$WORK/gateway.log" | matches '"upstream":"[^"]*, '; }
 wait_for 10 retried_any || true
 start_replica 2
 wait "$LOAD_PID" || true
@@ -448,7 +448,7 @@ write_hosts
 skip=$(wc -l <"$WORK/replica-2.log")
 start_replica 2
 tr0=$(date +%s%N)
-moved() { tail -n +"$((skip + 1))" "$WORK/replica-2.log" | grep -q '"request_id":"gw-recreate"'; }
+moved() { tail -n +"$((skip + 1))" "$WORK/replica-2.log" | matches '"request_id":"gw-recreate"'; }
 moved_ok=0
 wait_for 10 moved && moved_ok=1
 moved_ms=$(( ($(date +%s%N) - tr0) / 1000000 ))
@@ -483,7 +483,7 @@ for i in $(seq 1 $REPLICAS) $(seq 1 $REPLICAS); do
     skip=$(wc -l <"$WORK/replica-$i.log")
     start_replica "$i"
     tb=$(date +%s%N)
-    back() { tail -n +"$((skip + 1))" "$WORK/replica-$i.log" | grep -q '"request_id":"gw-roll'; }
+    back() { tail -n +"$((skip + 1))" "$WORK/replica-$i.log" | matches '"request_id":"gw-roll'; }
     wait_for 10 back || roll_ok=0
     say "  replica $i: SIGTERM, exit $STOP_RC after $STOP_MS ms ($served requests answered meanwhile); back in rotation after $(( ($(date +%s%N) - tb) / 1000000 )) ms"
 done
@@ -502,7 +502,7 @@ check "rolling restart under 2 x $RATE r/s of steady load: $(summary roll)" test
 # requests for its last 0.2 ms (see README, Shutdown).
 nginx_quiet() {
     ! grep -E '\[(error|crit|alert|emerg)\]' "$WORK/gateway.err" |
-        grep -vE 'connect\(\) failed|timed out .* while connecting to upstream|prematurely closed|reset by peer|while (reading|sending)|too large body' | grep -q .
+        grep -vE 'connect\(\) failed|timed out .* while connecting to upstream|prematurely closed|reset by peer|while (reading|sending)|too large body' | matches .
 }
 check "nginx logged no error but the upstream failures it retried" nginx_quiet
 grep -E '\[(error|crit|alert|emerg)\]' "$WORK/gateway.err" | grep -iE 'no live|resolve' | head -3 || true

@@ -272,17 +272,17 @@ locked_ok() {
     local name ver
     while read -r name ver _; do
         grep -q "\"name\": \"$name\"," build/image/sbom.spdx.json &&
-            grep -A1 "\"name\": \"$name\"," build/image/sbom.spdx.json | grep -qF "\"versionInfo\": \"$ver\"" || return 1
+            grep -A1 "\"name\": \"$name\"," build/image/sbom.spdx.json | matches -F "\"versionInfo\": \"$ver\"" || return 1
     done < <(grep -v '^#' docker/runtime.lock)
 }
 check "every package is at the version docker/runtime.lock pins" locked_ok
 hardened() {
-    readelf -hW "$WORK/sudokud" | grep -q 'Type: *DYN' &&
-        readelf -dW "$WORK/sudokud" | grep -q 'FLAGS_1.*NOW.*PIE' &&
-        readelf -lW "$WORK/sudokud" | grep -q GNU_RELRO &&
-        readelf -lW "$WORK/sudokud" | grep GNU_STACK | grep -qv RWE &&
-        readelf -sW --dyn-syms "$WORK/sudokud" | grep -q '__stack_chk_fail' &&
-        readelf -sW --dyn-syms "$WORK/sudokud" | grep -q '__[a-z]*printf_chk'
+    local h d l sy
+    h=$(readelf -hW "$WORK/sudokud") && d=$(readelf -dW "$WORK/sudokud") &&
+        l=$(readelf -lW "$WORK/sudokud") && sy=$(readelf -sW --dyn-syms "$WORK/sudokud") || return 1
+    grep -q 'Type: *DYN' <<<"$h" && grep -q 'FLAGS_1.*NOW.*PIE' <<<"$d" && grep -q GNU_RELRO <<<"$l" &&
+        grep GNU_STACK <<<"$l" | matches -v RWE && grep -q '__stack_chk_fail' <<<"$sy" &&
+        grep -q '__[a-z]*printf_chk' <<<"$sy"
 }
 check "the binary is hardened: PIE, full RELRO (BIND_NOW), stack protector, FORTIFY, no exec stack" hardened
 label() { docker image inspect -f "{{index .Config.Labels \"org.opencontainers.image.$1\"}}" "$IMAGE"; }
@@ -344,11 +344,11 @@ check "GET /readyz answers 200" curl -fsS -o /dev/null "$BASEURL/readyz"
 logs=$(docker logs "$NAME" 2>&1)
 env_honoured() {
     grep '"msg":"listening"' <<<"$logs" | grep "\"port\":$PORT[,}]" |
-        grep '"max_body":2048' | grep -q '"threads":2'
+        grep '"max_body":2048' | matches '"threads":2'
 }
 check "PORT, MAX_BODY and THREADS from the environment are honoured (listening line)" env_honoured
 # The access log is buffered (written at least every 200 ms): wait for it.
-id_logged() { docker logs "$NAME" 2>&1 | grep -q '"request_id":"image-test-1"'; }
+id_logged() { docker logs "$NAME" 2>&1 | matches '"request_id":"image-test-1"'; }
 check "the request id reaches the JSON log" wait_for 5 id_logged
 big=$(head -c 3000 /dev/zero | tr '\0' ' ')
 code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' -d "{$big}" "$BASEURL/solve" || true)
@@ -442,9 +442,9 @@ if [ "${COMPOSE:-1}" = 1 ]; then
     }
     # served S ID [SINCE]: replica S logged a request with id compose-ID
     # (since the time SINCE, for docker logs --since).
-    served() { dc logs --no-color "sudokud-$1" 2>&1 | grep -q "\"request_id\":\"compose-$2\""; }
+    served() { dc logs --no-color "sudokud-$1" 2>&1 | matches "\"request_id\":\"compose-$2\""; }
     served_since() {
-        docker logs --since "$3" "$(dc ps -q "sudokud-$1")" 2>&1 | grep -q "\"request_id\":\"compose-$2\""
+        docker logs --since "$3" "$(dc ps -q "sudokud-$1")" 2>&1 | matches "\"request_id\":\"compose-$2\""
     }
     cload spread 60
     spread_ok() {

@@ -31,6 +31,11 @@ wait_for() {
     done
 }
 
+# matches GREP_ARGS...: grep -q for the end of a pipeline. grep -q stops
+# reading at the first match, and a writer with more to write then dies of
+# SIGPIPE, which pipefail turns into a failed pipeline: this reads it all.
+matches() { grep "$@" >/dev/null; }
+
 # free_port: prints a port of 127.0.0.1 that nothing listens on.
 free_port() {
     local p
