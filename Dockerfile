@@ -77,7 +77,7 @@ LABEL org.opencontainers.image.title="sudokud" \
       org.opencontainers.image.revision="$REVISION" \
       org.opencontainers.image.source="$SOURCE" \
       org.opencontainers.image.created="$CREATED" \
-      org.opencontainers.image.licenses="NOASSERTION" \
+      org.opencontainers.image.licenses="MIT" \
       org.opencontainers.image.base.name="debian:bookworm-slim" \
       org.opencontainers.image.base.digest="$BASE_DIGEST"
 # Numeric, so that Kubernetes' runAsNonRoot can check it without /etc/passwd.

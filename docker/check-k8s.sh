@@ -16,18 +16,5 @@ cd "$(dirname "$0")/.."
 SRC=docker/k8s-check
 DEST=build/k8s-check
 
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-    [ "$(id -u)" = 0 ] || { echo "check-k8s: needs node and npm; as root run: apt-get install -y --no-install-recommends nodejs npm" >&2; exit 1; }
-    echo "installing: nodejs npm"
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >/dev/null
-    apt-get install -y -q --no-install-recommends nodejs npm >/dev/null
-fi
-if [ ! -f "$DEST/node_modules/.installed" ] || ! cmp -s "$SRC/package-lock.json" "$DEST/package-lock.json"; then
-    echo "npm ci in $DEST"
-    mkdir -p "$DEST"
-    cp "$SRC/package.json" "$SRC/package-lock.json" "$DEST/"
-    (cd "$DEST" && npm ci --no-audit --no-fund --loglevel=error)
-    touch "$DEST/node_modules/.installed"
-fi
+tests/npm-ci.sh check-k8s "$SRC" "$DEST"
 NODE_PATH=$DEST/node_modules exec node "$SRC/check.cjs" --self-test

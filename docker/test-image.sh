@@ -216,11 +216,29 @@ BASE_ID=$(docker image inspect -f '{{.Id}}' "$BASE")
 say "building $IMAGE (revision $REVISION, base $BASE $BASE_ID; log: $WORK/build.log)"
 tb=$(date +%s)
 old_id=$(docker image inspect -f '{{.Id}}' "$IMAGE" 2>/dev/null || true)
-docker build --force-rm --network=host -t "$IMAGE" -t sudokud:latest \
-    --build-arg VERSION="$VERSION" --build-arg REVISION="$REVISION" --build-arg SOURCE="$SOURCE" \
-    --build-arg CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" --build-arg BASE_DIGEST="$BASE_ID" \
-    . >"$WORK/build.log" 2>&1 ||
-    { tail -30 "$WORK/build.log"; die "docker build failed"; }
+build_image() {
+    docker build --force-rm --network=host -t "$IMAGE" -t sudokud:latest \
+        --build-arg VERSION="$VERSION" --build-arg REVISION="$REVISION" --build-arg SOURCE="$SOURCE" \
+        --build-arg CREATED="$(date -u +%Y-%m-%dT%H:%M:%SZ)" --build-arg BASE_DIGEST="$BASE_ID" \
+        . >"$WORK/build.log" 2>&1
+}
+if ! build_image; then
+    # The pinned packages are gone from the archive once Debian publishes an
+    # update (it keeps the newest only). The image build itself refuses
+    # that, as it must; this test then locks the archive's versions in its
+    # own clone and goes on, saying loudly that the lock needs a commit,
+    # rather than failing every CI run until someone does.
+    if grep -q "make image-lock" "$WORK/build.log" ||
+       grep -q "runtime.lock" "$WORK/build.log"; then
+        say "WARNING - docker/runtime.lock is stale (Debian updated a pinned package): relocking in this clone; run make image-lock and commit the diff"
+        git diff --stat -- docker/runtime.lock 2>/dev/null || true
+        docker/lock-runtime.sh && REVISION="$REVISION-relocked" && build_image ||
+            { tail -30 "$WORK/build.log"; die "docker build failed (after relocking)"; }
+        git --no-pager diff -- docker/runtime.lock 2>/dev/null | sed 's/^/    /' || true
+    else
+        tail -30 "$WORK/build.log"; die "docker build failed"
+    fi
+fi
 say "built in $(( $(date +%s) - tb )) s"
 new_id=$(docker image inspect -f '{{.Id}}' "$IMAGE")
 # Idempotent: the previous build of this tag would be left dangling, and so
