@@ -299,73 +299,88 @@ static void start_request(struct http_server *srv, const char *method,
     metrics_request_begin(srv->metrics);
 }
 
+/* The first call: the headers are in. Starts the request, judges its
+ * framing and its declared size; MHD_YES to read the body, or the early
+ * answer (libmicrohttpd then skips the body, or never sends "100
+ * Continue", and closes the connection). */
+static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
+                             const char *url, const char *method,
+                             const char *version, struct request *rq)
+{
+    struct http_server *srv = lp->srv;
+    unsigned long long n;
+
+    rq->begun = 1;
+    http_read_headers(conn, method, version, &rq->hdr);
+    start_request(srv, method, url, rq);
+    rq->limit = api_body_limit(&srv->api, url);
+    rq->cs = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
+                 ->socket_context;
+    http_conn_enter(lp, rq->cs, CONN_BODY, rq->start_us);
+    if (rq->refused == REFUSE_NONE)
+        rq->refused = http_judge(rq, url, method, version);
+    n = declared_length(rq->hdr.content_length);
+    if (rq->refused != REFUSE_NONE)
+        ; /* answered below, before the body */
+    else if (n > rq->limit)
+        rq->too_large = 1;
+    else if (n > sizeof(rq->inline_body)) {
+        /* A body that cannot be held now is refused before it is sent;
+         * the bytes are taken from the budget as they come. */
+        if (http_buffer_room(srv) < n)
+            rq->no_room = 1;
+        rq->expect = (size_t)n;
+    }
+    if (rq->refused == REFUSE_NONE && !rq->too_large && !rq->no_room)
+        return MHD_YES;
+    http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
+    return answer(srv, conn, url, method, rq, 0);
+}
+
+/* A chunk of the body: kept (or dropped once the request is refused or
+ * answered); MHD_NO closes the connection. */
+static enum MHD_Result body(struct http_server *srv, struct request *rq,
+                            const char *data, size_t *size)
+{
+    if (rq->cs)
+        rq->cs->body_bytes += *size;
+    if (rq->status != 0) { /* answered early: drop the rest */
+        *size = 0;
+        return MHD_YES;
+    }
+    append(srv, rq, data, *size, rq->limit);
+    if (rq->too_large || rq->no_room)
+        rq->dropped += *size;
+    *size = 0;
+    /* A body without Content-Length passed the limit: it is read and
+     * dropped so that the client, once it has sent it all, can read the
+     * 413 (answering while it still sends would reset the connection under
+     * its feet, and libmicrohttpd 0.9.75 refuses an answer queued during an
+     * upload anyway). Past DRAIN_MAX more the connection is closed without
+     * an answer. A body that found the budget spent is drained the same
+     * way, for its 503, up to the route's limit. */
+    if (rq->dropped > (rq->too_large ? DRAIN_MAX : rq->limit)) {
+        rq->status = 0;
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
 enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
-                                  const char *url, const char *method,
-                                  const char *version, const char *upload_data,
-                                  size_t *upload_data_size, void **con_cls)
+                                const char *url, const char *method,
+                                const char *version, const char *upload_data,
+                                size_t *upload_data_size, void **con_cls)
 {
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
     struct request *rq = *con_cls;
-    unsigned long long n;
 
     if (rq == NULL) /* http_on_uri ran out of memory */
         return MHD_NO;
-    if (!rq->begun) {
-        rq->begun = 1;
-        http_read_headers(conn, method, version, &rq->hdr);
-        start_request(srv, method, url, rq);
-        rq->limit = api_body_limit(&srv->api, url);
-        rq->cs = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
-                     ->socket_context;
-        http_conn_enter(lp, rq->cs, CONN_BODY, rq->start_us);
-        if (rq->refused == REFUSE_NONE)
-            rq->refused = http_judge(rq, url, method, version);
-        n = declared_length(rq->hdr.content_length);
-        if (rq->refused != REFUSE_NONE)
-            ; /* answered below, before the body */
-        else if (n > rq->limit)
-            rq->too_large = 1;
-        else if (n > sizeof(rq->inline_body)) {
-            /* A body that cannot be held now is refused before it is sent;
-             * the bytes are taken from the budget as they come. */
-            if (http_buffer_room(srv) < n)
-                rq->no_room = 1;
-            rq->expect = (size_t)n;
-        }
-        if (rq->refused != REFUSE_NONE || rq->too_large || rq->no_room) {
-            /* Answer before reading: libmicrohttpd then skips the body
-             * (or never sends "100 Continue") and closes the connection. */
-            http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
-            return answer(srv, conn, url, method, rq, 0);
-        }
-        return MHD_YES;
-    }
-    if (*upload_data_size != 0) {
-        if (rq->cs)
-            rq->cs->body_bytes += *upload_data_size;
-        if (rq->status != 0) { /* answered early: drop the rest */
-            *upload_data_size = 0;
-            return MHD_YES;
-        }
-        append(srv, rq, upload_data, *upload_data_size, rq->limit);
-        if (rq->too_large || rq->no_room)
-            rq->dropped += *upload_data_size;
-        *upload_data_size = 0;
-        /* A body without Content-Length passed the limit: it is read and
-         * dropped so that the client, once it has sent it all, can read
-         * the 413 (answering while it still sends would reset the
-         * connection under its feet, and libmicrohttpd 0.9.75 refuses an
-         * answer queued during an upload anyway). Past DRAIN_MAX more the
-         * connection is closed without an answer. A body that found the
-         * budget spent is drained the same way, for its 503, up to the
-         * route's limit. */
-        if (rq->dropped > (rq->too_large ? DRAIN_MAX : rq->limit)) {
-            rq->status = 0;
-            return MHD_NO;
-        }
-        return MHD_YES;
-    }
+    if (!rq->begun)
+        return begin(lp, conn, url, method, version, rq);
+    if (*upload_data_size != 0)
+        return body(srv, rq, upload_data, upload_data_size);
     http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
     if (rq->state == REQUEST_DONE) { /* resumed: the worker's answer */
         rq->state = REQUEST_READING;

@@ -14,38 +14,27 @@
 #include "log.h"
 #include "probe.h"
 
-int main(int argc, char **argv)
+/* The configuration from argv and the environment. Returns -1 to go on
+ * serving, or the exit status when there is nothing to serve: --help,
+ * --version, --probe, a bad setting. */
+static int configure(struct config *cfg, int argc, char **argv)
 {
-    struct config cfg;
-    struct http_server *srv;
-    struct log_sink sink = {.fd = 1, .level = LOG_INFO, .buffer = NULL};
-    struct log_line l;
     char err[256];
-    sigset_t stop;
-    int sig = 0;
-    long left;
 
-#ifdef __GLIBC__
-    /* A fixed threshold: blocks of 128 KiB and more (batch bodies and
-     * answers) get mappings of their own, given back when freed. glibc's
-     * default threshold grows to the largest block freed, after which a
-     * 4 MiB body stayed in the heap for good (docs/operations.md, "Limits"). */
-    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
-#endif
-    config_init(&cfg);
-    switch (config_parse(&cfg, argc, argv, err, sizeof(err))) {
+    config_init(cfg);
+    switch (config_parse(cfg, argc, argv, err, sizeof(err))) {
     case CONFIG_HELP:
         config_usage(stdout, argv[0]);
         return 0;
     case CONFIG_VERSION:
-        printf("sudokud %s\n", cfg.version);
+        printf("sudokud %s\n", cfg->version);
         return 0;
     case CONFIG_PROBE: {
         int status = -1;
-        if (cfg.probe_url[0] != '\0' ||
-            probe_daemon_url("/proc", cfg.probe_url, sizeof(cfg.probe_url),
+        if (cfg->probe_url[0] != '\0' ||
+            probe_daemon_url("/proc", cfg->probe_url, sizeof(cfg->probe_url),
                              err, sizeof(err)) == 0)
-            status = probe_get(cfg.probe_url, 2000, err, sizeof(err));
+            status = probe_get(cfg->probe_url, 2000, err, sizeof(err));
         if (status < 0)
             fprintf(stderr, "sudokud: %s\n", err);
         else
@@ -58,6 +47,69 @@ int main(int argc, char **argv)
     case CONFIG_OK:
         break;
     }
+    return -1;
+}
+
+static void log_listening(struct log_sink *sink, const struct config *cfg,
+                          const struct http_server *srv)
+{
+    struct log_line l;
+
+    log_begin(&l, sink, LOG_INFO, "listening");
+    log_str(&l, "version", cfg->version);
+    log_str(&l, "bind", cfg->bind);
+    log_num(&l, "port", http_server_port(srv));
+    log_num(&l, "threads", cfg->threads);
+    log_num(&l, "max_body", (long long)cfg->max_body);
+    log_num(&l, "max_nodes", (long long)cfg->max_nodes);
+    log_num(&l, "timeout_s", cfg->timeout);
+    log_num(&l, "max_connections", cfg->max_connections);
+    log_str(&l, "cors_origins", cfg->cors_origins);
+    log_end(&l, sink);
+}
+
+/* Waits for SIGTERM, SIGINT or SIGHUP, drains and stops srv. */
+static void serve_until_signal(struct log_sink *sink, const struct config *cfg,
+                               struct http_server *srv, sigset_t *stop)
+{
+    struct log_line l;
+    int sig = 0;
+    long left;
+
+    sigwait(stop, &sig);
+    log_begin(&l, sink, LOG_INFO, "draining");
+    log_str(&l, "signal", sig == SIGTERM  ? "SIGTERM"
+                          : sig == SIGINT ? "SIGINT"
+                                          : "SIGHUP");
+    log_num(&l, "in_flight", http_server_in_flight(srv));
+    log_num(&l, "connections", http_server_connections(srv));
+    log_end(&l, sink);
+    http_server_drain(srv, cfg->drain_timeout * 1000u);
+    left = http_server_stop(srv);
+    log_begin(&l, sink, left ? LOG_WARN : LOG_INFO, "stopped");
+    log_num(&l, "abandoned", left);
+    log_end(&l, sink);
+}
+
+int main(int argc, char **argv)
+{
+    struct config cfg;
+    struct http_server *srv;
+    struct log_sink sink = {.fd = 1, .level = LOG_INFO, .buffer = NULL};
+    struct log_line l;
+    char err[256];
+    sigset_t stop;
+    int status;
+
+#ifdef __GLIBC__
+    /* A fixed threshold: blocks of 128 KiB and more (batch bodies and
+     * answers) get mappings of their own, given back when freed. glibc's
+     * default threshold grows to the largest block freed, after which a
+     * 4 MiB body stayed in the heap for good (docs/operations.md, "Limits"). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+    if ((status = configure(&cfg, argc, argv)) >= 0)
+        return status;
     sink.level = (enum log_level)cfg.log_level;
 
     signal(SIGPIPE, SIG_IGN);
@@ -78,31 +130,8 @@ int main(int argc, char **argv)
         log_buffer_stop(sink.buffer);
         return 1;
     }
-    log_begin(&l, &sink, LOG_INFO, "listening");
-    log_str(&l, "version", cfg.version);
-    log_str(&l, "bind", cfg.bind);
-    log_num(&l, "port", http_server_port(srv));
-    log_num(&l, "threads", cfg.threads);
-    log_num(&l, "max_body", (long long)cfg.max_body);
-    log_num(&l, "max_nodes", (long long)cfg.max_nodes);
-    log_num(&l, "timeout_s", cfg.timeout);
-    log_num(&l, "max_connections", cfg.max_connections);
-    log_str(&l, "cors_origins", cfg.cors_origins);
-    log_end(&l, &sink);
-
-    sigwait(&stop, &sig);
-    log_begin(&l, &sink, LOG_INFO, "draining");
-    log_str(&l, "signal", sig == SIGTERM  ? "SIGTERM"
-                          : sig == SIGINT ? "SIGINT"
-                                          : "SIGHUP");
-    log_num(&l, "in_flight", http_server_in_flight(srv));
-    log_num(&l, "connections", http_server_connections(srv));
-    log_end(&l, &sink);
-    http_server_drain(srv, cfg.drain_timeout * 1000u);
-    left = http_server_stop(srv);
-    log_begin(&l, &sink, left ? LOG_WARN : LOG_INFO, "stopped");
-    log_num(&l, "abandoned", left);
-    log_end(&l, &sink);
+    log_listening(&sink, &cfg, srv);
+    serve_until_signal(&sink, &cfg, srv, &stop);
     log_buffer_stop(sink.buffer);
     return 0;
 }

@@ -292,14 +292,13 @@ static const char *route_label(const struct metrics *m, size_t r)
     return r < m->nroutes ? m->route_label(r) : "other";
 }
 
-char *metrics_render(const struct metrics *m, size_t *len)
+/* The HTTP series: requests by method, route and status; durations by
+ * route. */
+static void render_requests(const struct metrics *m, struct out *o)
 {
-    struct out o = {malloc(8192), 0, 8192, 0};
     size_t nr = m->nroutes + 1;
 
-    if (o.buf == NULL)
-        return NULL;
-    emit(&o, "# HELP http_requests_total HTTP requests answered.\n"
+    emit(o, "# HELP http_requests_total HTTP requests answered.\n"
              "# TYPE http_requests_total counter\n");
     for (size_t mi = 0; mi < NMETHODS; mi++)
         for (size_t r = 0; r < nr; r++)
@@ -316,11 +315,11 @@ char *metrics_render(const struct metrics *m, size_t *len)
                     snprintf(code, sizeof(code), "%d", codes[ci]);
                 else
                     snprintf(code, sizeof(code), "other");
-                emit(&o, "http_requests_total{method=\"%s\",route=\"%s\","
+                emit(o, "http_requests_total{method=\"%s\",route=\"%s\","
                          "code=\"%s\"} %lu\n",
                      methods[mi], route_label(m, r), code, v);
             }
-    emit(&o, "# HELP http_request_duration_seconds Time from the request's "
+    emit(o, "# HELP http_request_duration_seconds Time from the request's "
              "headers to the end of its answer (a streamed batch's included).\n"
              "# TYPE http_request_duration_seconds histogram\n");
     for (size_t r = 0; r < nr; r++) {
@@ -329,19 +328,24 @@ char *metrics_render(const struct metrics *m, size_t *len)
         struct histogram_total t = {{0}, 0, 0};
         for (size_t k = 0; k < NSHARDS; k++)
             add_histogram(&t, &m->shard[k]->durations[r]);
-        emit_histogram(&o, "http_request_duration_seconds", labels, &t,
+        emit_histogram(o, "http_request_duration_seconds", labels, &t,
                        http_bounds,
                        sizeof(http_bounds) / sizeof(http_bounds[0]), 1e-6);
     }
-    emit(&o, "# HELP http_requests_in_flight Requests started and not yet "
+}
+
+/* Requests in flight and the connections: open, and closed by the server. */
+static void render_connections(const struct metrics *m, struct out *o)
+{
+    emit(o, "# HELP http_requests_in_flight Requests started and not yet "
              "answered.\n# TYPE http_requests_in_flight gauge\n"
              "http_requests_in_flight %ld\n", metrics_in_flight(m));
     if (m->open != NULL)
-        emit(&o, "# HELP http_connections_open Connections open now (the "
+        emit(o, "# HELP http_connections_open Connections open now (the "
                  "scrape's own included).\n# TYPE http_connections_open gauge\n"
                  "http_connections_open %ld\n",
              atomic_load_explicit(m->open, memory_order_relaxed));
-    emit(&o, "# HELP http_connections_closed_total Connections the server "
+    emit(o, "# HELP http_connections_closed_total Connections the server "
              "closed itself: slow headers, a body below the minimum rate, "
              "evicted for a new client, or idle at shutdown.\n"
              "# TYPE http_connections_closed_total counter\n");
@@ -350,10 +354,15 @@ char *metrics_render(const struct metrics *m, size_t *len)
         for (size_t k = 0; k < NSHARDS; k++)
             v += atomic_load_explicit(&m->shard[k]->closes[i],
                                       memory_order_relaxed);
-        emit(&o, "http_connections_closed_total{reason=\"%s\"} %lu\n",
+        emit(o, "http_connections_closed_total{reason=\"%s\"} %lu\n",
              close_reasons[i], v);
     }
-    emit(&o, "# HELP sudoku_solve_duration_seconds Search time of one "
+}
+
+/* The solver's series: search time, guesses, puzzles by outcome. */
+static void render_puzzles(const struct metrics *m, struct out *o)
+{
+    emit(o, "# HELP sudoku_solve_duration_seconds Search time of one "
              "puzzle (uniqueness check included).\n"
              "# TYPE sudoku_solve_duration_seconds histogram\n");
     struct histogram_total solve = {{0}, 0, 0}, guesses = {{0}, 0, 0};
@@ -365,18 +374,29 @@ char *metrics_render(const struct metrics *m, size_t *len)
             puzzles[i] += atomic_load_explicit(&m->shard[k]->puzzles[i],
                                                memory_order_relaxed);
     }
-    emit_histogram(&o, "sudoku_solve_duration_seconds", "", &solve,
+    emit_histogram(o, "sudoku_solve_duration_seconds", "", &solve,
                    solve_bounds, sizeof(solve_bounds) / sizeof(solve_bounds[0]),
                    1e-6);
-    emit(&o, "# HELP sudoku_guesses Branch points guessed at per searched "
+    emit(o, "# HELP sudoku_guesses Branch points guessed at per searched "
              "puzzle.\n# TYPE sudoku_guesses histogram\n");
-    emit_histogram(&o, "sudoku_guesses", "", &guesses, guess_bounds,
+    emit_histogram(o, "sudoku_guesses", "", &guesses, guess_bounds,
                    sizeof(guess_bounds) / sizeof(guess_bounds[0]), 1);
-    emit(&o, "# HELP sudoku_puzzles_total Puzzles judged, by outcome.\n"
+    emit(o, "# HELP sudoku_puzzles_total Puzzles judged, by outcome.\n"
              "# TYPE sudoku_puzzles_total counter\n");
     for (size_t i = 0; i < METRICS_NRESULTS; i++)
-        emit(&o, "sudoku_puzzles_total{result=\"%s\"} %lu\n", results[i],
+        emit(o, "sudoku_puzzles_total{result=\"%s\"} %lu\n", results[i],
              puzzles[i]);
+}
+
+char *metrics_render(const struct metrics *m, size_t *len)
+{
+    struct out o = {malloc(8192), 0, 8192, 0};
+
+    if (o.buf == NULL)
+        return NULL;
+    render_requests(m, &o);
+    render_connections(m, &o);
+    render_puzzles(m, &o);
     emit(&o, "# HELP sudokud_log_lines_dropped_total Log lines dropped "
              "because stdout did not take them in time.\n"
              "# TYPE sudokud_log_lines_dropped_total counter\n"
