@@ -103,6 +103,7 @@
   }
 
   function clearMarks() {
+    clearChain();
     cells.forEach((cell) => cell.wrap.classList.remove('is-pattern'));
     cells.forEach((cell, i) => {
       if (cell.wrap.classList.contains('is-conflict') ||
@@ -472,6 +473,62 @@
     });
   }
 
+  // A chain step's `links` drawn over the board: a line from each node to
+  // the next (a grouped node from the middle of its cells), solid for a
+  // strong link, dashed for a weak one. A forcing chain's trail ("then")
+  // is long and not a chain of links: the text tells it. SVG attributes and
+  // CSSOM styles only, which the page's CSP allows.
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+  let chainEl = null;
+  function clearChain() {
+    if (chainEl) chainEl.remove();
+    chainEl = null;
+  }
+  function drawChain(links) {
+    clearChain();
+    if (!Array.isArray(links) || links.length < 2 ||
+        links.some((l) => !l || l.link === 'then')) return;
+    const box = boardEl.getBoundingClientRect();
+    const centre = (l) => {
+      const list = Array.isArray(l.cells) && l.cells.length ? l.cells : [l.cell];
+      let x = 0, y = 0, n = 0;
+      list.forEach((rc) => {
+        const k = Array.isArray(rc) ? rc[0] * SIZE + rc[1] : -1;
+        if (k < 0 || k >= CELLS) return;
+        const r = cells[k].wrap.getBoundingClientRect();
+        x += r.left + r.width / 2 - box.left;
+        y += r.top + r.height / 2 - box.top;
+        n++;
+      });
+      return n ? [x / n, y / n] : null;
+    };
+    const svg = document.createElementNS(SVG_NS, 'svg');
+    svg.setAttribute('width', String(box.width));
+    svg.setAttribute('height', String(box.height));
+    svg.setAttribute('aria-hidden', 'true');
+    svg.style.position = 'absolute';
+    svg.style.left = '0';
+    svg.style.top = '0';
+    svg.style.pointerEvents = 'none';
+    for (let i = 0; i + 1 < links.length; i++) {
+      const a = centre(links[i]), b = centre(links[i + 1]);
+      if (!a || !b) continue;
+      const line = document.createElementNS(SVG_NS, 'line');
+      line.setAttribute('x1', String(a[0]));
+      line.setAttribute('y1', String(a[1]));
+      line.setAttribute('x2', String(b[0]));
+      line.setAttribute('y2', String(b[1]));
+      line.setAttribute('stroke', links[i].link === 'strong' ? '#1d4ed8' : '#b45309');
+      line.setAttribute('stroke-width', '2.5');
+      line.setAttribute('stroke-linecap', 'round');
+      if (links[i].link !== 'strong') line.setAttribute('stroke-dasharray', '5 4');
+      svg.appendChild(line);
+    }
+    boardEl.style.position = 'relative';
+    boardEl.appendChild(svg);
+    chainEl = svg;
+  }
+
   // POST /hint answers one step of the logic engine: `placements` (zero or
   // one [{cell, digit}]), `cells` of its pattern, an `explanation`, and for a
   // step that only rules candidates out, `next_placement`: the digit those
@@ -501,6 +558,7 @@
         if (k !== i && k >= 0 && k < CELLS) cells[k].wrap.classList.add('is-pattern');
       });
       syncLine();
+      drawChain(d.links);
       const where = digit + ' goes in row ' + (rc[0] + 1) + ', column ' + (rc[1] + 1) + '.';
       let text;
       if (d.stuck) {
