@@ -217,6 +217,9 @@ static void dig(struct generate_rng *r, const struct generate_options *opt,
         g->cell[a] = va;
         g->cell[b] = vb;
     }
+    /* The server's default budget for one grade: a puzzle that needs more
+     * counts as not graded (and is not handed out). */
+    lim.max_us = 1000000;
     logic_grade_budget(g, &lim, grade, NULL);
 }
 

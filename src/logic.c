@@ -165,13 +165,17 @@ void logic_step_cell(struct logic_step *s, int cell)
 
 static void place(struct logic_grid *g, int cell, int digit)
 {
-    uint16_t bit = (uint16_t)(1u << (digit - 1));
+    uint16_t keep = (uint16_t)~(1u << (digit - 1));
+    int r = logic_row(cell), c = logic_col(cell);
+    int br = r / 3 * 3, bc = c / 3 * 3;
 
     g->value[cell] = (uint8_t)digit;
     g->cand[cell] = 0;
-    for (int p = 0; p < SUDOKU_CELLS; p++)
-        if (logic_sees(cell, p))
-            g->cand[p] &= (uint16_t)~bit;
+    for (int k = 0; k < 9; k++) { /* the row, the column and the box */
+        g->cand[r * 9 + k] &= keep;
+        g->cand[k * 9 + c] &= keep;
+        g->cand[(br + k / 3) * 9 + bc + k % 3] &= keep;
+    }
 }
 
 enum logic_status logic_init(struct logic_grid *g,
@@ -201,22 +205,23 @@ void logic_board(const struct logic_grid *g, struct sudoku_grid *board)
     memcpy(board->cell, g->value, SUDOKU_CELLS);
 }
 
-/* Every blank keeps a candidate and every unit can still get each digit. */
+/* Every blank keeps a candidate and every unit can still get each digit
+ * (one pass over the cells, every unit's digits gathered at once). */
 static int consistent(const struct logic_grid *g)
 {
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        if (g->value[i] == 0 && g->cand[i] == 0)
+    unsigned rows[9] = {0}, cols[9] = {0}, boxes[9] = {0}, all = ALL_DIGITS;
+
+    for (int i = 0; i < SUDOKU_CELLS; i++) {
+        unsigned m = g->value[i] ? 1u << (g->value[i] - 1) : g->cand[i];
+        if (m == 0)
             return 0;
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
-        unsigned seen = 0;
-        for (int k = 0; k < 9; k++) {
-            int c = logic_unit_cell(u, k);
-            seen |= g->value[c] ? 1u << (g->value[c] - 1) : g->cand[c];
-        }
-        if (seen != ALL_DIGITS)
-            return 0;
+        rows[logic_row(i)] |= m;
+        cols[logic_col(i)] |= m;
+        boxes[logic_box(i)] |= m;
     }
-    return 1;
+    for (int k = 0; k < 9; k++)
+        all &= rows[k] & cols[k] & boxes[k];
+    return all == ALL_DIGITS;
 }
 
 /* Bit k set when cell k of unit u has `digit` as a candidate. */
@@ -283,10 +288,16 @@ static int naked_single(const struct logic_grid *g, struct logic_step *out)
 static int hidden_single(const struct logic_grid *g, struct logic_step *out)
 {
     for (int u = 0; u < LOGIC_NUNITS; u++) {
-        for (int d = 1; d <= 9; d++) {
+        /* the digits with exactly one place in the unit, in one pass */
+        unsigned once = 0, twice = 0;
+        for (int k = 0; k < 9; k++) {
+            unsigned c = g->cand[logic_unit_cell(u, k)];
+            twice |= once & c;
+            once |= c;
+        }
+        for (unsigned h = once & ~twice; h; h &= h - 1) {
+            int d = __builtin_ctz(h) + 1;
             unsigned m = positions(g, u, d);
-            if (logic_popcount(m) != 1)
-                continue;
             single(out, LOGIC_HIDDEN_SINGLE,
                    logic_unit_cell(u, __builtin_ctz(m)), d);
             logic_step_unit(out, u);

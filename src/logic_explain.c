@@ -264,12 +264,12 @@ static void put_contradiction(struct text *t, const struct logic_step *s)
         put_cell(t, s->cells[1]);
         put(t, " is left without a candidate");
     } else if (s->nunits > 0) {
-        /* The digit left without a place: the step's other digit, or the
-         * eliminated one when it is the only one. */
-        unsigned own = 1u << (s->eliminations[0].digit - 1);
-        unsigned other = s->digits & ~own;
+        /* the unit's missing digit is the step's other digit, or the
+         * assumed one itself */
+        unsigned bit = 1u << (s->eliminations[0].digit - 1);
+        unsigned other = s->digits & ~bit;
         put(t, "%d has no place left in ",
-            other != 0 ? __builtin_ctz(other) + 1 : s->eliminations[0].digit);
+            other ? __builtin_ctz(other) + 1 : s->eliminations[0].digit);
         put_unit(t, &s->units[0]);
     } else {
         put(t, "the rules are broken");

@@ -95,6 +95,36 @@ static void test_levels_many_seeds(void **state)
     }
 }
 
+/* A rating range alone (any level), then narrowing a level: the grade,
+ * recomputed, lands in it. */
+static void test_rating_range(void **state)
+{
+    static const struct {
+        enum logic_level level;
+        unsigned lo, hi;
+    } want[] = {{LOGIC_NLEVELS, 30, 44}, {LOGIC_NLEVELS, 50, 70},
+                {LOGIC_EXPERT, 0, 60}, {LOGIC_EASY, 12, 15}};
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        struct generate_options o;
+        struct generate_result r;
+        struct logic_grade gr;
+        unsigned lo = want[i].lo, hi = want[i].hi;
+        generate_options_init(&o, want[i].level, 11 + i);
+        o.min_rating = lo;
+        o.max_rating = hi;
+        o.max_us = 0;
+        assert_int_equal(generate_puzzle(&o, &r), GENERATE_OK);
+        assert_int_equal(logic_grade(&r.puzzle, &gr, NULL), LOGIC_OK);
+        if (want[i].level == LOGIC_EXPERT && lo < 47)
+            lo = 47; /* expert starts above 4.6 */
+        if (gr.rating < lo || gr.rating > hi)
+            fail_msg("range %u-%u: rated %u", lo, hi, gr.rating);
+        assert_int_equal(gr.rating, r.grade.rating);
+    }
+}
+
 static void test_same_seed_same_puzzle(void **state)
 {
     struct sudoku_grid a, b, c;
@@ -151,6 +181,7 @@ int test_generate(unsigned *ntests)
         cmocka_unit_test(test_full_grids),
         cmocka_unit_test(test_levels_many_seeds),
         cmocka_unit_test(test_same_seed_same_puzzle),
+        cmocka_unit_test(test_rating_range),
         cmocka_unit_test(test_budget_bounds_time),
         cmocka_unit_test(test_symmetry_names),
     };
