@@ -416,7 +416,7 @@ for s in conns:
 print("closed", closed, flush=True)
 PY
 IDLE_PID=$!
-idle_ready() { grep -q '^idle 4' "$WORK/idle.out"; }
+idle_ready() { grep -qs '^idle 4' "$WORK/idle.out"; }
 wait_for 5 idle_ready || bad "four idle keep-alive clients connected: $(cat "$WORK/idle.out")"
 ts=$(date +%s%N)
 docker stop -t 10 "$NAME" >/dev/null
@@ -440,7 +440,16 @@ if [ "${COMPOSE:-1}" = 1 ]; then
     say "compose: up (project $PROJECT, gateway on 127.0.0.1:$GATEWAY_PORT; log: $WORK/compose.log)"
     # The replicas run the image built and checked above; the gateway is rebuilt.
     dc build --force-rm gateway >"$WORK/compose.log" 2>&1 || { tail -20 "$WORK/compose.log"; die "docker-compose build gateway failed"; }
-    dc up -d >>"$WORK/compose.log" 2>&1 || { tail -20 "$WORK/compose.log"; die "docker-compose up failed"; }
+    # A port found free can be taken before the gateway binds it: then
+    # down, another port, up again (three tries).
+    for try in 1 2 3; do
+        dc up -d >>"$WORK/compose.log" 2>&1 && break
+        grep -q "address already in use" "$WORK/compose.log" && [ "$try" -lt 3 ] ||
+            { tail -20 "$WORK/compose.log"; die "docker-compose up failed"; }
+        dc down -v -t 5 >>"$WORK/compose.log" 2>&1 || true
+        GATEWAY_PORT=$(free_port)
+        say "compose: the port was taken meanwhile; up again on 127.0.0.1:$GATEWAY_PORT"
+    done
     # all_healthy: every container of the project reports healthy.
     all_healthy() {
         local ids st

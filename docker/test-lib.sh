@@ -40,7 +40,9 @@ matches() { grep "$@" >/dev/null; }
 free_port() {
     local p
     for _ in $(seq 1 50); do
-        p=$(( 20000 + RANDOM % 20000 ))
+        # Below the kernel's ephemeral range (32768 and up here), where a
+        # client's own connection could hold the port and fail a bind.
+        p=$(( 20000 + RANDOM % 12000 ))
         (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
     done
     die "no free port found"
