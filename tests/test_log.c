@@ -208,6 +208,33 @@ static void produce_all(const struct log_sink *sink, int n)
     pthread_join(t, NULL);
 }
 
+/* Reads fd into out (cap bytes, *len so far, NUL-terminated) until `n`
+ * lines of produce_all are accounted for (come out, or among `dropped`)
+ * and, with `report`, the dropped-lines report has come too; 5 s at most.
+ * Returns the lines that came out. */
+static long read_lines(int fd, char *out, size_t cap, size_t *len, long n,
+                       unsigned long dropped, int report)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    long received = 0, deadline = now_ms() + 5000;
+    const char *q;
+
+    for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
+        received++;
+    while ((received + (long)dropped < n ||
+            (report && strstr(out, "\"msg\":\"log lines dropped\"") == NULL)) &&
+           now_ms() < deadline && poll(&p, 1, 1000) == 1) {
+        ssize_t got = read(fd, out + *len, cap - 1 - *len);
+        assert_true(got > 0);
+        *len += (size_t)got;
+        out[*len] = '\0';
+        received = 0;
+        for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
+            received++;
+    }
+    return received;
+}
+
 /* Nobody reads the pipe: 400 lines of 1 KiB are more than the pipe
  * (64 KiB) and the buffer's two 64 KiB halves hold, so lines are dropped,
  * never waited for. Once the pipe is read, every line logged has either
@@ -217,11 +244,10 @@ static void test_buffer_drops_when_nobody_reads(void **state)
 {
     enum { N = 400 };
     struct log_sink sink = {.level = LOG_INFO};
-    struct pollfd p;
     size_t cap = 1 << 20, len = 0;
     char *out = malloc(cap);
     unsigned long dropped;
-    long deadline, received = 0, last = -1;
+    long received = 0, last = -1;
     const char *report = NULL, *q;
     int fds[2];
 
@@ -236,18 +262,8 @@ static void test_buffer_drops_when_nobody_reads(void **state)
     assert_true(dropped > 0);
     assert_true(dropped < N);
     /* Read until every line is accounted for: come out or dropped. */
-    p = (struct pollfd){.fd = fds[0], .events = POLLIN};
-    deadline = now_ms() + 5000;
-    while (received + (long)dropped < N && now_ms() < deadline &&
-           poll(&p, 1, 1000) == 1) {
-        ssize_t n = read(fds[0], out + len, cap - 1 - len);
-        assert_true(n > 0);
-        len += (size_t)n;
-        out[len] = '\0';
-        received = 0;
-        for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
-            received++;
-    }
+    out[0] = '\0';
+    received = read_lines(fds[0], out, cap, &len, N, dropped, 0);
     assert_int_equal(received + (long)dropped, N);
     assert_int_equal(log_buffer_dropped(sink.buffer), dropped);
     log_buffer_stop(sink.buffer);
@@ -292,10 +308,8 @@ static void test_buffer_stop_is_bounded(void **state)
     struct log_sink sink = {.level = LOG_INFO};
     size_t cap = 1 << 20, len = 0;
     char *out = malloc(cap);
-    struct pollfd p;
     unsigned long dropped;
-    long took, deadline, received = 0;
-    const char *q;
+    long took, received = 0;
     int fds[2];
 
     (void)state;
@@ -316,19 +330,7 @@ static void test_buffer_stop_is_bounded(void **state)
     /* The writer is still there: read until it has written every line
      * that was not dropped and the report, so that it is done with fds[1]
      * before the test closes it. */
-    p = (struct pollfd){.fd = fds[0], .events = POLLIN};
-    deadline = now_ms() + 5000;
-    while ((received + (long)dropped < N ||
-            strstr(out, "\"msg\":\"log lines dropped\"") == NULL) &&
-           now_ms() < deadline && poll(&p, 1, 1000) == 1) {
-        ssize_t n = read(fds[0], out + len, cap - 1 - len);
-        assert_true(n > 0);
-        len += (size_t)n;
-        out[len] = '\0';
-        received = 0;
-        for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
-            received++;
-    }
+    received = read_lines(fds[0], out, cap, &len, N, dropped, 1);
     assert_int_equal(received + (long)dropped, N);
     assert_non_null(strstr(out, "\"msg\":\"log lines dropped\""));
     close(fds[1]);

@@ -660,37 +660,42 @@ static void test_probe_daemon_url(void **state)
     assert_string_equal(url, "http://127.0.0.1:9001/livez");
     rm_fake_proc(dir);
 
-    /* No flag: PORT from the environment, else 8080. */
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
-    FAKE(dir, 1, "sudokud");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
-    assert_string_equal(url, "http://127.0.0.1:8080/livez");
-    setenv("PORT", "9100", 1);
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
-    unsetenv("PORT");
-    assert_string_equal(url, "http://127.0.0.1:9100/livez");
-    rm_fake_proc(dir);
-
-    /* IPv6 wildcard, a fixed address, port 0 and a bad flag. */
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
-    FAKE(dir, 1, "sudokud\0--bind\0::\0--port\0009000");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
-    assert_string_equal(url, "http://[::1]:9000/livez");
-    rm_fake_proc(dir);
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
-    FAKE(dir, 1, "sudokud\0--bind\00010.1.2.3\0--port\0009000");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
-    assert_string_equal(url, "http://10.1.2.3:9000/livez");
-    rm_fake_proc(dir);
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
-    FAKE(dir, 1, "sudokud\0--port\0000");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
-    assert_non_null(strstr(err, "port 0"));
-    rm_fake_proc(dir);
-    assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
-    FAKE(dir, 1, "sudokud\0--no-such-flag");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
-    rm_fake_proc(dir);
+    /* One daemon each: the URL its flags and environment give, or the
+     * reason there is none. */
+    static const struct {
+        const char *args;
+        size_t len;
+        const char *port_env; /* PORT, or NULL */
+        const char *want;     /* the URL, or a part of the error */
+        int rc;
+    } one[] = {
+#define ONE(lit, env, want, rc) {lit, sizeof(lit), env, want, rc}
+        /* No flag: PORT from the environment, else 8080. */
+        ONE("sudokud", NULL, "http://127.0.0.1:8080/livez", 0),
+        ONE("sudokud", "9100", "http://127.0.0.1:9100/livez", 0),
+        /* IPv6 wildcard, a fixed address, port 0 and a bad flag. */
+        ONE("sudokud\0--bind\0::\0--port\0009000", NULL,
+            "http://[::1]:9000/livez", 0),
+        ONE("sudokud\0--bind\00010.1.2.3\0--port\0009000", NULL,
+            "http://10.1.2.3:9000/livez", 0),
+        ONE("sudokud\0--port\0000", NULL, "port 0", -1),
+        ONE("sudokud\0--no-such-flag", NULL, "", -1),
+#undef ONE
+    };
+    for (size_t i = 0; i < sizeof(one) / sizeof(one[0]); i++) {
+        int rc;
+        assert_non_null(mkdtemp(strcpy(dir, "/tmp/sudokud-fakeproc.XXXXXX")));
+        fake_proc(dir, 1, one[i].args, one[i].len);
+        if (one[i].port_env != NULL)
+            setenv("PORT", one[i].port_env, 1);
+        rc = probe_daemon_url(dir, url, sizeof(url), err, sizeof(err));
+        unsetenv("PORT");
+        rm_fake_proc(dir);
+        assert_int_equal(rc, one[i].rc);
+        assert_non_null(strstr(rc == 0 ? url : err, one[i].want));
+        if (rc == 0)
+            assert_string_equal(url, one[i].want);
+    }
 
     /* The whole chain against a real daemon: its flags give a URL that
      * answers 200. */
