@@ -1241,6 +1241,30 @@ static void test_idle_evicted_for_new_client(void **state)
     teardown((void **)&s);
 }
 
+/* --max-logic-ms reaches the logic routes: with 1 ms, grading one of the
+ * hardest puzzles (tens of milliseconds of forcing nets) runs out of its
+ * budget and says so, 200 all the same. */
+static void test_logic_budget_flag(void **state)
+{
+    static const char body[] = "{\"board\": \"98.7..6..7..5..4......8....5....7.6.."
+                               "49..57.....9.....4..6..5....3.....6.....2.1.\"}";
+    struct server *s;
+    struct config cfg;
+    CURL *curl = curl_easy_init();
+    struct reply r;
+
+    (void)state;
+    server_config(&cfg, 2, 10);
+    cfg.max_logic_ms = 1;
+    assert_int_equal(start_with((void **)&s, &cfg), 0);
+    request(curl, s->port, "POST", "/grade", "application/json", body,
+            strlen(body), &r);
+    assert_int_equal(r.status, 200);
+    assert_non_null(strstr(r.body, "\"budget_exhausted\":true"));
+    curl_easy_cleanup(curl);
+    teardown((void **)&s);
+}
+
 static void test_per_ip_cap(void **state)
 {
     struct server *s;
@@ -1675,6 +1699,7 @@ int test_http(unsigned *ntests)
         cmocka_unit_test(test_slow_headers_closed),
         cmocka_unit_test(test_slow_body_closed),
         cmocka_unit_test(test_idle_evicted_for_new_client),
+        cmocka_unit_test(test_logic_budget_flag),
         cmocka_unit_test(test_per_ip_cap),
         cmocka_unit_test(test_loops_share_connections),
         cmocka_unit_test(test_no_wait_below_limit),
