@@ -21,18 +21,18 @@ struct api_context {
     uint64_t max_nodes;        /* node budget of one search */
     uint64_t max_killer_nodes; /* node budget of one killer search */
     size_t max_body;           /* request-body limit, for the 413 message */
-    const char *cors_origins;  /* "*", "https://a,https://b", or NULL: no CORS */
-    size_t max_batch;          /* puzzles in one POST /solve/batch */
-    size_t max_batch_body;     /* bytes of one POST /solve/batch body */
-    uint64_t max_batch_nodes;  /* search nodes of one batch, all puzzles;
-                                  0: no budget beyond max_nodes each */
+    const char *cors_origins; /* "*", "https://a,https://b", or NULL: no CORS */
+    size_t max_batch;         /* puzzles in one POST /solve/batch */
+    size_t max_batch_body;    /* bytes of one POST /solve/batch body */
+    uint64_t max_batch_nodes; /* search nodes of one batch, all puzzles;
+                                 0: no budget beyond max_nodes each */
     /* NULL, or a flag the server sets when running jobs must stop (the
      * drain deadline): a batch then judges no more puzzles and answers
      * the rest shutting_down. Read between puzzles, never inside one. */
     const atomic_int *stop;
-    struct metrics *metrics;   /* NULL: not counted, /metrics answers 404 */
-    unsigned max_logic_ms;     /* time budget of /hint, /grade, /explain;
-                                  0: API_LOGIC_DEFAULT_MS */
+    struct metrics *metrics; /* NULL: not counted, /metrics answers 404 */
+    unsigned max_logic_ms;   /* time budget of /hint, /grade, /explain;
+                                0: API_LOGIC_DEFAULT_MS */
 };
 
 /* A request the http module refuses before any route sees it (its
@@ -50,13 +50,13 @@ struct api_refusal {
 #define API_ANSWER_MAX 256
 
 struct api_request {
-    const char *method;        /* "GET", "POST", ... */
-    const char *path;          /* without the query string */
-    const char *content_type;  /* NULL when the header is absent */
-    const char *body;          /* need not be NUL-terminated; may be NULL */
+    const char *method;       /* "GET", "POST", ... */
+    const char *path;         /* without the query string */
+    const char *content_type; /* NULL when the header is absent */
+    const char *body;         /* need not be NUL-terminated; may be NULL */
     size_t body_len;
-    int body_too_large;  /* the body passed max_body and was not kept */
-    int draining;        /* the server is shutting down (readyz says 503) */
+    int body_too_large;      /* the body passed max_body and was not kept */
+    int draining;            /* the server is shutting down (readyz says 503) */
     const char *origin;      /* Origin header, or NULL */
     const char *cors_method; /* Access-Control-Request-Method, or NULL */
     const char *request_id;  /* put into problem bodies; may be NULL */
@@ -66,10 +66,10 @@ struct api_request {
                                 bodies held (--max-buffered): 503 */
     int can_stream;          /* the caller can take resp->stream */
     const struct api_refusal *refused; /* NULL, or the problem to answer */
-    char *answer;            /* NULL, or API_ANSWER_MAX bytes that outlive
-                                the response: a solution is written there
-                                (resp->body points into it, not owned)
-                                instead of into a heap string */
+    char *answer; /* NULL, or API_ANSWER_MAX bytes that outlive
+                     the response: a solution is written there
+                     (resp->body points into it, not owned)
+                     instead of into a heap string */
 };
 
 /* A header the response must carry besides the usual ones. */
@@ -88,18 +88,18 @@ struct api_response {
     size_t body_len;
     int body_owned;
     const char *allow;
-    size_t route;               /* a route index (api_route_label) */
-    const char *request_id;     /* req->request_id, echoed in problems */
-    const char *cors_origin;    /* Access-Control-Allow-Origin */
-    const char *cors_methods;   /* preflight: Access-Control-Allow-Methods */
-    const char *cors_headers;   /* preflight: Access-Control-Allow-Headers */
-    int cors_max_age;           /* preflight: Access-Control-Max-Age, s */
-    int vary_origin;            /* send Vary: Origin */
-    int retry_after;            /* seconds for a Retry-After header, 0: none */
+    size_t route;             /* a route index (api_route_label) */
+    const char *request_id;   /* req->request_id, echoed in problems */
+    const char *cors_origin;  /* Access-Control-Allow-Origin */
+    const char *cors_methods; /* preflight: Access-Control-Allow-Methods */
+    const char *cors_headers; /* preflight: Access-Control-Allow-Headers */
+    int cors_max_age;         /* preflight: Access-Control-Max-Age, s */
+    int vary_origin;          /* send Vary: Origin */
+    int retry_after;          /* seconds for a Retry-After header, 0: none */
     const struct api_header *headers; /* nheaders more headers (static) */
     size_t nheaders;
-    struct api_batch *stream;   /* set (only if req->can_stream): the body is
-                                   pulled with api_batch_next */
+    struct api_batch *stream; /* set (only if req->can_stream): the body is
+                                 pulled with api_batch_next */
 };
 
 /* Routes and answers one request. Never fails: every error, including

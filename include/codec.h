@@ -11,28 +11,28 @@
 
 /* How the board came in, so the answer can go out the same way. */
 enum codec_shape {
-    CODEC_SHAPE_ROWS = 0,  /* ["9.7.....6", ...]: 9 strings of 9 */
-    CODEC_SHAPE_LINE,      /* "9.7.....6824.3....": one string of 81 */
+    CODEC_SHAPE_ROWS = 0, /* ["9.7.....6", ...]: 9 strings of 9 */
+    CODEC_SHAPE_LINE,     /* "9.7.....6824.3....": one string of 81 */
 };
 
 enum codec_status {
     CODEC_OK = 0,
-    CODEC_INVALID_JSON,     /* not JSON at all; err->offset says where */
-    CODEC_INVALID_REQUEST,  /* JSON, but not {"board": string|array} */
-    CODEC_INVALID_BOARD,    /* wrong number of rows or row length */
+    CODEC_INVALID_JSON,    /* not JSON at all; err->offset says where */
+    CODEC_INVALID_REQUEST, /* JSON, but not {"board": string|array} */
+    CODEC_INVALID_BOARD,   /* wrong number of rows or row length */
     CODEC_NO_MEMORY,
-    CODEC_TOO_MANY,         /* a batch with more puzzles than allowed */
-    CODEC_TOO_COMPLEX,      /* a batch with more JSON values than its
-                               boards can have (CODEC_BATCH_VALUES) */
+    CODEC_TOO_MANY,    /* a batch with more puzzles than allowed */
+    CODEC_TOO_COMPLEX, /* a batch with more JSON values than its
+                          boards can have (CODEC_BATCH_VALUES) */
 };
 
 /* Where decoding failed. Fields that do not apply are -1. */
 struct codec_error {
-    long offset;       /* byte offset where JSON parsing stopped */
-    int row;           /* 0-based row of the board */
-    int column;        /* 0-based column, for a bad character */
-    char pointer[32];  /* RFC 6901 JSON pointer of the bad member */
-    char detail[160];  /* one sentence for a person */
+    long offset;      /* byte offset where JSON parsing stopped */
+    int row;          /* 0-based row of the board */
+    int column;       /* 0-based column, for a bad character */
+    char pointer[32]; /* RFC 6901 JSON pointer of the bad member */
+    char detail[160]; /* one sentence for a person */
 };
 
 /* Stands for any character outside ASCII in a decoded board: it is never a
@@ -73,8 +73,8 @@ size_t codec_write_solution(char *out, const struct sudoku_grid *solution,
  * memory. */
 char *codec_encode_solution(const struct sudoku_grid *solution,
                             enum codec_shape shape,
-                            const struct sudoku_stats *stats,
-                            uint64_t solve_us, size_t *len);
+                            const struct sudoku_stats *stats, uint64_t solve_us,
+                            size_t *len);
 
 /* An RFC 9457 problem. `code` is the stable machine-readable name and also
  * the tail of `type` (urn:sudokud:problem:<code>). Members that do not apply
@@ -84,10 +84,10 @@ struct codec_problem {
     const char *code;
     const char *title;
     const char *detail;
-    const char *pointer;  /* JSON pointer into the request body */
-    long offset;          /* byte offset in the body */
-    int row, column;      /* 0-based board position */
-    long long limit;      /* the limit that was hit (bytes, nodes) */
+    const char *pointer;    /* JSON pointer into the request body */
+    long offset;            /* byte offset in the body */
+    int row, column;        /* 0-based board position */
+    long long limit;        /* the limit that was hit (bytes, nodes) */
     const char *request_id; /* the X-Request-Id of the request */
     const struct sudoku_conflict *conflicts;
     size_t nconflicts;
@@ -119,7 +119,7 @@ struct codec_batch_item {
     struct codec_board board;
     enum codec_status status;
     struct codec_error err;
-    char at[32];  /* JSON pointer of the board: "/boards/3", "/board", "" */
+    char at[32]; /* JSON pointer of the board: "/boards/3", "/board", "" */
 };
 
 struct codec_batch {
@@ -128,8 +128,8 @@ struct codec_batch {
 };
 
 /* What a batch's JSON may hold, counted before any cJSON tree is built, so
- * that parsing one batch costs a known amount (docs/operations.md, "Limits"): a board
- * is at most 10 values (an array of 9 strings), so {"boards": [...]} of n
+ * that parsing one batch costs a known amount (docs/operations.md, "Limits"): a
+ * board is at most 10 values (an array of 9 strings), so {"boards": [...]} of n
  * boards may hold 10 n + CODEC_BATCH_SLACK values (its envelope, a few odd
  * elements), and one NDJSON line CODEC_BATCH_SLACK. A value is a string (a
  * key too), an object, an array, a number, true, false or null. */
@@ -254,8 +254,8 @@ struct codec_explain {
     size_t nsteps;
     int complete;
     const char *stopped;
-    int level;          /* enum logic_level */
-    unsigned rating;    /* tenths */
+    int level;       /* enum logic_level */
+    unsigned rating; /* tenths */
     const struct sudoku_grid *solution;
     enum codec_shape shape;
     unsigned max_logic_ms;

@@ -23,39 +23,39 @@ enum config_log_level {
 };
 
 struct config {
-    uint16_t port;                /* 0 picks a free port */
-    char bind[CONFIG_BIND_MAX];   /* IPv4 or IPv6 address to listen on */
-    unsigned threads;             /* worker threads of the HTTP pool */
-    size_t max_body;              /* request-body limit in bytes */
-    uint64_t max_nodes;           /* node budget of one search */
-    uint64_t max_killer_nodes;    /* node budget of one killer search */
-    unsigned max_logic_ms;        /* time budget of one logic request, ms */
-    unsigned timeout;             /* idle connection timeout, seconds */
-    unsigned header_timeout;      /* headers complete within, seconds */
-    size_t body_min_rate;         /* body bytes per second after that, 0: off */
-    size_t max_buffered;          /* body bytes held across connections */
-    unsigned drain_timeout;       /* longest wait for requests on SIGTERM, s */
-    unsigned max_connections;     /* connections served at once */
-    unsigned max_per_ip;          /* connections per client address, 0: off */
-    unsigned log_level;           /* enum config_log_level */
-    unsigned access_log;          /* 1: one line per request */
+    uint16_t port;              /* 0 picks a free port */
+    char bind[CONFIG_BIND_MAX]; /* IPv4 or IPv6 address to listen on */
+    unsigned threads;           /* worker threads of the HTTP pool */
+    size_t max_body;            /* request-body limit in bytes */
+    uint64_t max_nodes;         /* node budget of one search */
+    uint64_t max_killer_nodes;  /* node budget of one killer search */
+    unsigned max_logic_ms;      /* time budget of one logic request, ms */
+    unsigned timeout;           /* idle connection timeout, seconds */
+    unsigned header_timeout;    /* headers complete within, seconds */
+    size_t body_min_rate;       /* body bytes per second after that, 0: off */
+    size_t max_buffered;        /* body bytes held across connections */
+    unsigned drain_timeout;     /* longest wait for requests on SIGTERM, s */
+    unsigned max_connections;   /* connections served at once */
+    unsigned max_per_ip;        /* connections per client address, 0: off */
+    unsigned log_level;         /* enum config_log_level */
+    unsigned access_log;        /* 1: one line per request */
     char cors_origins[CONFIG_CORS_MAX]; /* "*" or "https://a,https://b" */
-    unsigned max_batch;           /* puzzles in one POST /solve/batch */
-    size_t max_batch_body;        /* bytes of one POST /solve/batch body */
-    uint64_t max_batch_nodes;     /* search nodes of one batch, all puzzles */
-    unsigned batch_workers;       /* threads that solve batches */
-    unsigned batch_queue;         /* batches waiting for a worker, at most */
-    const char *version;          /* of the program, for logs and metrics */
-    char probe_url[256];          /* --probe [URL]: check a server, exit;
-                                   * "" when no URL was given */
+    unsigned max_batch;                 /* puzzles in one POST /solve/batch */
+    size_t max_batch_body;    /* bytes of one POST /solve/batch body */
+    uint64_t max_batch_nodes; /* search nodes of one batch, all puzzles */
+    unsigned batch_workers;   /* threads that solve batches */
+    unsigned batch_queue;     /* batches waiting for a worker, at most */
+    const char *version;      /* of the program, for logs and metrics */
+    char probe_url[256];      /* --probe [URL]: check a server, exit;
+                               * "" when no URL was given */
 };
 
 enum config_status {
     CONFIG_OK = 0,
-    CONFIG_HELP,     /* --help was given: print config_usage, exit 0 */
-    CONFIG_VERSION,  /* --version was given */
-    CONFIG_PROBE,    /* --probe [URL] was given: cfg->probe_url holds it */
-    CONFIG_ERROR,    /* a bad flag or value: the message is in err */
+    CONFIG_HELP,    /* --help was given: print config_usage, exit 0 */
+    CONFIG_VERSION, /* --version was given */
+    CONFIG_PROBE,   /* --probe [URL] was given: cfg->probe_url holds it */
+    CONFIG_ERROR,   /* a bad flag or value: the message is in err */
 };
 
 /* Fills *cfg with the defaults (threads = online CPUs). */

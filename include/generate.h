@@ -13,15 +13,15 @@
 /* Which cells are blanked together. */
 enum generate_symmetry {
     GENERATE_NONE = 0,
-    GENERATE_ROTATIONAL,  /* [r,c] with [8-r,8-c] (180 degrees) */
-    GENERATE_DIAGONAL,    /* [r,c] with [c,r] (main diagonal) */
+    GENERATE_ROTATIONAL, /* [r,c] with [8-r,8-c] (180 degrees) */
+    GENERATE_DIAGONAL,   /* [r,c] with [c,r] (main diagonal) */
     GENERATE_NSYMMETRIES
 };
 
 enum generate_status {
-    GENERATE_OK = 0,   /* out->puzzle has the requested level */
-    GENERATE_MISSED,   /* the attempt or time budget ran out: out holds the
-                          puzzle whose level came closest */
+    GENERATE_OK = 0, /* out->puzzle has the requested level */
+    GENERATE_MISSED, /* the attempt or time budget ran out: out holds the
+                        puzzle whose level came closest */
 };
 
 /* xoshiro256** seeded through splitmix64: no global state. */
@@ -38,10 +38,10 @@ struct generate_options {
     enum logic_level level; /* LOGIC_NLEVELS: any, the ratings decide */
     uint64_t seed;
     enum generate_symmetry symmetry;
-    unsigned min_rating;    /* tenths; 0: the level's lowest */
-    unsigned max_rating;    /* tenths; 0: the level's highest */
-    unsigned max_attempts;  /* full grids tried at most (deterministic) */
-    uint64_t max_us;        /* wall-clock bound in microseconds, 0: none */
+    unsigned min_rating;   /* tenths; 0: the level's lowest */
+    unsigned max_rating;   /* tenths; 0: the level's highest */
+    unsigned max_attempts; /* full grids tried at most (deterministic) */
+    uint64_t max_us;       /* wall-clock bound in microseconds, 0: none */
 };
 
 /* Defaults: 2000 attempts, 2 seconds. */
@@ -50,11 +50,11 @@ void generate_options_init(struct generate_options *o, enum logic_level level,
 
 struct generate_result {
     struct sudoku_grid puzzle, solution;
-    struct logic_grade grade;  /* of puzzle */
-    unsigned attempts;         /* full grids tried */
+    struct logic_grade grade; /* of puzzle */
+    unsigned attempts;        /* full grids tried */
     unsigned givens;
     uint64_t took_us;
-    int timed_out;             /* the time bound ended the search */
+    int timed_out; /* the time bound ended the search */
 };
 
 /* Generates a puzzle with exactly one solution. Returns GENERATE_OK when its

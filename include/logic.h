@@ -15,8 +15,8 @@
 enum logic_technique {
     LOGIC_NAKED_SINGLE = 0,
     LOGIC_HIDDEN_SINGLE,
-    LOGIC_POINTING,       /* locked candidates 1: a box's digit on one line */
-    LOGIC_CLAIMING,       /* locked candidates 2: a line's digit in one box */
+    LOGIC_POINTING, /* locked candidates 1: a box's digit on one line */
+    LOGIC_CLAIMING, /* locked candidates 2: a line's digit in one box */
     LOGIC_NAKED_PAIR,
     LOGIC_HIDDEN_PAIR,
     LOGIC_NAKED_TRIPLE,
@@ -38,16 +38,16 @@ enum logic_technique {
     LOGIC_SKYSCRAPER,
     LOGIC_TWO_STRING_KITE,
     LOGIC_EMPTY_RECTANGLE,
-    LOGIC_FINNED_X_WING,     /* finned or sashimi */
+    LOGIC_FINNED_X_WING, /* finned or sashimi */
     LOGIC_FINNED_SWORDFISH,
     LOGIC_FINNED_JELLYFISH,
     /* Chains (steps carry the chain in `links`). */
     LOGIC_W_WING,
     LOGIC_REMOTE_PAIRS,
     LOGIC_XY_CHAIN,
-    LOGIC_X_CHAIN,           /* X-chains and simple colouring */
+    LOGIC_X_CHAIN, /* X-chains and simple colouring */
     LOGIC_ALS_XZ,
-    LOGIC_AIC,               /* alternating inference chain, grouped nodes */
+    LOGIC_AIC, /* alternating inference chain, grouped nodes */
     /* The last resort: an assumption followed to a contradiction, or every
      * candidate of a cell or of a digit in a unit followed to one common
      * conclusion. Chains propagate singles only; nets nest chains. */
@@ -76,12 +76,12 @@ enum logic_level {
 };
 
 enum logic_status {
-    LOGIC_OK = 0,         /* a step was found / the grade is complete */
-    LOGIC_SOLVED,         /* logic_step: no blank cell is left */
-    LOGIC_STUCK,          /* no implemented technique applies */
-    LOGIC_CONTRADICTION,  /* the board breaks the rules, a cell has no
-                             candidate or a digit no place in some unit */
-    LOGIC_BUDGET,         /* the time or step budget ran out first */
+    LOGIC_OK = 0,        /* a step was found / the grade is complete */
+    LOGIC_SOLVED,        /* logic_step: no blank cell is left */
+    LOGIC_STUCK,         /* no implemented technique applies */
+    LOGIC_CONTRADICTION, /* the board breaks the rules, a cell has no
+                            candidate or a digit no place in some unit */
+    LOGIC_BUDGET,        /* the time or step budget ran out first */
 };
 
 /* Pencil marks. value[i] is 0 for a blank or the digit 1-9; for a blank,
@@ -95,8 +95,8 @@ struct logic_grid {
 
 /* One digit placed in, or removed from, one cell. */
 struct logic_move {
-    uint8_t cell;   /* 0-80 */
-    uint8_t digit;  /* 1-9 */
+    uint8_t cell;  /* 0-80 */
+    uint8_t digit; /* 1-9 */
 };
 
 /* A row, column or box, numbered 0-8 like sudoku_conflict. */
@@ -128,7 +128,7 @@ struct logic_link {
     uint8_t cells[3];
     uint8_t ncells;
     uint8_t digit;
-    uint8_t link;   /* enum logic_link_kind */
+    uint8_t link; /* enum logic_link_kind */
 };
 
 /* One step. `cells` are the cells of the pattern (the single, the pair, the
@@ -140,9 +140,9 @@ struct logic_step {
     enum logic_technique technique;
     uint16_t digits;
     uint8_t nplacements, neliminations, nunits, ncells, nlinks;
-    uint8_t rating;   /* tenths: 23 is 2.3 (see logic_step_rating) */
-    uint8_t depth;    /* forcing: 0 for chains, 1+ for nested nets;
-                         finned fish: 1 when sashimi */
+    uint8_t rating;       /* tenths: 23 is 2.3 (see logic_step_rating) */
+    uint8_t depth;        /* forcing: 0 for chains, 1+ for nested nets;
+                             finned fish: 1 when sashimi */
     uint8_t chain_length; /* nodes followed (chains, forcing) */
     struct logic_move placements[LOGIC_MAX_PLACEMENTS];
     struct logic_move eliminations[LOGIC_MAX_ELIMINATIONS];
@@ -157,8 +157,8 @@ struct logic_step {
  * owns, so the engine stays reentrant. */
 struct logic_budget {
     uint64_t deadline_us;
-    unsigned max_rating;  /* tenths, 0: none; techniques rated above it are
-                             not tried (the search is then LOGIC_STUCK) */
+    unsigned max_rating; /* tenths, 0: none; techniques rated above it are
+                            not tried (the search is then LOGIC_STUCK) */
 };
 
 /* Now on CLOCK_MONOTONIC, in microseconds (for deadlines). */
@@ -193,9 +193,9 @@ void logic_board(const struct logic_grid *g, struct sudoku_grid *board);
 /* What solving a board by logic alone took. */
 struct logic_grade {
     unsigned counts[LOGIC_NTECHNIQUES]; /* steps of each technique */
-    unsigned steps;                      /* all steps */
-    int hardest;          /* enum logic_technique, -1 when no step was needed */
-    int needs_guessing;   /* the engine got stuck before the end */
+    unsigned steps;                     /* all steps */
+    int hardest;        /* enum logic_technique, -1 when no step was needed */
+    int needs_guessing; /* the engine got stuck before the end */
     enum logic_level level;
     unsigned blanks_left; /* blank cells when the engine stopped */
     unsigned rating;      /* tenths: the hardest step's rating (10 when no

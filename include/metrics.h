@@ -18,8 +18,8 @@ enum metrics_result {
     METRICS_SOLVED = 0,
     METRICS_NO_SOLUTION,
     METRICS_MULTIPLE_SOLUTIONS,
-    METRICS_INVALID,       /* rejected before the search: shape, characters, rules */
-    METRICS_SEARCH_LIMIT,  /* the node budget ran out */
+    METRICS_INVALID, /* rejected before the search: shape, characters, rules */
+    METRICS_SEARCH_LIMIT, /* the node budget ran out */
     METRICS_NRESULTS
 };
 
@@ -27,8 +27,8 @@ enum metrics_result {
 enum metrics_close {
     METRICS_CLOSE_HEADER_TIMEOUT = 0, /* headers not complete in time */
     METRICS_CLOSE_BODY_TOO_SLOW,      /* body below the minimum rate */
-    METRICS_CLOSE_EVICTED,            /* idle longest when connections ran out */
-    METRICS_CLOSE_SHUTDOWN,           /* idle when the server began to drain */
+    METRICS_CLOSE_EVICTED,  /* idle longest when connections ran out */
+    METRICS_CLOSE_SHUTDOWN, /* idle when the server began to drain */
     METRICS_NCLOSES
 };
 

@@ -18,9 +18,9 @@ struct sudoku_grid {
 
 enum sudoku_status {
     SUDOKU_OK = 0,
-    SUDOKU_BAD_LENGTH,  /* text is not exactly 81 characters */
-    SUDOKU_BAD_CHAR,    /* a character other than '.', '0' or '1'-'9' */
-    SUDOKU_BUDGET,      /* the node budget ran out before the search ended */
+    SUDOKU_BAD_LENGTH, /* text is not exactly 81 characters */
+    SUDOKU_BAD_CHAR,   /* a character other than '.', '0' or '1'-'9' */
+    SUDOKU_BUDGET,     /* the node budget ran out before the search ended */
 };
 
 enum sudoku_unit { SUDOKU_ROW = 0, SUDOKU_COLUMN, SUDOKU_BOX };

@@ -17,8 +17,8 @@
  * Responses
  * ------------------------------------------------------------------------ */
 
-void api_respond_body(struct api_response *resp, int status,
-                      const char *type, char *body, size_t len)
+void api_respond_body(struct api_response *resp, int status, const char *type,
+                      char *body, size_t len)
 {
     resp->status = status;
     resp->content_type = type;
@@ -43,8 +43,8 @@ void api_respond_problem(struct api_response *resp,
         api_respond_body(resp, p->status, API_PROBLEM_TYPE, body, len);
 }
 
-void api_respond_simple(struct api_response *resp, int status,
-                        const char *code, const char *title, const char *detail)
+void api_respond_simple(struct api_response *resp, int status, const char *code,
+                        const char *title, const char *detail)
 {
     struct codec_problem p;
 
@@ -93,9 +93,10 @@ static void handle_readyz(const struct api_context *ctx,
 {
     (void)ctx;
     if (req->draining)
-        api_respond_simple(resp, 503, "draining", "Shutting down",
-                       "the server is shutting down: it accepts no new connections and "
-                       "closes each open one after its next answer");
+        api_respond_simple(
+            resp, 503, "draining", "Shutting down",
+            "the server is shutting down: it accepts no new connections and "
+            "closes each open one after its next answer");
     else
         respond_status(resp, 200, "ready");
 }
@@ -167,10 +168,10 @@ static void handle_metrics(const struct api_context *ctx,
     (void)req;
     if (body == NULL)
         api_respond_simple(resp, 500, "internal_error", "Internal error",
-                       "the metrics could not be rendered");
+                           "the metrics could not be rendered");
     else
         api_respond_body(resp, 200, "text/plain; version=0.0.4; charset=utf-8",
-                     body, len);
+                         body, len);
 }
 
 /* ------------------------------------------------------------------------
@@ -206,8 +207,8 @@ static void apply_cors(const struct api_context *ctx,
         return;
     any = strcmp(ctx->cors_origins, "*") == 0;
     resp->vary_origin = !any;
-    if (req->origin == NULL || !(any || origin_listed(ctx->cors_origins,
-                                                      req->origin)))
+    if (req->origin == NULL ||
+        !(any || origin_listed(ctx->cors_origins, req->origin)))
         return;
     resp->cors_origin = any ? "*" : req->origin;
     if (allow != NULL && strcmp(req->method, "OPTIONS") == 0 &&
@@ -226,8 +227,8 @@ static void apply_cors(const struct api_context *ctx,
  * API_NROUTES ("other"). */
 struct route {
     const char *path;
-    const char *method;  /* GET routes answer HEAD too */
-    const char *allow;   /* the Allow header of this path */
+    const char *method; /* GET routes answer HEAD too */
+    const char *allow;  /* the Allow header of this path */
     void (*handle)(const struct api_context *, const struct api_request *,
                    struct api_response *);
 };
@@ -272,10 +273,10 @@ static void route(const struct api_context *ctx, const struct api_request *req,
         resp->allow = r->allow;
     } else {
         resp->allow = r->allow;
-        snprintf(detail, sizeof(detail), "%s accepts only %s",
-                 r->path, r->allow);
-        api_respond_simple(resp, 405, "method_not_allowed", "Method not allowed",
-                       detail);
+        snprintf(detail, sizeof(detail), "%s accepts only %s", r->path,
+                 r->allow);
+        api_respond_simple(resp, 405, "method_not_allowed",
+                           "Method not allowed", detail);
     }
 }
 
@@ -309,12 +310,13 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
                !(i < API_NROUTES && routes[i].handle == handle_livez)) {
         resp->retry_after = 1;
         api_respond_simple(resp, 503, "overloaded", "Too many connections",
-                       "the server has all the connections it can serve; "
-                       "retry in a moment");
+                           "the server has all the connections it can serve; "
+                           "retry in a moment");
     } else if (i == API_NROUTES ||
-        (routes[i].handle == handle_metrics && ctx->metrics == NULL))
-        api_respond_simple(resp, 404, "not_found", "Not found",
-                       "no such endpoint; see GET /openapi.yaml for the API");
+               (routes[i].handle == handle_metrics && ctx->metrics == NULL))
+        api_respond_simple(
+            resp, 404, "not_found", "Not found",
+            "no such endpoint; see GET /openapi.yaml for the API");
     else
         route(ctx, req, i, resp);
     apply_cors(ctx, req, i < API_NROUTES ? routes[i].allow : NULL, resp);

@@ -29,8 +29,8 @@ struct api_batch {
     struct codec_batch items;
     size_t next, solved;
     uint64_t solve_us;
-    uint64_t nodes_left;   /* of the batch's budget */
-    size_t body_len;       /* of the request, to decide on a trim */
+    uint64_t nodes_left; /* of the batch's budget */
+    size_t body_len;     /* of the request, to decide on a trim */
     int ndjson;
     struct codec_out out;
     struct api_verdict verdict; /* scratch, reused for every puzzle */
@@ -93,8 +93,8 @@ static int judge_puzzle(struct api_batch *b, const struct sudoku_grid *puzzle)
     }
     api_judge(&own, puzzle, v);
     if (ctx->max_batch_nodes > 0) {
-        b->nodes_left -= v->stats.nodes < b->nodes_left ? v->stats.nodes
-                                                        : b->nodes_left;
+        b->nodes_left -=
+            v->stats.nodes < b->nodes_left ? v->stats.nodes : b->nodes_left;
         /* Cut by the batch's budget, not by its own: say so. */
         if (v->result == API_SEARCH_LIMIT && own.max_nodes < ctx->max_nodes)
             unjudged_problem(ctx, 0, &v->problem, &v->text);
@@ -267,6 +267,6 @@ size_t api_body_limit(const struct api_context *ctx, const char *path)
 
 int api_is_job(const char *method, const char *path)
 {
-    return strcmp(method, "POST") == 0 &&
-           (strcmp(path, "/solve/batch") == 0 || strcmp(path, "/generate") == 0);
+    return strcmp(method, "POST") == 0 && (strcmp(path, "/solve/batch") == 0 ||
+                                           strcmp(path, "/generate") == 0);
 }

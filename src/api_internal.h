@@ -24,9 +24,8 @@ void api_respond_problem(struct api_response *resp,
                          const struct codec_problem *p);
 
 /* A problem with no location members. */
-void api_respond_simple(struct api_response *resp, int status,
-                        const char *code, const char *title,
-                        const char *detail);
+void api_respond_simple(struct api_response *resp, int status, const char *code,
+                        const char *title, const char *detail);
 
 /* 500 internal_error: the server ran out of memory. */
 void api_respond_no_memory(struct api_response *resp);
@@ -56,8 +55,8 @@ void api_respond_too_large(const struct api_context *ctx,
 
 /* The checks every JSON route makes first: 413 when the body passed its
  * route's limit, 415 unless it is application/json. 0, or -1 with resp set. */
-int api_check_body(const struct api_context *ctx,
-                   const struct api_request *req, struct api_response *resp);
+int api_check_body(const struct api_context *ctx, const struct api_request *req,
+                   struct api_response *resp);
 
 /* Room for the texts a problem points into. */
 struct api_problem_text {
@@ -96,8 +95,8 @@ enum api_result {
     API_SOLVED = 0,
     API_NO_SOLUTION,
     API_MULTIPLE_SOLUTIONS,
-    API_INVALID,       /* turned down before the search */
-    API_SEARCH_LIMIT,  /* the node budget ran out */
+    API_INVALID,      /* turned down before the search */
+    API_SEARCH_LIMIT, /* the node budget ran out */
 };
 
 /* Counts one judged board in the metrics (NULL: none kept): the one place
@@ -108,10 +107,10 @@ void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
 /* What became of one well-formed board: its rules, then a search counting
  * solutions up to 2 within the node budget. */
 struct api_verdict {
-    enum api_result result;      /* API_SOLVED: `solution` holds it */
+    enum api_result result; /* API_SOLVED: `solution` holds it */
     struct sudoku_grid solution;
     struct sudoku_stats stats;
-    uint64_t took_us;            /* search time */
+    uint64_t took_us;             /* search time */
     struct codec_problem problem; /* otherwise: what to answer */
     struct api_problem_text text;
     struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
@@ -120,17 +119,17 @@ struct api_verdict {
 
 /* Judges a parsed board; fills *v and returns v->result. */
 enum api_result api_judge(const struct api_context *ctx,
-                              const struct sudoku_grid *puzzle,
-                              struct api_verdict *v);
+                          const struct sudoku_grid *puzzle,
+                          struct api_verdict *v);
 
 /* Reads the board of a puzzle route's JSON body: size limit, media type,
  * JSON and shape (codec), characters. On success fills *board (the text and
  * its shape) and *puzzle and returns 0; otherwise resp holds the problem
  * (413, 415, 400 or 422 invalid_board) and -1 is returned. The rules are
  * not checked: that is the caller's to do or report. */
-int api_read_board(const struct api_context *ctx,
-                   const struct api_request *req, struct api_response *resp,
-                   struct codec_board *board, struct sudoku_grid *puzzle);
+int api_read_board(const struct api_context *ctx, const struct api_request *req,
+                   struct api_response *resp, struct codec_board *board,
+                   struct sudoku_grid *puzzle);
 
 /* Microseconds on the monotonic clock. */
 uint64_t api_now_us(void);

@@ -52,8 +52,8 @@ static void respond_cages(struct api_response *resp, enum killer_status st,
     char detail[400], pointer[24];
 
     killer_describe(st, err, 0, detail, sizeof(detail));
-    codec_problem_init(&p, 422, cage_problems[st].code,
-                       cage_problems[st].title, detail);
+    codec_problem_init(&p, 422, cage_problems[st].code, cage_problems[st].title,
+                       detail);
     p.cage = err->cage;
     p.other_cage = st == KILLER_OVERLAP ? err->other_cage : -1;
     p.cell_rows = err->row;
@@ -80,9 +80,8 @@ int api_solve_killer(const struct api_context *ctx,
     if (has <= 0)
         return has < 0;
     v->result = API_INVALID;
-    v->nconflicts = sudoku_conflicts(puzzle, v->conflicts,
-                                     sizeof(v->conflicts) /
-                                         sizeof(v->conflicts[0]));
+    v->nconflicts = sudoku_conflicts(
+        puzzle, v->conflicts, sizeof(v->conflicts) / sizeof(v->conflicts[0]));
     if (v->nconflicts > 0) {
         api_respond_conflicts(resp, v->conflicts, v->nconflicts);
         return 1;
@@ -92,8 +91,8 @@ int api_solve_killer(const struct api_context *ctx,
         return 1;
     }
     t0 = api_now_us();
-    st = killer_count(puzzle, &k, 2, ctx->max_killer_nodes, &v->solution, &count,
-                      &stats);
+    st = killer_count(puzzle, &k, 2, ctx->max_killer_nodes, &v->solution,
+                      &count, &stats);
     v->took_us = api_now_us() - t0;
     v->stats.nodes = stats.nodes;
     v->stats.guesses = stats.guesses;
@@ -113,8 +112,8 @@ int api_solve_killer(const struct api_context *ctx,
                            "add cages or givens");
         v->result = API_MULTIPLE_SOLUTIONS;
     } else {
-        api_respond_solution(req, resp, &v->solution, board->shape,
-                             &v->stats, v->took_us);
+        api_respond_solution(req, resp, &v->solution, board->shape, &v->stats,
+                             v->took_us);
         if (resp->status == 200) /* not out of memory */
             v->result = API_SOLVED;
     }
@@ -148,8 +147,8 @@ int api_validate_killer(const struct api_context *ctx,
         return 1;
     }
     if (n == 0 && st == KILLER_OK &&
-        killer_count(puzzle, &k, 2, ctx->max_killer_nodes, NULL, &count, NULL) ==
-            KILLER_BUDGET) {
+        killer_count(puzzle, &k, 2, ctx->max_killer_nodes, NULL, &count,
+                     NULL) == KILLER_BUDGET) {
         api_respond_search_limit(resp, ctx->max_killer_nodes);
         return 1;
     }

@@ -72,9 +72,8 @@ static int refuse_cages(const struct api_request *req,
 }
 
 static int read_puzzle(const struct api_context *ctx,
-                       const struct api_request *req,
-                       struct api_response *resp, struct sudoku_grid *puzzle,
-                       struct sudoku_grid *sol)
+                       const struct api_request *req, struct api_response *resp,
+                       struct sudoku_grid *puzzle, struct sudoku_grid *sol)
 {
     struct codec_board board;
     struct api_verdict v;
@@ -115,8 +114,8 @@ void api_handle_validate(const struct api_context *ctx,
         api_respond_search_limit(resp, ctx->max_nodes);
         return;
     }
-    body = codec_encode_validate(n == 0 && count == 1, count,
-                                 complete(&puzzle), conflicts,
+    body = codec_encode_validate(n == 0 && count == 1, count, complete(&puzzle),
+                                 conflicts,
                                  n < MAX_CONFLICTS ? n : MAX_CONFLICTS, &len);
     api_respond_json(resp, body, len);
 }
@@ -195,14 +194,15 @@ void api_handle_hint(const struct api_context *ctx,
             snprintf(text, sizeof(text),
                      "The time budget (%u ms) ran out before a step was "
                      "found, so this is not a logical deduction: in the "
-                     "solution, cell [%d,%d] is %d.", logic_ms(ctx),
-                     cell / 9, cell % 9, step.placements[0].digit);
+                     "solution, cell [%d,%d] is %d.",
+                     logic_ms(ctx), cell / 9, cell % 9,
+                     step.placements[0].digit);
         else
             snprintf(text, sizeof(text),
                      "None of the implemented techniques finds a step here, "
                      "so this is not a logical deduction: in the solution, "
-                     "cell [%d,%d] is %d.", cell / 9, cell % 9,
-                     step.placements[0].digit);
+                     "cell [%d,%d] is %d.",
+                     cell / 9, cell % 9, step.placements[0].digit);
     }
     body = codec_encode_hint(&h, &len);
     api_respond_json(resp, body, len);
@@ -292,10 +292,10 @@ void api_handle_explain(const struct api_context *ctx,
     e.explanations = texts;
     e.nsteps = n;
     e.complete = st == LOGIC_SOLVED;
-    e.stopped = st == LOGIC_BUDGET    ? "time_budget"
-                : st == LOGIC_OK      ? "step_cap"
-                : st == LOGIC_SOLVED  ? NULL
-                                      : "stuck";
+    e.stopped = st == LOGIC_BUDGET   ? "time_budget"
+                : st == LOGIC_OK     ? "step_cap"
+                : st == LOGIC_SOLVED ? NULL
+                                     : "stuck";
     e.rating = rating;
     e.level = e.complete ? (int)logic_rating_level(rating) : LOGIC_EXTREME;
     if (e.complete && hardest < 0)
@@ -368,9 +368,8 @@ void api_handle_generate(const struct api_context *ctx,
         return;
     }
     /* Without a seed, one from the clock; the answer says which. */
-    generate_options_init(&opt, level,
-                          o.has_seed ? o.seed
-                                     : api_now_us() & ((1ull << 53) - 1));
+    generate_options_init(
+        &opt, level, o.has_seed ? o.seed : api_now_us() & ((1ull << 53) - 1));
     opt.symmetry = sym;
     opt.max_us = API_GENERATE_MAX_US;
     if (o.min_rating || o.max_rating) {
@@ -391,10 +390,10 @@ void api_handle_generate(const struct api_context *ctx,
         snprintf(detail, sizeof(detail),
                  "no %s puzzle%s was found within the budget (%u attempts, "
                  "%llu ms); the closest was %s, rated %.1f: try another "
-                 "seed", opt.level < LOGIC_NLEVELS
-                             ? logic_level_name(opt.level) : "rated",
-                 opt.min_rating || opt.max_rating ? " in the rating range"
-                                                  : "",
+                 "seed",
+                 opt.level < LOGIC_NLEVELS ? logic_level_name(opt.level)
+                                           : "rated",
+                 opt.min_rating || opt.max_rating ? " in the rating range" : "",
                  r.attempts, (unsigned long long)(r.took_us / 1000),
                  logic_level_name(r.grade.level), r.grade.rating / 10.0);
         codec_problem_init(&p, 503, "generation_timeout",
@@ -403,10 +402,10 @@ void api_handle_generate(const struct api_context *ctx,
         api_respond_problem(resp, &p);
         return;
     }
-    out = (struct codec_generated){&r.puzzle, &r.solution, CODEC_SHAPE_LINE,
-                                   &r.grade, opt.seed,
-                                   generate_symmetry_name(sym), r.givens,
-                                   r.attempts, r.took_us};
+    out = (struct codec_generated){
+        &r.puzzle, &r.solution, CODEC_SHAPE_LINE,
+        &r.grade,  opt.seed,    generate_symmetry_name(sym),
+        r.givens,  r.attempts,  r.took_us};
     body = codec_encode_generated(&out, &len);
     api_respond_json(resp, body, len);
 }

@@ -49,8 +49,8 @@ void api_respond_too_large(const struct api_context *ctx,
     api_respond_problem(resp, &p);
 }
 
-int api_check_body(const struct api_context *ctx,
-                   const struct api_request *req, struct api_response *resp)
+int api_check_body(const struct api_context *ctx, const struct api_request *req,
+                   struct api_response *resp)
 {
     if (req->body_too_large) {
         api_respond_too_large(ctx, req, resp);
@@ -70,7 +70,8 @@ void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
 {
     snprintf(t->detail, sizeof(t->detail),
              "the search gave up after %llu nodes without settling the "
-             "puzzle", (unsigned long long)budget);
+             "puzzle",
+             (unsigned long long)budget);
     codec_problem_init(p, 422, "search_limit", "Search limit reached",
                        t->detail);
     p->limit = (long long)budget;
@@ -129,7 +130,8 @@ void api_bad_char_problem(const struct codec_board *board, size_t index,
         snprintf(shown, sizeof(shown), "a control character");
     snprintf(t->detail, sizeof(t->detail),
              "row %d, column %d: %s is not allowed; use '.' or '0' for a "
-             "blank and 1-9 for a digit", row, col, shown);
+             "blank and 1-9 for a digit",
+             row, col, shown);
     if (board->shape == CODEC_SHAPE_ROWS)
         snprintf(t->pointer, sizeof(t->pointer), "%s/%d", pointer_prefix, row);
     else
@@ -155,8 +157,9 @@ void api_conflict_problem(const struct sudoku_conflict *c, size_t n,
                         c[0].cells[k] % SUDOKU_SIZE);
     if (len < (int)cap)
         snprintf(t->detail + len, cap - (size_t)len,
-                 n > 2 ? "), and %zu more conflicts are listed"
-                       : n == 2 ? "), and %zu more conflict is listed" : ")",
+                 n > 2    ? "), and %zu more conflicts are listed"
+                 : n == 2 ? "), and %zu more conflict is listed"
+                          : ")",
                  n - 1);
     codec_problem_init(p, 422, "conflict", "Board breaks the rules", t->detail);
     p->conflicts = c;
@@ -186,8 +189,8 @@ void api_respond_solution(const struct api_request *req,
     char *body;
 
     if (req->answer != NULL) { /* nothing to allocate, nothing to free */
-        len = codec_write_solution(req->answer, solution, shape, stats,
-                                   solve_us);
+        len =
+            codec_write_solution(req->answer, solution, shape, stats, solve_us);
         api_respond_body(resp, 200, API_JSON_TYPE, req->answer, len);
         resp->body_owned = 0;
         return;
@@ -204,9 +207,9 @@ uint64_t api_now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-int api_read_board(const struct api_context *ctx,
-                   const struct api_request *req, struct api_response *resp,
-                   struct codec_board *board, struct sudoku_grid *puzzle)
+int api_read_board(const struct api_context *ctx, const struct api_request *req,
+                   struct api_response *resp, struct codec_board *board,
+                   struct sudoku_grid *puzzle)
 {
     struct api_problem_text t;
     struct codec_error err;
@@ -234,8 +237,8 @@ int api_read_board(const struct api_context *ctx,
 }
 
 enum api_result api_judge(const struct api_context *ctx,
-                              const struct sudoku_grid *puzzle,
-                              struct api_verdict *v)
+                          const struct sudoku_grid *puzzle,
+                          struct api_verdict *v)
 {
     unsigned count = 0;
     uint64_t t0;
@@ -259,7 +262,8 @@ enum api_result api_judge(const struct api_context *ctx,
                                               sizeof(v->conflicts[0]))) > 0) {
         v->stats.nodes = v->stats.guesses = 0;
         v->took_us = 0;
-        api_conflict_problem(v->conflicts, v->nconflicts, &v->problem, &v->text);
+        api_conflict_problem(v->conflicts, v->nconflicts, &v->problem,
+                             &v->text);
         return v->result = API_INVALID;
     }
     if (count == 0) {
@@ -278,8 +282,7 @@ enum api_result api_judge(const struct api_context *ctx,
 }
 
 void api_handle_solve(const struct api_context *ctx,
-                      const struct api_request *req,
-                      struct api_response *resp)
+                      const struct api_request *req, struct api_response *resp)
 {
     struct codec_board board;
     struct sudoku_grid puzzle;
@@ -293,8 +296,8 @@ void api_handle_solve(const struct api_context *ctx,
         if (api_judge(ctx, &puzzle, &v) != API_SOLVED)
             api_respond_problem(resp, &v.problem);
         else
-            api_respond_solution(req, resp, &v.solution, board.shape,
-                                 &v.stats, v.took_us);
+            api_respond_solution(req, resp, &v.solution, board.shape, &v.stats,
+                                 v.took_us);
     }
     api_count_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);
 }

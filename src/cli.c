@@ -85,7 +85,8 @@ static const char usage[] =
     "options:\n"
     "  -t, --threads N     solve with N threads (default 1); the output stays\n"
     "                      in input order\n"
-    "  -n, --max-nodes N   give up on a puzzle after N search nodes and report\n"
+    "  -n, --max-nodes N   give up on a puzzle after N search nodes and "
+    "report\n"
     "                      it on stderr (default 0: no bound)\n"
     "  -m, --max-logic-ms N  time budget of hint, grade and explain for one\n"
     "                      puzzle, in ms (default 1000; 0: no bound)\n"
@@ -97,7 +98,12 @@ static const char usage[] =
     "file.\n";
 
 enum cli_mode {
-    CLI_SOLVE, CLI_COUNT, CLI_VALIDATE, CLI_HINT, CLI_GRADE, CLI_EXPLAIN
+    CLI_SOLVE,
+    CLI_COUNT,
+    CLI_VALIDATE,
+    CLI_HINT,
+    CLI_GRADE,
+    CLI_EXPLAIN
 };
 
 struct cli_options {
@@ -109,13 +115,13 @@ struct cli_options {
 
 /* The outcome of one puzzle line. */
 enum cli_verdict {
-    CLI_SOLVED,     /* unique solution (solve) or counted (count) */
+    CLI_SOLVED, /* unique solution (solve) or counted (count) */
     CLI_MALFORMED,
     CLI_CONFLICT,
     CLI_NONE,
     CLI_MULTIPLE,
     CLI_BUDGET,
-    CLI_CAGES,      /* killer: cages malformed or wrong; see cages_msg */
+    CLI_CAGES, /* killer: cages malformed or wrong; see cages_msg */
 };
 
 struct cli_item {
@@ -127,11 +133,11 @@ struct cli_item {
     size_t bad_index; /* CLI_MALFORMED with a bad character */
     struct sudoku_conflict conflict;
     struct sudoku_grid solution;
-    size_t nconflicts;            /* validate */
-    int complete;                 /* validate */
-    struct logic_grade grade;     /* grade */
-    char hint[512];               /* hint: "technique: explanation" */
-    char cages_msg[200];          /* CLI_CAGES */
+    size_t nconflicts;        /* validate */
+    int complete;             /* validate */
+    struct logic_grade grade; /* grade */
+    char hint[512];           /* hint: "technique: explanation" */
+    char cages_msg[200];      /* CLI_CAGES */
 };
 
 struct cli_batch {
@@ -167,7 +173,8 @@ static void cli_hint(const struct sudoku_grid *g, const struct sudoku_grid *sol,
                 (cell < 0 || __builtin_popcount(lg.cand[i]) <
                                  __builtin_popcount(lg.cand[cell])))
                 cell = i;
-        snprintf(out, size, "from_solution: no step was found within the "
+        snprintf(out, size,
+                 "from_solution: no step was found within the "
                  "time budget; in the solution, cell [%d,%d] is %d",
                  cell / 9, cell % 9, sol->cell[cell]);
     }
@@ -185,15 +192,18 @@ static void cli_run_killer(const struct cli_options *opt, struct cli_item *it,
 
     it->verdict = CLI_CAGES;
     if (opt->mode != CLI_SOLVE && opt->mode != CLI_COUNT) {
-        snprintf(it->cages_msg, sizeof(it->cages_msg), "killer puzzles "
+        snprintf(it->cages_msg, sizeof(it->cages_msg),
+                 "killer puzzles "
                  "(cages after '|') are read by solve and count only");
         return;
     }
     if (killer_parse(it->text + SUDOKU_CELLS + 1, it->len - SUDOKU_CELLS - 1,
                      &k, &bad) != KILLER_OK) {
-        snprintf(it->cages_msg, sizeof(it->cages_msg), "malformed cages at "
+        snprintf(it->cages_msg, sizeof(it->cages_msg),
+                 "malformed cages at "
                  "column %zu: want SUM:RC,RC,...;SUM:RC,... (RC: row and "
-                 "column digits 1-9)", SUDOKU_CELLS + 2 + bad);
+                 "column digits 1-9)",
+                 SUDOKU_CELLS + 2 + bad);
         return;
     }
     if ((it->nconflicts = sudoku_conflicts(g, &it->conflict, 1)) > 0) {
@@ -236,12 +246,13 @@ static void cli_run_item(const struct cli_options *opt, struct cli_item *it)
         it->complete &= g.cell[i] != 0;
     if ((it->nconflicts = sudoku_conflicts(&g, &it->conflict, 1)) > 0) {
         it->verdict = opt->mode == CLI_COUNT || opt->mode == CLI_VALIDATE
-                          ? CLI_SOLVED : CLI_CONFLICT;
+                          ? CLI_SOLVED
+                          : CLI_CONFLICT;
         it->count = 0;
         return;
     }
-    if (sudoku_count(&g, 2, opt->max_nodes, &it->solution, &it->count,
-                     NULL) != SUDOKU_OK) {
+    if (sudoku_count(&g, 2, opt->max_nodes, &it->solution, &it->count, NULL) !=
+        SUDOKU_OK) {
         it->verdict = CLI_BUDGET;
         return;
     }
@@ -273,8 +284,8 @@ static void *cli_worker(void *arg)
 
 /* Solves every item with up to opt->threads threads, this one included;
  * when a thread cannot be started the others do its share. */
-static void cli_run_batch(const struct cli_options *opt,
-                          struct cli_item *items, size_t n)
+static void cli_run_batch(const struct cli_options *opt, struct cli_item *items,
+                          size_t n)
 {
     struct cli_batch b = {opt, items, n, 0};
     pthread_t tids[64];
@@ -319,11 +330,10 @@ static void cli_explain(const struct cli_options *opt, const char *text,
         logic_apply(&lg, &s);
     }
     printf("level %s rating %.1f steps %u%s\n\n",
-           logic_level_name(st == LOGIC_SOLVED ? (n ? logic_rating_level(rating)
-                                                    : LOGIC_EASY)
-                                               : LOGIC_EXTREME),
-           rating / 10.0, n,
-           st == LOGIC_BUDGET ? " stopped: time budget" : "");
+           logic_level_name(st == LOGIC_SOLVED
+                                ? (n ? logic_rating_level(rating) : LOGIC_EASY)
+                                : LOGIC_EXTREME),
+           rating / 10.0, n, st == LOGIC_BUDGET ? " stopped: time budget" : "");
 }
 
 static const char *const unit_names[] = {"row", "column", "box"};
@@ -337,8 +347,8 @@ static int cli_print_item(const struct cli_options *opt, const char *name,
     switch (it->verdict) {
     case CLI_SOLVED:
         if (opt->mode == CLI_VALIDATE) {
-            printf("%s %u %s", it->nconflicts == 0 && it->count == 1
-                                   ? "valid" : "invalid",
+            printf("%s %u %s",
+                   it->nconflicts == 0 && it->count == 1 ? "valid" : "invalid",
                    it->nconflicts ? 0 : it->count,
                    it->complete ? "complete" : "incomplete");
             if (it->nconflicts)
@@ -368,17 +378,17 @@ static int cli_print_item(const struct cli_options *opt, const char *name,
         return 0;
     case CLI_MALFORMED:
         if (it->len < SUDOKU_CELLS)
-            fprintf(stderr, "%s:%u: malformed: %zu characters, need 81\n",
-                    name, it->lineno, it->len);
+            fprintf(stderr, "%s:%u: malformed: %zu characters, need 81\n", name,
+                    it->lineno, it->len);
         else
-            fprintf(stderr,
-                    "%s:%u: malformed: bad character '%c' at column %zu\n",
-                    name, it->lineno, it->text[it->bad_index],
-                    it->bad_index + 1);
+            fprintf(
+                stderr, "%s:%u: malformed: bad character '%c' at column %zu\n",
+                name, it->lineno, it->text[it->bad_index], it->bad_index + 1);
         return 1;
     case CLI_CONFLICT:
-        fprintf(stderr, "%s:%u: breaks the rules: %u appears %u times in %s %u\n",
-                name, it->lineno, it->conflict.digit, it->conflict.ncells,
+        fprintf(stderr,
+                "%s:%u: breaks the rules: %u appears %u times in %s %u\n", name,
+                it->lineno, it->conflict.digit, it->conflict.ncells,
                 unit_names[it->conflict.unit], it->conflict.index + 1u);
         return 1;
     case CLI_NONE:
@@ -454,8 +464,8 @@ static struct cli_item *cli_split(const char *buf, size_t len, size_t *n)
             items = bigger;
             cap *= 2;
         }
-        items[count++] = (struct cli_item){.text = line, .len = l,
-                                           .lineno = lineno};
+        items[count++] =
+            (struct cli_item){.text = line, .len = l, .lineno = lineno};
     }
     *n = count;
     return items;
@@ -591,11 +601,11 @@ static int cli_generate(int argc, char **argv)
                            : generate_symmetry_parse(v, &sym) != 0)
                 return cli_bad_usage(
                     "%s: '%s' is not one of %s", a, v,
-                    level_flag ? cli_words(words, sizeof(words), LOGIC_NLEVELS,
-                                           cli_level_name)
-                               : cli_words(words, sizeof(words),
-                                           GENERATE_NSYMMETRIES,
-                                           cli_symmetry_name));
+                    level_flag
+                        ? cli_words(words, sizeof(words), LOGIC_NLEVELS,
+                                    cli_level_name)
+                        : cli_words(words, sizeof(words), GENERATE_NSYMMETRIES,
+                                    cli_symmetry_name));
             have_level |= level_flag;
         } else if (!strcmp(a, "--seed")) {
             if (cli_option_number(a, v, 0, ULLONG_MAX, &seed))
@@ -605,7 +615,8 @@ static int cli_generate(int argc, char **argv)
                 return 2;
         } else {
             return cli_bad_usage("generate: '%s' is not an option of "
-                                 "generate", a);
+                                 "generate",
+                                 a);
         }
         i++;
     }
@@ -617,9 +628,11 @@ static int cli_generate(int argc, char **argv)
         generate_options_init(&o, level, seed + k);
         o.symmetry = sym;
         if (generate_puzzle(&o, &r) != GENERATE_OK) {
-            fprintf(stderr, "sudoku: seed %llu: no %s puzzle within the "
-                    "budget; printing the closest (%s)\n", seed + k,
-                    logic_level_name(level), logic_level_name(r.grade.level));
+            fprintf(stderr,
+                    "sudoku: seed %llu: no %s puzzle within the "
+                    "budget; printing the closest (%s)\n",
+                    seed + k, logic_level_name(level),
+                    logic_level_name(r.grade.level));
             rc = 1;
         }
         sudoku_format(&r.puzzle, puzzle);
@@ -644,7 +657,8 @@ int main(int argc, char **argv)
             printf("sudoku %s\n", SUDOKUD_VERSION);
             return 0;
         } else if (!strcmp(a, "-t") || !strcmp(a, "--threads")) {
-            if (cli_option_number(a, i + 1 < argc ? argv[++i] : NULL, 1, 1024, &v))
+            if (cli_option_number(a, i + 1 < argc ? argv[++i] : NULL, 1, 1024,
+                                  &v))
                 return 2;
             opt.threads = (unsigned)v;
         } else if (!strcmp(a, "-n") || !strcmp(a, "--max-nodes")) {

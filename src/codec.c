@@ -2,8 +2,8 @@
  * Parsing uses cJSON_ParseWithLengthOpts with an end pointer, never
  * cJSON_GetErrorPtr (a global, unsafe with threads). The common /solve body
  * ({"board": ...} and nothing else) is read by hand before any cJSON tree
- * is built, and the fixed-shape success answer is written directly; problems, whose strings need escaping, are
- * built as cJSON trees. */
+ * is built, and the fixed-shape success answer is written directly; problems,
+ * whose strings need escaping, are built as cJSON trees. */
 #include "codec.h"
 
 #include <cjson/cJSON.h>
@@ -15,8 +15,7 @@
 #include <string.h>
 
 enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
-                             const char *pointer, int row, const char *fmt,
-                             ...)
+                             const char *pointer, int row, const char *fmt, ...)
 {
     va_list ap;
 
@@ -61,7 +60,8 @@ static enum codec_status decode_rows(const cJSON *board, const char *at,
         return codec_fail(err, CODEC_INVALID_BOARD, at, -1,
                           "board has %d row%s; it must have 9", nrows,
                           nrows == 1 ? "" : "s");
-    cJSON_ArrayForEach(row, board) {
+    cJSON_ArrayForEach(row, board)
+    {
         char pointer[40];
         size_t n = 0;
 
@@ -172,7 +172,8 @@ enum codec_status codec_parse(const char *body, size_t len, cJSON **root,
         err->offset = bad;
         return codec_fail(err, CODEC_INVALID_JSON, "", -1,
                           "the body is not valid UTF-8 JSON text: byte %ld is "
-                          "out of place", bad);
+                          "out of place",
+                          bad);
     }
     fixed = without_nul_escapes(body, len, &nomem);
     if (nomem)
@@ -193,7 +194,8 @@ enum codec_status codec_parse(const char *body, size_t len, cJSON **root,
         err->offset = end ? (long)(end - body) : 0;
         return codec_fail(err, CODEC_INVALID_JSON, "", -1,
                           "the body is not valid JSON: parsing stopped at "
-                          "byte %ld", err->offset);
+                          "byte %ld",
+                          err->offset);
     }
     return CODEC_OK;
 }
@@ -208,8 +210,8 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
         if (n != SUDOKU_CELLS)
             return codec_fail(err, CODEC_INVALID_BOARD, at, -1,
                               "board string has %zu character%s; it must "
-                              "have 81 (or be an array of 9 rows of 9)", n,
-                              n == 1 ? "" : "s");
+                              "have 81 (or be an array of 9 rows of 9)",
+                              n, n == 1 ? "" : "s");
         out->shape = CODEC_SHAPE_LINE;
         return CODEC_OK;
     }
@@ -231,8 +233,9 @@ enum codec_status codec_board_general(const char *body, size_t len,
     if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
         return st;
     if (!cJSON_IsObject(root)) {
-        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1,
-                  "the body must be a JSON object with a \"board\" member");
+        st = codec_fail(
+            err, CODEC_INVALID_REQUEST, "", -1,
+            "the body must be a JSON object with a \"board\" member");
         goto out;
     }
     board = cJSON_GetObjectItemCaseSensitive(root, "board");
@@ -375,8 +378,7 @@ static char *put_digits(char *p, const uint8_t *cell, size_t n)
  * shape is fixed, it needs no escaping, and it is on the hot path. */
 size_t codec_write_solution(char *out, const struct sudoku_grid *solution,
                             enum codec_shape shape,
-                            const struct sudoku_stats *stats,
-                            uint64_t solve_us)
+                            const struct sudoku_stats *stats, uint64_t solve_us)
 {
     char *p = out;
 
@@ -406,8 +408,8 @@ size_t codec_write_solution(char *out, const struct sudoku_grid *solution,
 
 char *codec_encode_solution(const struct sudoku_grid *solution,
                             enum codec_shape shape,
-                            const struct sudoku_stats *stats,
-                            uint64_t solve_us, size_t *len)
+                            const struct sudoku_stats *stats, uint64_t solve_us,
+                            size_t *len)
 {
     char *buf = malloc(CODEC_SOLUTION_MAX);
 

@@ -44,8 +44,7 @@ static enum codec_status add_item(struct codec_batch *b, const cJSON *value,
 }
 
 /* Adds an item that failed before any board was found. */
-static enum codec_status add_failed(struct codec_batch *b,
-                                    enum codec_status st,
+static enum codec_status add_failed(struct codec_batch *b, enum codec_status st,
                                     const struct codec_error *err)
 {
     if (b->n == b->cap && grow(b) != 0)
@@ -82,7 +81,8 @@ static size_t count_boards(const char *p, size_t len, size_t max)
             else if (c == '"') {
                 in_str = 0;
                 if (expect_key) { /* the key ended: is it "boards"? */
-                    is_boards = i - key == 6 && memcmp(p + key, "boards", 6) == 0;
+                    is_boards =
+                        i - key == 6 && memcmp(p + key, "boards", 6) == 0;
                     expect_key = 0;
                 }
             }
@@ -123,8 +123,17 @@ static size_t count_boards(const char *p, size_t len, size_t max)
 static int ends_scalar(char c)
 {
     switch (c) {
-    case ' ': case '\t': case '\r': case '\n': case ',': case ':':
-    case '[': case ']': case '{': case '}': case '"':
+    case ' ':
+    case '\t':
+    case '\r':
+    case '\n':
+    case ',':
+    case ':':
+    case '[':
+    case ']':
+    case '{':
+    case '}':
+    case '"':
         return 1;
     default:
         return 0;
@@ -167,8 +176,9 @@ static enum codec_status too_complex(struct codec_error *err, size_t allowed,
     return codec_fail(err, CODEC_TOO_COMPLEX, "", -1,
                       "the body holds more than %zu JSON values, more than "
                       "a batch of %zu board%s can have (a board is at most "
-                      "%d: an array of 9 strings)", allowed, boards,
-                      boards == 1 ? "" : "s", CODEC_BATCH_PER_BOARD);
+                      "%d: an array of 9 strings)",
+                      allowed, boards, boards == 1 ? "" : "s",
+                      CODEC_BATCH_PER_BOARD);
 }
 
 static enum codec_status decode_object(const char *body, size_t len,
@@ -198,7 +208,8 @@ static enum codec_status decode_object(const char *body, size_t len,
     } else if ((size_t)cJSON_GetArraySize(boards) > max_items) {
         st = too_many(err, max_items);
     } else {
-        cJSON_ArrayForEach(value, boards) {
+        cJSON_ArrayForEach(value, boards)
+        {
             char at[32];
             snprintf(at, sizeof(at), "/boards/%zu", i++);
             if ((st = add_item(b, value, at)) != CODEC_OK)

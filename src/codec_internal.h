@@ -9,8 +9,8 @@
 
 /* Fills *err (pointer, row, a printf-style detail) and returns st. */
 enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
-                             const char *pointer, int row, const char *fmt,
-                             ...) __attribute__((format(printf, 5, 6)));
+                             const char *pointer, int row, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Parses a request body of len bytes (not NUL-terminated) into *root: it
  * must be UTF-8 without raw control characters, one JSON value, nothing

@@ -15,7 +15,6 @@
  * further out is certainly wrong and is refused as malformed. */
 #define CODEC_KILLER_MAX_INT 1000000
 
-
 /* An integral JSON number within +-CODEC_KILLER_MAX_INT into *out. */
 static int get_int(const cJSON *item, int *out)
 {
@@ -41,37 +40,48 @@ static enum codec_status decode_cage(const cJSON *cage, int c,
 
     snprintf(pointer, sizeof(pointer), "/cages/%d", c);
     if (!cJSON_IsObject(cage))
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cage %d must be an object "
-                           "{\"sum\": n, \"cells\": [[row, column], ...]}", c);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "cage %d must be an object "
+                          "{\"sum\": n, \"cells\": [[row, column], ...]}",
+                          c);
     sum = cJSON_GetObjectItemCaseSensitive(cage, "sum");
     cells = cJSON_GetObjectItemCaseSensitive(cage, "cells");
     snprintf(pointer, sizeof(pointer), "/cages/%d/sum", c);
     if (sum == NULL)
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cage %d has no \"sum\"", c);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "cage %d has no \"sum\"", c);
     if (!get_int(sum, &value))
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "the sum of cage %d must be an "
-                           "integer (and not beyond %d)", c,
-                           CODEC_KILLER_MAX_INT);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "the sum of cage %d must be an "
+                          "integer (and not beyond %d)",
+                          c, CODEC_KILLER_MAX_INT);
     killer_add_cage(out, value);
     snprintf(pointer, sizeof(pointer), "/cages/%d/cells", c);
     if (cells == NULL)
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cage %d has no \"cells\"", c);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "cage %d has no \"cells\"", c);
     if (!cJSON_IsArray(cells) || cJSON_GetArraySize(cells) == 0)
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "the cells of cage %d must be a "
-                           "non-empty array of [row, column] pairs", c);
-    cJSON_ArrayForEach(cell, cells) {
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "the cells of cage %d must be a "
+                          "non-empty array of [row, column] pairs",
+                          c);
+    cJSON_ArrayForEach(cell, cells)
+    {
         int rc[2];
         snprintf(pointer, sizeof(pointer), "/cages/%d/cells/%d", c, j);
         if (!cJSON_IsArray(cell) || cJSON_GetArraySize(cell) != 2)
-            return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "cell %d of cage %d must be a "
-                               "pair [row, column]", j, c);
+            return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                              "cell %d of cage %d must be a "
+                              "pair [row, column]",
+                              j, c);
         for (int k = 0; k < 2; k++)
             if (!get_int(cJSON_GetArrayItem(cell, k), &rc[k])) {
                 snprintf(pointer, sizeof(pointer), "/cages/%d/cells/%d/%d", c,
                          j, k);
-                return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "the %s of cell %d of cage "
-                                   "%d must be an integer (0 to 8)",
-                                   k ? "column" : "row", j, c);
+                return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                                  "the %s of cell %d of cage "
+                                  "%d must be an integer (0 to 8)",
+                                  k ? "column" : "row", j, c);
             }
         killer_add_cell(out, rc[0], rc[1]);
         j++;
@@ -103,17 +113,20 @@ enum codec_status codec_decode_cages(const char *body, size_t len,
     if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
         return st;
     cages = cJSON_IsObject(root)
-                ? cJSON_GetObjectItemCaseSensitive(root, "cages") : NULL;
+                ? cJSON_GetObjectItemCaseSensitive(root, "cages")
+                : NULL;
     if (cages == NULL)
         goto out;
     *present = 1;
     if (!cJSON_IsArray(cages) || cJSON_GetArraySize(cages) == 0) {
-        st = codec_fail(err, CODEC_INVALID_REQUEST, "/cages", -1, "\"cages\" must be a non-empty array "
-                         "of {\"sum\": n, \"cells\": [[row, column], ...]}; "
-                         "leave it out for a classic puzzle");
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "/cages", -1,
+                        "\"cages\" must be a non-empty array "
+                        "of {\"sum\": n, \"cells\": [[row, column], ...]}; "
+                        "leave it out for a classic puzzle");
         goto out;
     }
-    cJSON_ArrayForEach(cage, cages) {
+    cJSON_ArrayForEach(cage, cages)
+    {
         if ((st = decode_cage(cage, c++, out, err)) != CODEC_OK)
             break;
     }

@@ -14,7 +14,6 @@
 
 static const char *const unit_words[] = {"row", "column", "box"};
 
-
 static enum codec_status copy_string(const cJSON *root, const char *name,
                                      char *out, size_t size,
                                      struct codec_error *err)
@@ -27,9 +26,11 @@ static enum codec_status copy_string(const cJSON *root, const char *name,
     if (item == NULL)
         return CODEC_OK;
     if (!cJSON_IsString(item))
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "\"%s\" must be a string", name);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "\"%s\" must be a string", name);
     if (strlen(item->valuestring) >= size)
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1, "\"%s\" is too long", name);
+        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
+                          "\"%s\" is too long", name);
     strcpy(out, item->valuestring);
     return CODEC_OK;
 }
@@ -46,14 +47,15 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
     if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
         return st;
     if (!cJSON_IsObject(root)) {
-        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1, "the body must be a JSON object");
+        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1,
+                        "the body must be a JSON object");
         goto out;
     }
     st = copy_string(root, "difficulty", out->difficulty,
                      sizeof(out->difficulty), err);
     if (st == CODEC_OK)
-        st = copy_string(root, "symmetry", out->symmetry,
-                         sizeof(out->symmetry), err);
+        st = copy_string(root, "symmetry", out->symmetry, sizeof(out->symmetry),
+                         err);
     for (int k = 0; k < 2 && st == CODEC_OK; k++) {
         const char *name = k ? "max_rating" : "min_rating";
         const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, name);
@@ -64,8 +66,7 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
         if (!cJSON_IsNumber(r) || r->valuedouble < 1.0 ||
             r->valuedouble > 12.0) {
             st = codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
-                            "\"%s\" must be a number from 1.0 to 12.0",
-                            name);
+                            "\"%s\" must be a number from 1.0 to 12.0", name);
             break;
         }
         /* tenths, rounded */
@@ -79,9 +80,10 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
          * client's seed above the bound would silently become another. */
         double v = cJSON_IsNumber(seed) ? seed->valuedouble : -1;
         if (v < 0 || v > CODEC_SEED_MAX || (double)(uint64_t)v != v) {
-            st = codec_fail(err, CODEC_INVALID_REQUEST, "/seed", -1, "\"seed\" must be an integer "
-                               "from 0 to %llu (2^53 - 1)",
-                               (unsigned long long)CODEC_SEED_MAX);
+            st = codec_fail(err, CODEC_INVALID_REQUEST, "/seed", -1,
+                            "\"seed\" must be an integer "
+                            "from 0 to %llu (2^53 - 1)",
+                            (unsigned long long)CODEC_SEED_MAX);
         } else {
             out->has_seed = 1;
             out->seed = (uint64_t)v;
@@ -113,8 +115,7 @@ static cJSON *cell_pair(int cell)
     return cJSON_CreateIntArray(rc, 2);
 }
 
-static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c,
-                         size_t n)
+static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c, size_t n)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
 
@@ -157,8 +158,8 @@ char *codec_encode_validate(int valid, unsigned solutions, int complete,
 }
 
 /* [{"cell": [r, c], "digit": d}, ...] */
-static int add_moves(cJSON *obj, const char *name,
-                     const struct logic_move *m, int n)
+static int add_moves(cJSON *obj, const char *name, const struct logic_move *m,
+                     int n)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, name);
 
@@ -265,8 +266,8 @@ static int add_step(cJSON *obj, const struct logic_step *s)
 char *codec_encode_hint(const struct codec_hint *h, size_t *len)
 {
     cJSON *obj = cJSON_CreateObject(), *next;
-    const char *name = h->technique ? h->technique
-                                    : logic_technique_name(h->step->technique);
+    const char *name =
+        h->technique ? h->technique : logic_technique_name(h->step->technique);
     int ok;
 
     if (obj == NULL)
@@ -401,13 +402,14 @@ char *codec_encode_explain(const struct codec_explain *e, size_t *len)
                  item, "technique",
                  logic_technique_name(e->steps[i].technique)) &&
              add_step(item, &e->steps[i]) &&
-             cJSON_AddStringToObject(item, "explanation",
-                                     e->explanations[i]) != NULL;
+             cJSON_AddStringToObject(item, "explanation", e->explanations[i]) !=
+                 NULL;
     }
     ok = ok && cJSON_AddBoolToObject(obj, "complete", e->complete) &&
          (e->stopped ? cJSON_AddStringToObject(obj, "stopped", e->stopped)
                      : cJSON_AddNullToObject(obj, "stopped")) &&
-         cJSON_AddStringToObject(obj, "level", logic_level_name((enum logic_level)e->level)) &&
+         cJSON_AddStringToObject(
+             obj, "level", logic_level_name((enum logic_level)e->level)) &&
          add_rating(obj, e->rating) &&
          add_board(obj, "solution", e->solution, e->shape) &&
          cJSON_AddNumberToObject(obj, "max_logic_ms", e->max_logic_ms) &&

@@ -12,26 +12,27 @@
 
 enum opt_kind {
     OPT_UINT,
-    OPT_SIZE,     /* a number with an optional K or M suffix */
-    OPT_ADDRESS,  /* an IPv4 or IPv6 address */
-    OPT_ORIGINS,  /* "*" or a comma-separated list of http(s) origins */
-    OPT_WORD,     /* one of the words in `words`, stored as its index */
+    OPT_SIZE,    /* a number with an optional K or M suffix */
+    OPT_ADDRESS, /* an IPv4 or IPv6 address */
+    OPT_ORIGINS, /* "*" or a comma-separated list of http(s) origins */
+    OPT_WORD,    /* one of the words in `words`, stored as its index */
 };
 
 struct opt {
-    const char *flag;   /* without the leading "--" */
+    const char *flag; /* without the leading "--" */
     const char *env;
     enum opt_kind kind;
-    size_t offset;      /* into struct config */
-    size_t width;       /* sizeof the field */
-    uint64_t min, max;  /* bounds for numbers; max length for strings */
+    size_t offset;     /* into struct config */
+    size_t width;      /* sizeof the field */
+    uint64_t min, max; /* bounds for numbers; max length for strings */
     const char *arg, *help;
     const char *const *words; /* OPT_WORD only, NULL-terminated */
-    const char *def;    /* the default, as it would be written; NULL: see
-                           config_init */
+    const char *def;          /* the default, as it would be written; NULL: see
+                                 config_init */
 };
 
-static const char *const log_levels[] = {"debug", "info", "warn", "error", NULL};
+static const char *const log_levels[] = {"debug", "info", "warn", "error",
+                                         NULL};
 static const char *const on_off[] = {"off", "on", NULL};
 
 #define FIELD(f) offsetof(struct config, f), sizeof(((struct config *)0)->f)
@@ -49,8 +50,7 @@ static const struct opt opts[] = {
      "N", "search-node budget of one puzzle", NULL, "100000"},
     {"max-killer-nodes", "MAX_KILLER_NODES", OPT_UINT, FIELD(max_killer_nodes),
      1000, UINT32_MAX, "N",
-     "node budget of one killer puzzle, whose nodes cost more",
-     NULL, "25000"},
+     "node budget of one killer puzzle, whose nodes cost more", NULL, "25000"},
     {"max-logic-ms", "MAX_LOGIC_MS", OPT_UINT, FIELD(max_logic_ms), 1, 60000,
      "MS", "time budget of one /hint, /grade or /explain", NULL, "1000"},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
@@ -58,17 +58,20 @@ static const struct opt opts[] = {
     {"header-timeout", "HEADER_TIMEOUT", OPT_UINT, FIELD(header_timeout), 1,
      3600, "SECONDS",
      "a request's headers must be complete this long after the connection "
-     "opens or its last answer", NULL, "10"},
+     "opens or its last answer",
+     NULL, "10"},
     {"body-min-rate", "BODY_MIN_RATE", OPT_SIZE, FIELD(body_min_rate), 0,
      64u << 20, "BYTES",
      "after --header-timeout, a body must keep up this many bytes per second; "
-     "0 for no floor", NULL, "1K"},
+     "0 for no floor",
+     NULL, "1K"},
     {"max-buffered", "MAX_BUFFERED", OPT_SIZE, FIELD(max_buffered), 64u << 10,
      (size_t)1 << 32, "BYTES",
-     "request-body bytes held across all connections; more get 503",
-     NULL, "32M"},
+     "request-body bytes held across all connections; more get 503", NULL,
+     "32M"},
     {"drain-timeout", "DRAIN_TIMEOUT", OPT_UINT, FIELD(drain_timeout), 0, 3600,
-     "SECONDS", "on SIGTERM, wait this long for requests in flight", NULL, "25"},
+     "SECONDS", "on SIGTERM, wait this long for requests in flight", NULL,
+     "25"},
     {"max-connections", "MAX_CONNECTIONS", OPT_UINT, FIELD(max_connections), 1,
      100000, "N", "connections served at once; more get 503", NULL, "1000"},
     {"max-per-ip", "MAX_PER_IP", OPT_UINT, FIELD(max_per_ip), 0, 100000, "N",
@@ -97,9 +100,8 @@ static const struct opt opts[] = {
 #define NOPTS (sizeof(opts) / sizeof(opts[0]))
 
 static enum config_status apply(struct config *cfg, const struct opt *o,
-                                 const char *value, const char *source,
-                                 char *err, size_t errlen);
-
+                                const char *value, const char *source,
+                                char *err, size_t errlen);
 
 /* "*", or origins like "https://example.org" or "http://localhost:3000",
  * separated by commas, without paths or spaces. */
@@ -157,9 +159,15 @@ static int parse_number(const char *s, enum opt_kind kind, uint64_t *out)
 static void store_uint(void *field, size_t width, uint64_t v)
 {
     switch (width) {
-    case sizeof(uint16_t): *(uint16_t *)field = (uint16_t)v; break;
-    case sizeof(uint32_t): *(uint32_t *)field = (uint32_t)v; break;
-    default: *(uint64_t *)field = v; break;
+    case sizeof(uint16_t):
+        *(uint16_t *)field = (uint16_t)v;
+        break;
+    case sizeof(uint32_t):
+        *(uint32_t *)field = (uint32_t)v;
+        break;
+    default:
+        *(uint64_t *)field = v;
+        break;
     }
 }
 
@@ -190,9 +198,10 @@ static enum config_status apply(struct config *cfg, const struct opt *o,
             return CONFIG_ERROR;
         }
         if (o->kind == OPT_ORIGINS && !origins_ok(value)) {
-            snprintf(err, errlen, "%s: '%s' is not * or a comma-separated "
-                     "list of origins such as https://example.org", source,
-                     value);
+            snprintf(err, errlen,
+                     "%s: '%s' is not * or a comma-separated "
+                     "list of origins such as https://example.org",
+                     source, value);
             return CONFIG_ERROR;
         }
         if (n < o->min || n > o->max) {
@@ -242,7 +251,8 @@ int config_option_info(size_t i, struct config_option *out)
 static const struct opt *find_flag(const char *name, size_t len)
 {
     for (size_t i = 0; i < NOPTS; i++)
-        if (strlen(opts[i].flag) == len && strncmp(opts[i].flag, name, len) == 0)
+        if (strlen(opts[i].flag) == len &&
+            strncmp(opts[i].flag, name, len) == 0)
             return &opts[i];
     return NULL;
 }
@@ -261,8 +271,10 @@ enum config_status config_parse(struct config *cfg, int argc, char **argv,
     }
     if (argc >= 2 && strcmp(argv[1], "--probe") == 0) {
         /* Without a URL, main finds the daemon's own address (probe.h). */
-        if (argc > 3 || (argc == 3 && strlen(argv[2]) >= sizeof(cfg->probe_url))) {
-            snprintf(err, errlen, "--probe takes at most one URL, such as "
+        if (argc > 3 ||
+            (argc == 3 && strlen(argv[2]) >= sizeof(cfg->probe_url))) {
+            snprintf(err, errlen,
+                     "--probe takes at most one URL, such as "
                      "http://127.0.0.1:8080/livez");
             return CONFIG_ERROR;
         }
@@ -326,11 +338,14 @@ void config_usage(FILE *out, const char *prog)
     fprintf(out, "  %-28s %-16s %s\n  %-28s %-16s %s\n", "--help", "",
             "print this help and exit", "--version", "",
             "print the version and exit");
-    fprintf(out, "\n  %s --probe [URL]\n      GET URL (e.g. http://127.0.0.1:8080/livez) "
+    fprintf(out,
+            "\n  %s --probe [URL]\n      GET URL (e.g. "
+            "http://127.0.0.1:8080/livez) "
             "and exit 0 on a 200 answer,\n      1 otherwise: a health check "
             "for images without curl. Without URL:\n      /livez of the "
             "sudokud running as PID 1 (a container's), on the port\n      and "
-            "address its flags and this environment give.\n", prog);
+            "address its flags and this environment give.\n",
+            prog);
     fprintf(out, "\nSIGTERM, SIGINT or SIGHUP (all alike; logs go to stdout, "
                  "nothing to reopen):\nstop accepting, finish the requests "
                  "in flight, exit 0.\nA bad setting exits with status 2.\n");

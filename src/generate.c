@@ -143,9 +143,12 @@ int generate_symmetry_parse(const char *name, enum generate_symmetry *out)
 static int mirror(enum generate_symmetry s, int cell)
 {
     switch (s) {
-    case GENERATE_ROTATIONAL: return 80 - cell;
-    case GENERATE_DIAGONAL: return (cell % 9) * 9 + cell / 9;
-    default: return cell;
+    case GENERATE_ROTATIONAL:
+        return 80 - cell;
+    case GENERATE_DIAGONAL:
+        return (cell % 9) * 9 + cell / 9;
+    default:
+        return cell;
     }
 }
 
@@ -159,8 +162,7 @@ static int unique(const struct sudoku_grid *g)
 
 /* The rating range [lo, hi] (tenths) the puzzle must land in: the level's,
  * narrowed by the options' min_rating and max_rating. */
-static void target(const struct generate_options *o, unsigned *lo,
-                   unsigned *hi)
+static void target(const struct generate_options *o, unsigned *lo, unsigned *hi)
 {
     if ((unsigned)o->level >= LOGIC_NLEVELS) { /* any level: the range */
         *lo = o->min_rating;
@@ -248,7 +250,7 @@ static int distance(const struct logic_grade *g, unsigned lo, unsigned hi)
 {
     if (g->needs_guessing)
         return 1000;
-    return g->rating < lo ? (int)(lo - g->rating)
+    return g->rating < lo   ? (int)(lo - g->rating)
            : g->rating > hi ? (int)(g->rating - hi)
                             : 0;
 }
@@ -269,8 +271,7 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
         struct logic_grade grade;
         int d;
 
-        if (out->attempts > 0 && opt->max_us &&
-            now_us() - t0 >= opt->max_us) {
+        if (out->attempts > 0 && opt->max_us && now_us() - t0 >= opt->max_us) {
             out->timed_out = 1;
             break;
         }

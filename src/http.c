@@ -33,7 +33,8 @@ static void add_cors_headers(struct MHD_Response *resp,
         MHD_add_response_header(resp, "Vary", "Origin");
     if (r->cors_origin == NULL)
         return;
-    MHD_add_response_header(resp, "Access-Control-Allow-Origin", r->cors_origin);
+    MHD_add_response_header(resp, "Access-Control-Allow-Origin",
+                            r->cors_origin);
     if (r->cors_methods == NULL) {
         MHD_add_response_header(resp, "Access-Control-Expose-Headers",
                                 "X-Request-Id");
@@ -41,8 +42,10 @@ static void add_cors_headers(struct MHD_Response *resp,
     }
     char age[16];
     snprintf(age, sizeof(age), "%d", r->cors_max_age);
-    MHD_add_response_header(resp, "Access-Control-Allow-Methods", r->cors_methods);
-    MHD_add_response_header(resp, "Access-Control-Allow-Headers", r->cors_headers);
+    MHD_add_response_header(resp, "Access-Control-Allow-Methods",
+                            r->cors_methods);
+    MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                            r->cors_headers);
     MHD_add_response_header(resp, "Access-Control-Max-Age", age);
 }
 
@@ -60,9 +63,11 @@ static enum MHD_Result respond(struct http_server *srv,
     enum MHD_Result ret;
 
     rq->status = r->status;
-    rq->bytes = rq->job && rq->job->stream ? 0 : r->body_len; /* a stream counts */
+    rq->bytes =
+        rq->job && rq->job->stream ? 0 : r->body_len; /* a stream counts */
     rq->route = r->route;
-    if (rq->job && rq->job->stream) /* a batch's answer, streamed by its worker */
+    if (rq->job &&
+        rq->job->stream) /* a batch's answer, streamed by its worker */
         resp = http_stream_response(rq);
     else if (r->body_owned)
         resp = MHD_create_response_from_buffer_with_free_callback(
@@ -150,8 +155,8 @@ static int defer(struct http_server *srv, struct MHD_Connection *conn,
     rq->job->api = (struct api_request){
         .method = rq->method,
         .path = rq->path,
-        .content_type = copy_header(&rq->job->content_type,
-                                    rq->hdr.content_type),
+        .content_type =
+            copy_header(&rq->job->content_type, rq->hdr.content_type),
         .body = rq->body,
         .body_len = rq->len,
         .origin = copy_header(&rq->job->origin, rq->hdr.origin),
@@ -246,7 +251,8 @@ static void append(struct http_server *srv, struct request *rq,
         rq->held += take;
     }
     if (rq->len + size > rq->cap && grow_body(rq, rq->len + size, max) != 0) {
-        rq->too_large = 1; /* treat like an oversized body: answer, keep nothing */
+        rq->too_large =
+            1; /* treat like an oversized body: answer, keep nothing */
         drop_body(srv, rq);
         return;
     }
@@ -426,13 +432,15 @@ static void log_access(struct http_server *srv, struct MHD_Connection *conn,
     log_str(&l, "remote", addr);
     log_str(&l, "user_agent", header(conn, MHD_HTTP_HEADER_USER_AGENT));
     if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-        log_str(&l, "aborted", toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED
-                                   ? "timeout" : "connection closed");
+        log_str(&l, "aborted",
+                toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED
+                    ? "timeout"
+                    : "connection closed");
     log_end(&l, &srv->log);
 }
 
-void http_on_completed(void *cls, struct MHD_Connection *conn,
-                         void **con_cls, enum MHD_RequestTerminationCode toe)
+void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                       enum MHD_RequestTerminationCode toe)
 {
     struct http_server *srv = cls;
     struct request *rq = *con_cls;

@@ -21,7 +21,7 @@
 #include "http_internal.h"
 #include "metrics.h"
 
-#define SWEEP_US 250000u   /* how often a loop looks for slow clients */
+#define SWEEP_US 250000u     /* how often a loop looks for slow clients */
 #define EVICT_MIN_US 100000u /* a connection this new is not evicted */
 
 static void unlink_conn(struct http_loop *lp, struct http_conn *cs)
@@ -116,8 +116,9 @@ struct http_conn *http_conn_open(struct http_loop *lp,
     cs->since_us = now;
     if (open > (long)srv->max_connections) {
         /* Make room: a waiting or slow connection goes, one that is
-         * sending a body at a fair rate or being answered stays. Only this loop's own: another loop's may
-         * close and have its descriptor reused at any moment. */
+         * sending a body at a fair rate or being answered stays. Only this
+         * loop's own: another loop's may close and have its descriptor reused
+         * at any moment. */
         struct http_conn *v = evictable(lp, now, EVICT_MIN_US, 0);
         if (v != NULL)
             shut(lp, v, METRICS_CLOSE_EVICTED);
@@ -215,8 +216,8 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
         return -1;
     if (now >= lp->next_sweep_us) {
         lp->next_sweep_us = now + SWEEP_US;
-        int draining = atomic_load_explicit(&srv->draining,
-                                            memory_order_relaxed);
+        int draining =
+            atomic_load_explicit(&srv->draining, memory_order_relaxed);
         for (struct http_conn *cs = lp->oldest; cs != NULL; cs = cs->next) {
             enum metrics_close why;
             if (cs->closing)
@@ -229,10 +230,11 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
         /* Over max_connections (a burst came in faster than connections
          * could be evicted for it): this loop's share of the excess goes,
          * so that the next new client finds room below the hard limit. */
-        long excess = atomic_load_explicit(&srv->connections,
-                                           memory_order_relaxed) -
-                      (long)srv->max_connections;
-        for (long k = (excess + srv->nloops - 1) / (long)srv->nloops; k > 0; k--) {
+        long excess =
+            atomic_load_explicit(&srv->connections, memory_order_relaxed) -
+            (long)srv->max_connections;
+        for (long k = (excess + srv->nloops - 1) / (long)srv->nloops; k > 0;
+             k--) {
             struct http_conn *v = evictable(lp, now, EVICT_MIN_US, 0);
             if (v == NULL)
                 break;
@@ -244,8 +246,8 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
 
 int http_buffer_take(struct http_server *srv, size_t n)
 {
-    size_t held = atomic_fetch_add_explicit(&srv->buffered, n,
-                                            memory_order_relaxed) + n;
+    size_t held =
+        atomic_fetch_add_explicit(&srv->buffered, n, memory_order_relaxed) + n;
 
     if (held <= srv->max_buffered)
         return 0;
@@ -320,7 +322,8 @@ static void ip_free_slot(struct ip_table *t, size_t i)
 {
     size_t mask = t->size - 1;
 
-    for (size_t j = (i + 1) & mask; t->slots[j].count != 0; j = (j + 1) & mask) {
+    for (size_t j = (i + 1) & mask; t->slots[j].count != 0;
+         j = (j + 1) & mask) {
         size_t home = ip_home(t, t->slots[j].addr);
         int stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
         if (!stays) {
@@ -335,7 +338,7 @@ static void ip_free_slot(struct ip_table *t, size_t i)
  * hard limit a waiting connection of the loop makes room if there is one
  * (with one loop the daemon's own limit stops accepting before this). */
 enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
-                                 socklen_t addrlen)
+                               socklen_t addrlen)
 {
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
@@ -410,8 +413,8 @@ void http_ip_table_free(struct ip_table *t)
  * is still so its requests are answered 503 overloaded: the newest clients
  * are refused, the ones already being served are not. */
 void http_on_connection(void *cls, struct MHD_Connection *conn,
-                          void **socket_context,
-                          enum MHD_ConnectionNotificationCode code)
+                        void **socket_context,
+                        enum MHD_ConnectionNotificationCode code)
 {
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
@@ -428,8 +431,9 @@ void http_on_connection(void *cls, struct MHD_Connection *conn,
     }
     ip_count(srv, conn, +1);
     atomic_fetch_add_explicit(&lp->open, 1, memory_order_relaxed);
-    open = atomic_fetch_add_explicit(&srv->connections, 1,
-                                     memory_order_relaxed) + 1;
+    open =
+        atomic_fetch_add_explicit(&srv->connections, 1, memory_order_relaxed) +
+        1;
     *socket_context = http_conn_open(lp, conn, open);
 }
 

@@ -6,11 +6,11 @@
  * requests it cannot parse (a malformed Content-Length, a chunk size over
  * 64 bits, a request line or headers too long for its buffer) with HTML of
  * its own before the access handler is called; sudokud cannot change those
- * (docs/operations.md, Security). Everything else it passes on, ambiguous or not, so
- * the first call of the access handler, which sees all the headers, judges
- * the rest: a request is refused with a problem and the connection closed
- * when the message's length is ambiguous (request smuggling), when it uses
- * a transfer coding the library would wait on forever, or when its request
+ * (docs/operations.md, Security). Everything else it passes on, ambiguous or
+ * not, so the first call of the access handler, which sees all the headers,
+ * judges the rest: a request is refused with a problem and the connection
+ * closed when the message's length is ambiguous (request smuggling), when it
+ * uses a transfer coding the library would wait on forever, or when its request
  * line or headers held bytes the library silently dropped.
  */
 #include <stdatomic.h>
@@ -76,7 +76,7 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
         size_t len, at;
         int counts;
     } wanted[] = {
-#define WANT(name, member, counts) \
+#define WANT(name, member, counts)                                             \
     {name, sizeof(name) - 1, offsetof(struct request_headers, member), counts}
         WANT("X-Request-Id", id, OTHER),
         WANT(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length, LENGTH),
@@ -116,7 +116,7 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
  * version, and the empty line after the last one ends the header block,
  * whose size from the method on the library reports. */
 void http_read_headers(struct MHD_Connection *conn, const char *method,
-                         const char *version, struct request_headers *h)
+                       const char *version, struct request_headers *h)
 {
     const union MHD_ConnectionInfo *ci;
 
@@ -143,24 +143,28 @@ void http_read_headers(struct MHD_Connection *conn, const char *method,
 #define STR(x) STR_(x)
 
 static const struct api_refusal refusals[REFUSE_N] = {
-    [REFUSE_URI_TOO_LONG] = {414, "uri_too_long", "URI too long",
-        "the URL is longer than " STR(URI_MAX) " bytes or has more than "
-        STR(QUERY_ARGS_MAX) " query parameters"},
-    [REFUSE_BAD_TARGET] = {400, "bad_request_line", "Bad request line",
-        "the method or the URL holds a control character, a space or a NUL"},
-    [REFUSE_BAD_HEADER] = {400, "bad_header", "Bad header",
-        "a header line is not name: value ending in CR LF (a control "
-        "character, a NUL, a bare CR or LF, a folded line, a space before "
-        "the colon), or Host is repeated"},
+    [REFUSE_URI_TOO_LONG] =
+        {414, "uri_too_long", "URI too long",
+         "the URL is longer than " STR(URI_MAX) " bytes or has more than " STR(
+             QUERY_ARGS_MAX) " query parameters"},
+    [REFUSE_BAD_TARGET] =
+        {400, "bad_request_line", "Bad request line",
+         "the method or the URL holds a control character, a space or a NUL"},
+    [REFUSE_BAD_HEADER] =
+        {400, "bad_header", "Bad header",
+         "a header line is not name: value ending in CR LF (a control "
+         "character, a NUL, a bare CR or LF, a folded line, a space before "
+         "the colon), or Host is repeated"},
     [REFUSE_MISSING_HOST] = {400, "missing_host", "Missing Host header",
-        "an HTTP/1.1 request must have a Host header"},
-    [REFUSE_BAD_FRAMING] = {400, "bad_framing", "Ambiguous message length",
-        "Content-Length together with Transfer-Encoding, two different "
-        "Content-Length values, or Transfer-Encoding repeated or in an "
-        "HTTP/1.0 request"},
-    [REFUSE_UNSUPPORTED_CODING] = {501, "unsupported_transfer_coding",
-        "Unsupported transfer coding",
-        "the only transfer coding a request may use is chunked"},
+                             "an HTTP/1.1 request must have a Host header"},
+    [REFUSE_BAD_FRAMING] =
+        {400, "bad_framing", "Ambiguous message length",
+         "Content-Length together with Transfer-Encoding, two different "
+         "Content-Length values, or Transfer-Encoding repeated or in an "
+         "HTTP/1.0 request"},
+    [REFUSE_UNSUPPORTED_CODING] =
+        {501, "unsupported_transfer_coding", "Unsupported transfer coding",
+         "the only transfer coding a request may use is chunked"},
 };
 
 const struct api_refusal *http_refusal(enum request_refusal r)
@@ -218,7 +222,7 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
  * (`/livez\0junk` would be routed as /livez), which shows as the next part
  * not starting where the string ended. */
 enum request_refusal http_judge(const struct request *rq, const char *url,
-                                  const char *method, const char *version)
+                                const char *method, const char *version)
 {
     const struct request_headers *h = &rq->hdr;
     size_t mlen = strlen(method);

@@ -39,10 +39,10 @@ struct http_conn {
     struct http_conn *prev, *next;
     int fd;
     enum http_conn_phase phase;
-    uint64_t since_us;     /* when the phase began (CLOCK_MONOTONIC) */
-    size_t body_bytes;     /* CONN_BODY: bytes of the body so far */
-    int over_capacity;     /* opened with max_connections open, none evictable */
-    int closing;           /* shut down by us, libmicrohttpd not yet told */
+    uint64_t since_us; /* when the phase began (CLOCK_MONOTONIC) */
+    size_t body_bytes; /* CONN_BODY: bytes of the body so far */
+    int over_capacity; /* opened with max_connections open, none evictable */
+    int closing;       /* shut down by us, libmicrohttpd not yet told */
 };
 
 /* Batches wait here for a worker; `reserved` counts queued and promised
@@ -52,10 +52,10 @@ struct http_jobs {
     pthread_cond_t ready;
     struct request *head, *tail;
     unsigned reserved, cap;
-    unsigned running;  /* jobs a worker has taken and not finished */
+    unsigned running; /* jobs a worker has taken and not finished */
     int stop;
-    atomic_int halt;   /* running jobs must stop: srv->api.stop points here */
-    int initialised;   /* lock and ready exist */
+    atomic_int halt; /* running jobs must stop: srv->api.stop points here */
+    int initialised; /* lock and ready exist */
     pthread_t *threads;
     unsigned nthreads;
 };
@@ -76,22 +76,23 @@ struct http_handoff {
 struct http_loop {
     struct http_server *srv;
     struct MHD_Daemon *daemon;
-    int listen_fd;       /* its own listening socket (SO_REUSEPORT) */
-    int epfd;            /* the daemon's epoll descriptor and wake_fd */
-    int wake_fd;         /* eventfd: something for the loop to look at */
+    int listen_fd; /* its own listening socket (SO_REUSEPORT) */
+    int epfd;      /* the daemon's epoll descriptor and wake_fd */
+    int wake_fd;   /* eventfd: something for the loop to look at */
     pthread_t thread;
-    int running;         /* the thread was started */
+    int running;          /* the thread was started */
     unsigned long closed; /* connections closed so far (the loop's thread) */
-    unsigned busy_rounds; /* rounds in a row with more work waiting (its thread) */
-    atomic_long open;     /* its connections */
-    atomic_long pending;  /* handed to it, not taken in yet */
+    unsigned
+        busy_rounds;  /* rounds in a row with more work waiting (its thread) */
+    atomic_long open; /* its connections */
+    atomic_long pending;               /* handed to it, not taken in yet */
     struct http_conn *oldest, *newest; /* its connections, by `since` */
-    uint64_t next_sweep_us;          /* when to look for slow clients next */
-    pthread_mutex_t lock;            /* guards the three below */
+    uint64_t next_sweep_us;            /* when to look for slow clients next */
+    pthread_mutex_t lock;              /* guards the three below */
     pthread_cond_t changed;
-    int quiesce;                     /* asked to stop accepting */
-    int quiesced;                    /* it has */
-    struct http_handoff *handoff;    /* connections to take in */
+    int quiesce;                  /* asked to stop accepting */
+    int quiesced;                 /* it has */
+    struct http_handoff *handoff; /* connections to take in */
 };
 
 /* Open connections per client address, for --max-per-ip across the loops
@@ -105,15 +106,15 @@ struct ip_slot {
 struct ip_table {
     pthread_mutex_t lock;
     struct ip_slot *slots;
-    size_t size;          /* a power of two, over twice the connection cap */
-    unsigned cap;         /* 0: no cap, no table */
+    size_t size;  /* a power of two, over twice the connection cap */
+    unsigned cap; /* 0: no cap, no table */
 };
 
 struct http_server {
     struct http_loop *loops;
     unsigned nloops;
     uint16_t port;
-    atomic_int stopping;       /* the loops must end */
+    atomic_int stopping; /* the loops must end */
     struct ip_table per_ip;
     struct api_context api;
     struct metrics *metrics;
@@ -121,16 +122,16 @@ struct http_server {
     int access_log;
     char cors_origins[CONFIG_CORS_MAX]; /* the api context points here */
     unsigned max_connections;
-    unsigned conn_limit;       /* accepted at most, all loops together */
+    unsigned conn_limit; /* accepted at most, all loops together */
     uint64_t header_timeout_us;
-    size_t body_min_rate;      /* bytes per second, 0: no floor */
-    size_t max_buffered;       /* body bytes held across connections */
-    atomic_size_t buffered;    /* body bytes held now (heap buffers) */
+    size_t body_min_rate;   /* bytes per second, 0: no floor */
+    size_t max_buffered;    /* body bytes held across connections */
+    atomic_size_t buffered; /* body bytes held now (heap buffers) */
     atomic_int draining;
-    atomic_long connections;   /* open connections */
-    atomic_ulong next_id;      /* for generated request ids */
-    uint32_t boot_id;          /* random, so ids differ between runs */
-    int draining_started;      /* the loops no longer accept */
+    atomic_long connections; /* open connections */
+    atomic_ulong next_id;    /* for generated request ids */
+    uint32_t boot_id;        /* random, so ids differ between runs */
+    int draining_started;    /* the loops no longer accept */
     struct http_jobs jobs;
 };
 
@@ -146,15 +147,15 @@ struct http_stream {
     pthread_mutex_t lock;
     pthread_cond_t drained; /* the reader took some: the worker may go on */
     char *data;
-    size_t pos, len, cap;  /* data[pos..len) is not sent yet */
-    int done;              /* the worker has appended everything */
-    int failed;            /* ...but memory ran out: the answer is cut */
-    int waiting;           /* the reader suspended the connection for more */
-    int gone;              /* libmicrohttpd let go of the response */
+    size_t pos, len, cap; /* data[pos..len) is not sent yet */
+    int done;             /* the worker has appended everything */
+    int failed;           /* ...but memory ran out: the answer is cut */
+    int waiting;          /* the reader suspended the connection for more */
+    int gone;             /* libmicrohttpd let go of the response */
     int refs;
     struct MHD_Connection *conn;
     struct http_loop *loop; /* the connection's */
-    size_t *sent;          /* the request's byte count, for the log */
+    size_t *sent;           /* the request's byte count, for the log */
 };
 
 /* What a batch needs on the worker: copies of everything it reads. */
@@ -163,7 +164,7 @@ struct request_job {
     struct api_response resp;
     struct MHD_Connection *conn;
     struct http_stream *stream; /* set when the answer is streamed */
-    char *content_type;    /* copies of the headers, or NULL */
+    char *content_type;         /* copies of the headers, or NULL */
     char *origin;
     struct request *next;
 };
@@ -174,29 +175,29 @@ struct request_job {
  * the request is completed. The same pass checks the framing (see
  * read_headers in http.c): the counts and `bad` are what it found. */
 struct request_headers {
-    const char *id;             /* X-Request-Id */
+    const char *id; /* X-Request-Id */
     const char *content_length;
     const char *content_type;
     const char *origin;
-    const char *cors_method;    /* Access-Control-Request-Method */
+    const char *cors_method; /* Access-Control-Request-Method */
     const char *transfer_encoding;
     const char *host;
     unsigned n_content_length, n_transfer_encoding, n_host;
-    int lengths_differ;         /* two Content-Length values are not equal */
-    int bad;                    /* a line is not NAME ":" OWS VALUE CRLF */
-    const char *next;           /* where the next header line must start */
+    int lengths_differ; /* two Content-Length values are not equal */
+    int bad;            /* a line is not NAME ":" OWS VALUE CRLF */
+    const char *next;   /* where the next header line must start */
 };
 
 /* Why a request is refused before routing (http.c's refusals[] holds the
  * problem of each); REFUSE_NONE is 0. */
 enum request_refusal {
     REFUSE_NONE = 0,
-    REFUSE_URI_TOO_LONG,        /* 414 uri_too_long */
-    REFUSE_BAD_TARGET,          /* 400 bad_request_line */
-    REFUSE_BAD_HEADER,          /* 400 bad_header */
-    REFUSE_MISSING_HOST,        /* 400 missing_host */
-    REFUSE_BAD_FRAMING,         /* 400 bad_framing */
-    REFUSE_UNSUPPORTED_CODING,  /* 501 unsupported_transfer_coding */
+    REFUSE_URI_TOO_LONG,       /* 414 uri_too_long */
+    REFUSE_BAD_TARGET,         /* 400 bad_request_line */
+    REFUSE_BAD_HEADER,         /* 400 bad_header */
+    REFUSE_MISSING_HOST,       /* 400 missing_host */
+    REFUSE_BAD_FRAMING,        /* 400 bad_framing */
+    REFUSE_UNSUPPORTED_CODING, /* 501 unsupported_transfer_coding */
     REFUSE_N
 };
 
@@ -205,31 +206,31 @@ enum request_refusal {
  * of this size (up to 1032 bytes in glibc) from its per-thread cache, and
  * only the members before the buffers at its end are cleared. */
 struct request {
-    char *body;          /* NULL, inline_body, or a heap buffer */
+    char *body; /* NULL, inline_body, or a heap buffer */
     size_t len, cap;
-    size_t limit;        /* body limit of its route */
+    size_t limit; /* body limit of its route */
     int too_large;
-    size_t dropped;      /* bytes past the limit, read and thrown away */
-    int no_room;         /* --max-buffered was reached: answer 503 busy */
-    size_t held;         /* bytes of srv->buffered it holds: its heap body's */
-    size_t expect;       /* declared Content-Length, 0 when unknown */
+    size_t dropped;       /* bytes past the limit, read and thrown away */
+    int no_room;          /* --max-buffered was reached: answer 503 busy */
+    size_t held;          /* bytes of srv->buffered it holds: its heap body's */
+    size_t expect;        /* declared Content-Length, 0 when unknown */
     struct http_conn *cs; /* the connection's, NULL if it could not be made */
-    int status;          /* 0 until answered */
-    size_t bytes;        /* body bytes of the answer */
+    int status;           /* 0 until answered */
+    size_t bytes;         /* body bytes of the answer */
     size_t route;
     uint64_t start_us;
     enum request_state state;
-    int begun;           /* the access handler has seen it (first call) */
-    int close;           /* close the connection after the answer */
+    int begun; /* the access handler has seen it (first call) */
+    int close; /* close the connection after the answer */
     enum request_refusal refused;
     const char *raw_uri; /* the target as received (libmicrohttpd's buffer) */
     size_t raw_uri_len;  /* ...and its length up to its first NUL */
     char method[16];
-    char path[256];      /* for the log; longer paths are cut */
+    char path[256]; /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
     struct request_headers hdr;
-    struct request_job *job; /* batches only (most requests need none) */
-    struct http_loop *loop;  /* the connection's */
+    struct request_job *job;       /* batches only (most requests need none) */
+    struct http_loop *loop;        /* the connection's */
     char inline_body[BODY_INLINE]; /* the buffers: not cleared */
     /* A solution answer is written here and sent from here: the request
      * outlives the response (the completed callback, which frees it,
@@ -332,8 +333,8 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
                                 const char *url, const char *method,
                                 const char *version, const char *upload_data,
                                 size_t *upload_data_size, void **con_cls);
-void http_on_completed(void *cls, struct MHD_Connection *conn,
-                       void **con_cls, enum MHD_RequestTerminationCode toe);
+void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                       enum MHD_RequestTerminationCode toe);
 /* Copies src into dst (cap bytes), cutting it if needed. */
 void http_copy_cut(char *dst, const char *src, size_t cap);
 

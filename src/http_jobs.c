@@ -144,8 +144,9 @@ void http_stream_drop(void *cls)
 
 struct MHD_Response *http_stream_response(struct request *rq)
 {
-    struct MHD_Response *resp = MHD_create_response_from_callback(
-        MHD_SIZE_UNKNOWN, 16384, stream_read, rq->job->stream, http_stream_drop);
+    struct MHD_Response *resp =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read,
+                                          rq->job->stream, http_stream_drop);
 
     if (resp == NULL) /* no response will let go of the stream: do it now */
         http_stream_drop(rq->job->stream);

@@ -149,7 +149,8 @@ static void *loop_main(void *arg)
 static int open_socket(const struct sockaddr *addr, socklen_t len, int group,
                        int backlog)
 {
-    int fd = socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int fd =
+        socket(addr->sa_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     int on = 1;
 
     if (fd < 0)
@@ -188,8 +189,8 @@ uint16_t http_bound_port(int fd)
  * that an address in use is an error as before, and not a group joined
  * with another sudokud (a program of the same user that sets SO_REUSEPORT
  * on the port later can still join it). Returns 0, or -1 with errno set. */
-int http_open_listeners(struct http_server *srv,
-                          const struct sockaddr *addr, socklen_t len)
+int http_open_listeners(struct http_server *srv, const struct sockaddr *addr,
+                        socklen_t len)
 {
     struct sockaddr_storage ss;
     int any = addr->sa_family == AF_INET
@@ -197,8 +198,8 @@ int http_open_listeners(struct http_server *srv,
                   : ((const struct sockaddr_in6 *)addr)->sin6_port == 0;
 
     if (srv->nloops == 1)
-        return (srv->loops[0].listen_fd = open_socket(addr, len, 0, 1)) < 0
-                   ? -1 : 0;
+        return (srv->loops[0].listen_fd = open_socket(addr, len, 0, 1)) < 0 ? -1
+                                                                            : 0;
     memcpy(&ss, addr, len);
     /* With port 0 another program may take the chosen port between the
      * probe and the group: then try another. */
@@ -209,7 +210,8 @@ int http_open_listeners(struct http_server *srv,
 
         if (probe < 0)
             return -1;
-        port = http_bound_port(probe); /* the one the kernel chose, for port 0 */
+        port =
+            http_bound_port(probe); /* the one the kernel chose, for port 0 */
         close(probe);
         if (port == 0) {
             errno = EADDRNOTAVAIL;
@@ -239,30 +241,30 @@ int http_open_listeners(struct http_server *srv,
 /* Sets loop i up: its daemon on its listening socket and its epoll
  * set (the daemon's descriptor and wake_fd); the thread comes later. */
 int http_make_loop(struct http_server *srv, unsigned i,
-                     const struct config *cfg, unsigned limit)
+                   const struct config *cfg, unsigned limit)
 {
     struct http_loop *lp = &srv->loops[i];
     const union MHD_DaemonInfo *info;
     struct epoll_event ev = {.events = EPOLLIN, .data.u32 = EV_DAEMON};
     struct epoll_event wake = {.events = EPOLLIN, .data.u32 = EV_WAKE};
-    unsigned flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
+    unsigned flags =
+        MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 
     lp->daemon = MHD_start_daemon(
         flags, 0, http_on_accept, lp, http_on_request, lp,
         MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lp->listen_fd,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-        MHD_OPTION_CONNECTION_LIMIT, limit,
-        MHD_OPTION_NOTIFY_COMPLETED, http_on_completed, srv,
-        MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, lp,
-        MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, srv,
-        MHD_OPTION_URI_LOG_CALLBACK, http_on_uri, lp, /* makes the request */
+        MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_NOTIFY_COMPLETED,
+        http_on_completed, srv, MHD_OPTION_NOTIFY_CONNECTION,
+        http_on_connection, lp, MHD_OPTION_UNESCAPE_CALLBACK, http_unescape,
+        srv, MHD_OPTION_URI_LOG_CALLBACK, http_on_uri,
+        lp, /* makes the request */
         /* Each connection's buffer for headers and body chunks. The library
          * clears all of it between requests, so its size is paid on every
          * request: the default 32 KiB cost about 1 us; 16 KiB still takes
          * headers of about 15 KiB (more gets 431). */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
-        MHD_OPTION_END);
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
     if (lp->daemon == NULL) {
         /* Some of libmicrohttpd's failure paths close the socket it was
          * given: then it is not ours to close again. The threads started so

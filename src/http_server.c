@@ -126,15 +126,16 @@ static unsigned connection_limit(const struct config *cfg, unsigned nloops)
         if (fds.rlim_cur != RLIM_INFINITY &&
             fds.rlim_cur < (rlim_t)limit + 64 + 4 * nloops)
             limit = fds.rlim_cur > 64 + 4 * nloops + 16
-                        ? (unsigned)(fds.rlim_cur - 64 - 4 * nloops) : 16;
+                        ? (unsigned)(fds.rlim_cur - 64 - 4 * nloops)
+                        : 16;
     }
     return limit;
 }
 
 /* The address to listen on, from --bind and --port; -1 when --bind is
  * neither IPv4 nor IPv6. */
-static int listen_address(const struct config *cfg,
-                          struct sockaddr_storage *ss, socklen_t *len)
+static int listen_address(const struct config *cfg, struct sockaddr_storage *ss,
+                          socklen_t *len)
 {
     struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
     struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
@@ -156,8 +157,8 @@ static int listen_address(const struct config *cfg,
 
 /* The server and its loops' shells (no daemon, socket or thread yet):
  * NULL when out of memory. */
-static struct http_server *new_server(const struct config *cfg,
-                                      unsigned nloops, unsigned limit)
+static struct http_server *new_server(const struct config *cfg, unsigned nloops,
+                                      unsigned limit)
 {
     struct http_server *srv = calloc(1, sizeof(*srv));
 
@@ -185,7 +186,8 @@ static struct http_server *new_server(const struct config *cfg,
         }
     }
     if (srv->metrics == NULL || srv->loops == NULL ||
-        http_ip_table_init(&srv->per_ip, cfg->max_per_ip, limit + nloops) != 0) {
+        http_ip_table_init(&srv->per_ip, cfg->max_per_ip, limit + nloops) !=
+            0) {
         free_server(srv);
         return NULL;
     }
@@ -230,8 +232,8 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
  * nothing runs on a half-made server (the loops may hand jobs over at
  * once). HTTP_OK, or HTTP_START_FAILED with err filled. */
 static enum http_status start_threads(struct http_server *srv,
-                                      const struct config *cfg,
-                                      char *err, size_t errlen)
+                                      const struct config *cfg, char *err,
+                                      size_t errlen)
 {
     if (http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
         snprintf(err, errlen, "cannot start the job pool's threads");
@@ -263,8 +265,8 @@ enum http_status http_server_start(const struct config *cfg,
     enum http_status st;
 
     if (listen_address(cfg, &addr, &addrlen) != 0) {
-        snprintf(err, errlen, "bind address '%s' is not an IPv4 or IPv6 address",
-                 cfg->bind);
+        snprintf(err, errlen,
+                 "bind address '%s' is not an IPv4 or IPv6 address", cfg->bind);
         return HTTP_BAD_ADDRESS;
     }
     if ((srv = new_server(cfg, nloops, limit)) == NULL) {
@@ -275,14 +277,18 @@ enum http_status http_server_start(const struct config *cfg,
     if (limit < cfg->max_connections + 16 + cfg->max_connections / 8) {
         struct log_line l;
         log_begin(&l, &srv->log, LOG_WARN, "connection limit lowered");
-        log_str(&l, "detail", "the open-files limit (ulimit -n) is too low for --max-connections");
+        log_str(&l, "detail",
+                "the open-files limit (ulimit -n) is too low for "
+                "--max-connections");
         log_num(&l, "connections", limit);
         log_end(&l, &srv->log);
     }
-    if (http_open_listeners(srv, (const struct sockaddr *)&addr, addrlen) != 0) {
-        snprintf(err, errlen, "cannot listen on %s port %u: %s (in use, or not "
-                 "an address of this machine?)", cfg->bind, (unsigned)cfg->port,
-                 strerror(errno));
+    if (http_open_listeners(srv, (const struct sockaddr *)&addr, addrlen) !=
+        0) {
+        snprintf(err, errlen,
+                 "cannot listen on %s port %u: %s (in use, or not "
+                 "an address of this machine?)",
+                 cfg->bind, (unsigned)cfg->port, strerror(errno));
         free_server(srv);
         return HTTP_START_FAILED;
     }
@@ -315,10 +321,10 @@ long http_server_connections(const struct http_server *srv)
  * while it is taken in; handshakes already under way still complete into
  * it. Without this a client whose handshake completed between the last
  * accept and the shutdown was reset with its request already sent (now
- * and then in the SIGTERM load test). A client dropped here retries its SYN and is then refused. The
- * filter sees each segment from its TCP header on: byte 13 holds the
- * flags. The window is kept very short (0.2 ms, room for a handshake on
- * loopback): a gateway whose connect lands in it waits for its connect
+ * and then in the SIGTERM load test). A client dropped here retries its SYN and
+ * is then refused. The filter sees each segment from its TCP header on: byte 13
+ * holds the flags. The window is kept very short (0.2 ms, room for a handshake
+ * on loopback): a gateway whose connect lands in it waits for its connect
  * timeout and marks the replica failed, and with 5 ms that happened often
  * enough in the gateway test's rolling restart to leave nginx with no live
  * upstream for a moment. */
@@ -328,8 +334,8 @@ static void refuse_new(int fd)
         BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 13),
         BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x12), /* SYN | ACK */
         BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x02, 0, 1),
-        BPF_STMT(BPF_RET | BPF_K, 0),              /* SYN alone: dropped */
-        BPF_STMT(BPF_RET | BPF_K, 0xFFFFFFFFu),    /* the rest: kept */
+        BPF_STMT(BPF_RET | BPF_K, 0),           /* SYN alone: dropped */
+        BPF_STMT(BPF_RET | BPF_K, 0xFFFFFFFFu), /* the rest: kept */
     };
     struct sock_fprog prog = {sizeof(syn_only) / sizeof(syn_only[0]), syn_only};
 
@@ -363,8 +369,8 @@ static void take_backlog(struct http_server *srv, int listen_fd)
             return;
         do {
             h->len = sizeof(h->addr);
-            h->fd = accept4(listen_fd, (struct sockaddr *)&h->addr,
-                            &h->len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+            h->fd = accept4(listen_fd, (struct sockaddr *)&h->addr, &h->len,
+                            SOCK_NONBLOCK | SOCK_CLOEXEC);
         } while (h->fd < 0 && (errno == ECONNABORTED || errno == EINTR));
         if (h->fd < 0) { /* EAGAIN: the backlog is empty */
             free(h);

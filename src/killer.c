@@ -43,8 +43,8 @@ void killer_add_cell(struct killer_cages *k, int row, int col)
  * Checking
  * ===================================================================== */
 
-static enum killer_status found(struct killer_error *err,
-                                enum killer_status st, int cage)
+static enum killer_status found(struct killer_error *err, enum killer_status st,
+                                int cage)
 {
     err->cage = cage;
     return st;
@@ -114,7 +114,8 @@ static int givens_fit(const struct sudoku_grid *g, const struct killer_cages *k,
     const uint16_t *sets;
 
     for (unsigned i = 0; i < cg->ncells; i++) {
-        unsigned x = (unsigned)(k->row[cg->first + i] * 9 + k->col[cg->first + i]);
+        unsigned x =
+            (unsigned)(k->row[cg->first + i] * 9 + k->col[cg->first + i]);
         unsigned d = g->cell[x];
         if (d == 0) {
             blanks++;
@@ -165,7 +166,8 @@ enum killer_status killer_check(const struct sudoku_grid *puzzle,
     err->ncells = 0;
     for (unsigned c = 0; c < k->ncages; c++)
         for (unsigned i = 0; i < k->cage[c].ncells; i++) {
-            int r = k->row[k->cage[c].first + i], col = k->col[k->cage[c].first + i];
+            int r = k->row[k->cage[c].first + i],
+                col = k->col[k->cage[c].first + i];
             if (r < 0 || r > 8 || col < 0 || col > 8) {
                 add_cell(err, r, col);
                 return found(err, KILLER_CELL_OUT_OF_RANGE, (int)c);
@@ -175,7 +177,8 @@ enum killer_status killer_check(const struct sudoku_grid *puzzle,
         owner[x] = -1;
     for (unsigned c = 0; c < k->ncages; c++)
         for (unsigned i = 0; i < k->cage[c].ncells; i++) {
-            int r = k->row[k->cage[c].first + i], col = k->col[k->cage[c].first + i];
+            int r = k->row[k->cage[c].first + i],
+                col = k->col[k->cage[c].first + i];
             if (owner[r * 9 + col] >= 0) {
                 err->other_cage = owner[r * 9 + col];
                 add_cell(err, r, col);
@@ -250,37 +253,48 @@ void killer_describe(enum killer_status st, const struct killer_error *err,
         snprintf(out, size, "the cages are fine");
         return;
     case KILLER_CELL_OUT_OF_RANGE:
-        snprintf(out, size, "cage %d has a cell outside the grid (rows and "
-                 "columns go from %d to %d):", cage, base, 8 + base);
+        snprintf(out, size,
+                 "cage %d has a cell outside the grid (rows and "
+                 "columns go from %d to %d):",
+                 cage, base, 8 + base);
         break;
     case KILLER_OVERLAP:
         if (err->cage < 0)
-            snprintf(out, size, "the cages list more cells than the grid "
+            snprintf(out, size,
+                     "the cages list more cells than the grid "
                      "has");
         else if (err->other_cage == err->cage)
             snprintf(out, size, "cage %d lists a cell twice:", cage);
         else
-            snprintf(out, size, "cages %d and %d share a cell:",
-                     err->other_cage + base, cage);
+            snprintf(out, size,
+                     "cages %d and %d share a cell:", err->other_cage + base,
+                     cage);
         break;
     case KILLER_NOT_CONNECTED:
-        snprintf(out, size, "cage %d is not connected: these cells do not "
-                 "touch the rest of it side by side:", cage);
+        snprintf(out, size,
+                 "cage %d is not connected: these cells do not "
+                 "touch the rest of it side by side:",
+                 cage);
         break;
     case KILLER_SUM_IMPOSSIBLE:
         if (err->ncells > 9)
-            snprintf(out, size, "cage %d has %u cells; a cage holds at most "
-                     "9 (its digits are distinct)", cage, err->ncells);
+            snprintf(out, size,
+                     "cage %d has %u cells; a cage holds at most "
+                     "9 (its digits are distinct)",
+                     cage, err->ncells);
         else if (err->ncells == 0)
             snprintf(out, size, "cage %d has no cell", cage);
         else
-            snprintf(out, size, "cage %d: %u distinct digits cannot add up "
-                     "to %d (only %u to %u)", cage, err->ncells, err->sum,
+            snprintf(out, size,
+                     "cage %d: %u distinct digits cannot add up "
+                     "to %d (only %u to %u)",
+                     cage, err->ncells, err->sum,
                      err->ncells * (err->ncells + 1) / 2,
                      err->ncells * (19 - err->ncells) / 2);
         return;
     case KILLER_TOTAL_NOT_405:
-        snprintf(out, size, "the cages cover the whole grid but their sums "
+        snprintf(out, size,
+                 "the cages cover the whole grid but their sums "
                  "total %ld; the digits of a solved grid total 405",
                  err->total);
         return;
@@ -289,7 +303,8 @@ void killer_describe(enum killer_status st, const struct killer_error *err,
             snprintf(out, size, "cage %d holds the given %u twice:", cage,
                      err->digit);
         else
-            snprintf(out, size, "cage %d (sum %d): no distinct digits for "
+            snprintf(out, size,
+                     "cage %d (sum %d): no distinct digits for "
                      "its blank cells complete the sum with its givens:",
                      cage, err->sum);
         break;
@@ -374,7 +389,8 @@ size_t killer_format(const struct killer_cages *k, char *out, size_t size)
         int n = snprintf(buf, sizeof(buf), "%s%d:", c ? ";" : "", cg->sum);
         for (unsigned i = 0; i <= cg->ncells; i++) {
             if (i > 0) {
-                int r = k->row[cg->first + i - 1], col = k->col[cg->first + i - 1];
+                int r = k->row[cg->first + i - 1],
+                    col = k->col[cg->first + i - 1];
                 n = snprintf(buf, sizeof(buf), "%s%d%d", i > 1 ? "," : "",
                              r >= 0 && r <= 8 ? r + 1 : 0,
                              col >= 0 && col <= 8 ? col + 1 : 0);

@@ -42,19 +42,19 @@ static void close_line(struct log_line *l);
 
 struct log_buffer {
     pthread_mutex_t lock;
-    pthread_cond_t wake;       /* lines came, half full, or stop */
-    pthread_cond_t gone;       /* the writer is done */
+    pthread_cond_t wake; /* lines came, half full, or stop */
+    pthread_cond_t gone; /* the writer is done */
     pthread_t thread;
     int fd;
-    int fifo;                  /* a pipe: write at most PIPE_BUF at once */
+    int fifo; /* a pipe: write at most PIPE_BUF at once */
     unsigned flush_ms;
-    int stop;                  /* under lock */
-    int done;                  /* under lock: the writer has finished */
-    int abandoned;             /* under lock: the writer frees b */
-    char *fill;                /* under lock: producers append here */
-    size_t len;                /* under lock */
-    atomic_ulong dropped;      /* lines dropped since the start */
-    unsigned long reported;    /* writer only: of those, already reported */
+    int stop;               /* under lock */
+    int done;               /* under lock: the writer has finished */
+    int abandoned;          /* under lock: the writer frees b */
+    char *fill;             /* under lock: producers append here */
+    size_t len;             /* under lock */
+    atomic_ulong dropped;   /* lines dropped since the start */
+    unsigned long reported; /* writer only: of those, already reported */
     char half[2][LOG_BUFFER_SIZE];
 };
 
@@ -106,8 +106,9 @@ static void write_half(struct log_buffer *b, const char *p, size_t n)
         struct log_sink sink = {.fd = b->fd, .level = LOG_WARN};
         struct log_line l;
         log_begin(&l, &sink, LOG_WARN, "log lines dropped");
-        log_str(&l, "detail", "stdout did not take the log as fast as it "
-                              "came (nobody reading?)");
+        log_str(&l, "detail",
+                "stdout did not take the log as fast as it "
+                "came (nobody reading?)");
         log_num(&l, "dropped", (long long)(dropped - b->reported));
         log_num(&l, "dropped_total", (long long)dropped);
         close_line(&l);
@@ -249,8 +250,8 @@ static void buffer_line(struct log_buffer *b, const char *p, size_t n)
         return;
     }
     memcpy(b->fill + b->len, p, n);
-    if (b->len == 0 || (b->len < LOG_BUFFER_SIZE / 2 &&
-                        b->len + n >= LOG_BUFFER_SIZE / 2))
+    if (b->len == 0 ||
+        (b->len < LOG_BUFFER_SIZE / 2 && b->len + n >= LOG_BUFFER_SIZE / 2))
         pthread_cond_signal(&b->wake);
     b->len += n;
     pthread_mutex_unlock(&b->lock);

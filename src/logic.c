@@ -15,15 +15,40 @@
 #define ALL_DIGITS 0x1FFu
 
 static const char *const technique_names[LOGIC_NTECHNIQUES] = {
-    "naked_single",  "hidden_single", "locked_candidates_pointing",
-    "locked_candidates_claiming", "naked_pair", "hidden_pair",
-    "naked_triple",  "hidden_triple", "naked_quad", "hidden_quad",
-    "x_wing",        "swordfish",     "xy_wing", "xyz_wing", "jellyfish",
-    "unique_rectangle_1", "unique_rectangle_2", "unique_rectangle_4",
-    "bug_plus_1", "skyscraper", "two_string_kite", "empty_rectangle",
-    "finned_x_wing", "finned_swordfish", "finned_jellyfish", "w_wing",
-    "remote_pairs", "xy_chain", "x_chain", "als_xz", "aic",
-    "forcing_chain", "cell_forcing_chain", "unit_forcing_chain",
+    "naked_single",
+    "hidden_single",
+    "locked_candidates_pointing",
+    "locked_candidates_claiming",
+    "naked_pair",
+    "hidden_pair",
+    "naked_triple",
+    "hidden_triple",
+    "naked_quad",
+    "hidden_quad",
+    "x_wing",
+    "swordfish",
+    "xy_wing",
+    "xyz_wing",
+    "jellyfish",
+    "unique_rectangle_1",
+    "unique_rectangle_2",
+    "unique_rectangle_4",
+    "bug_plus_1",
+    "skyscraper",
+    "two_string_kite",
+    "empty_rectangle",
+    "finned_x_wing",
+    "finned_swordfish",
+    "finned_jellyfish",
+    "w_wing",
+    "remote_pairs",
+    "xy_chain",
+    "x_chain",
+    "als_xz",
+    "aic",
+    "forcing_chain",
+    "cell_forcing_chain",
+    "unit_forcing_chain",
     "forcing_net",
 };
 
@@ -36,14 +61,12 @@ static const char *const technique_names[LOGIC_NTECHNIQUES] = {
  * would use to find the same eliminations. Chains add SE's length bonus
  * (logic_chain_bonus); forcing nets add 1.0 per level of nesting. */
 static const uint8_t technique_ratings[LOGIC_NTECHNIQUES] = {
-    23, 15, 26, 28, 30, 34, 36, 40, 50, 54, 32, 38, 42, 44, 52,
-    45, 46, 46, 56, 66, 66, 66, 66, 68, 70, 66,
-    66, 66, 66, 70, 70,
-    75, 80, 80, 95,
+    23, 15, 26, 28, 30, 34, 36, 40, 50, 54, 32, 38, 42, 44, 52, 45, 46, 46,
+    56, 66, 66, 66, 66, 68, 70, 66, 66, 66, 66, 70, 70, 75, 80, 80, 95,
 };
 
-static const char *const level_names[LOGIC_NLEVELS] = {
-    "easy", "medium", "hard", "expert", "extreme"};
+static const char *const level_names[LOGIC_NLEVELS] = {"easy", "medium", "hard",
+                                                       "expert", "extreme"};
 
 const char *logic_technique_name(enum logic_technique t)
 {
@@ -57,7 +80,7 @@ const char *logic_level_name(enum logic_level l)
 
 enum logic_level logic_rating_level(unsigned rating)
 {
-    return rating <= 23 ? LOGIC_EASY
+    return rating <= 23   ? LOGIC_EASY
            : rating <= 34 ? LOGIC_MEDIUM
            : rating <= 46 ? LOGIC_HARD
            : rating <= 74 ? LOGIC_EXPERT
@@ -165,7 +188,7 @@ void logic_step_cell(struct logic_step *s, int cell)
 
 static void place(struct logic_grid *g, int cell, int digit)
 {
-    uint16_t keep = (uint16_t)~(1u << (digit - 1));
+    uint16_t keep = (uint16_t) ~(1u << (digit - 1));
     int r = logic_row(cell), c = logic_col(cell);
     int br = r / 3 * 3, bc = c / 3 * 3;
 
@@ -188,7 +211,7 @@ enum logic_status logic_init(struct logic_grid *g,
         if (board->cell[i] >= 1 && board->cell[i] <= 9)
             place(g, i, board->cell[i]);
     return sudoku_conflicts(board, NULL, 0) > 0 ? LOGIC_CONTRADICTION
-                                                 : LOGIC_OK;
+                                                : LOGIC_OK;
 }
 
 void logic_apply(struct logic_grid *g, const struct logic_step *s)
@@ -197,7 +220,7 @@ void logic_apply(struct logic_grid *g, const struct logic_step *s)
         place(g, s->placements[i].cell, s->placements[i].digit);
     for (int i = 0; i < s->neliminations; i++)
         g->cand[s->eliminations[i].cell] &=
-            (uint16_t)~(1u << (s->eliminations[i].digit - 1));
+            (uint16_t) ~(1u << (s->eliminations[i].digit - 1));
 }
 
 void logic_board(const struct logic_grid *g, struct sudoku_grid *board)
@@ -316,8 +339,8 @@ static int hidden_single(const struct logic_grid *g, struct logic_step *out)
 /* The candidates `digit` of unit `from` all lie in unit `to`: remove the
  * digit from the cells of `to` outside `from`. Returns 1 when that removed
  * something (out filled). */
-static int locked(const struct logic_grid *g, enum logic_technique t,
-                  int from, int to, int digit, struct logic_step *out)
+static int locked(const struct logic_grid *g, enum logic_technique t, int from,
+                  int to, int digit, struct logic_step *out)
 {
     unsigned bit = 1u << (digit - 1);
 
@@ -349,8 +372,9 @@ static int common_unit(const struct logic_grid *g, int u, int digit, int kind)
         int c = logic_unit_cell(u, k), w;
         if (!(g->cand[c] & (1u << (digit - 1))))
             continue;
-        w = kind == 0 ? logic_row(c) : kind == 1 ? 9 + logic_col(c)
-                                                : 18 + logic_box(c);
+        w = kind == 0   ? logic_row(c)
+            : kind == 1 ? 9 + logic_col(c)
+                        : 18 + logic_box(c);
         if (found >= 0 && found != w)
             return -1;
         found = w;
@@ -364,8 +388,7 @@ static int pointing(const struct logic_grid *g, struct logic_step *out)
         for (int d = 1; d <= 9; d++)
             for (int kind = 0; kind < 2; kind++) {
                 int line = common_unit(g, u, d, kind);
-                if (line >= 0 &&
-                    locked(g, LOGIC_POINTING, u, line, d, out))
+                if (line >= 0 && locked(g, LOGIC_POINTING, u, line, d, out))
                     return 1;
             }
     return 0;
@@ -488,32 +511,30 @@ static int hidden_subset(const struct logic_grid *g, int n,
  * Stepping and grading
  * ------------------------------------------------------------------------ */
 
-enum logic_status logic_step(const struct logic_grid *g,
-                             struct logic_step *out)
+enum logic_status logic_step(const struct logic_grid *g, struct logic_step *out)
 {
     return logic_step_budget(g, NULL, out);
 }
 
 int logic_expired(const struct logic_budget *b)
 {
-    return b != NULL && b->deadline_us != 0 &&
-           logic_now_us() >= b->deadline_us;
+    return b != NULL && b->deadline_us != 0 && logic_now_us() >= b->deadline_us;
 }
 
 /* The techniques up to the chains, simplest first (without the forcing
  * ones, which logic_step_budget tries last). 1 with *s set, 0 when none
  * applies, -1 when the budget ran out. */
-int logic_find_pattern(const struct logic_grid *g,
-                       const struct logic_budget *b, struct logic_step *s)
+int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
+                       struct logic_step *s)
 {
     unsigned cap = b != NULL && b->max_rating ? b->max_rating : 255;
     int r;
 
 /* Tries one technique unless its base rating is over the cap. */
-#define TRY(t, call)                                                       \
-    do {                                                                   \
-        if (technique_ratings[t] <= cap && (r = (call)) != 0)              \
-            return r;                                                      \
+#define TRY(t, call)                                                           \
+    do {                                                                       \
+        if (technique_ratings[t] <= cap && (r = (call)) != 0)                  \
+            return r;                                                          \
     } while (0)
 
     /* In the order of the base ratings (SE's "simplest first"). */

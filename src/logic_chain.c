@@ -45,9 +45,9 @@ static void link4(struct logic_step *out, const int *cells, int d)
     for (int i = 0; i < 4; i++) {
         logic_step_cell(out, cells[i]);
         logic_step_link(out, cells[i], d,
-                        i == 3 ? LOGIC_LINK_END
-                               : i % 2 == 0 ? LOGIC_LINK_STRONG
-                                            : LOGIC_LINK_WEAK);
+                        i == 3       ? LOGIC_LINK_END
+                        : i % 2 == 0 ? LOGIC_LINK_STRONG
+                                     : LOGIC_LINK_WEAK);
     }
     out->chain_length = 4;
 }
@@ -71,11 +71,10 @@ static int skyscraper(const struct logic_grid *g, int d, int kind,
                 continue;
             int base = __builtin_ctz(same);
             int t1 = __builtin_ctz(p1 & ~same), t2 = __builtin_ctz(p2 & ~same);
-            int cells[4] = {
-                logic_unit_cell(kind * 9 + l1, t1),
-                logic_unit_cell(kind * 9 + l1, base),
-                logic_unit_cell(kind * 9 + l2, base),
-                logic_unit_cell(kind * 9 + l2, t2)};
+            int cells[4] = {logic_unit_cell(kind * 9 + l1, t1),
+                            logic_unit_cell(kind * 9 + l1, base),
+                            logic_unit_cell(kind * 9 + l2, base),
+                            logic_unit_cell(kind * 9 + l2, t2)};
             logic_step_start(out, LOGIC_SKYSCRAPER, (uint16_t)(1u << (d - 1)));
             elim_seeing_both(g, cells[0], cells[3], d, out);
             if (out->neliminations == 0)
@@ -160,11 +159,14 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                             (swap ? line / 3 == b / 3 : line / 3 == b % 3))
                             continue;
                         for (int e = 0; e < 2; e++) {
-                            int k = e ? 31 - __builtin_clz(p) : __builtin_ctz(p);
-                            int ko = e ? __builtin_ctz(p) : 31 - __builtin_clz(p);
+                            int k =
+                                e ? 31 - __builtin_clz(p) : __builtin_ctz(p);
+                            int ko =
+                                e ? __builtin_ctz(p) : 31 - __builtin_clz(p);
                             near = logic_unit_cell(u, k);
                             far = logic_unit_cell(u, ko);
-                            if (swap ? logic_col(near) != C : logic_row(near) != R)
+                            if (swap ? logic_col(near) != C
+                                     : logic_row(near) != R)
                                 continue;
                             target = swap ? R * 9 + logic_col(far)
                                           : logic_row(far) * 9 + C;
@@ -198,8 +200,8 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                                 memset(l, 0, sizeof(*l));
                                 for (int q = 0; q < 9; q++)
                                     if (m & (1u << q) && l->ncells < 3)
-                                        l->cells[l->ncells++] = (uint8_t)
-                                            logic_unit_cell(18 + b, q);
+                                        l->cells[l->ncells++] =
+                                            (uint8_t)logic_unit_cell(18 + b, q);
                                 l->digit = (uint8_t)d;
                                 l->link = part == 0 ? LOGIC_LINK_STRONG
                                                     : LOGIC_LINK_END;
@@ -295,7 +297,7 @@ int logic_find_w_wing(const struct logic_grid *g, struct logic_step *out)
 #define MAX_NODES 1024
 #define MAX_STRONG 8192
 #define MAX_WEAK 65536
-#define MAX_CHAIN 24   /* nodes; longer chains are left to forcing */
+#define MAX_CHAIN 24 /* nodes; longer chains are left to forcing */
 
 struct node {
     uint8_t digit, ncells;
@@ -324,12 +326,11 @@ __extension__ typedef unsigned __int128 cells128;
 struct logic_cells logic_peers(int cell)
 {
     static const cells128 row = 0x1FF;
-    const cells128 col = (cells128)0x8040201008040201ull |
-                         ((cells128)1 << 72);
+    const cells128 col = (cells128)0x8040201008040201ull | ((cells128)1 << 72);
     const cells128 box = 0x7 | (0x7 << 9) | (0x7 << 18);
     int r = logic_row(cell), c = logic_col(cell);
-    cells128 m = (row << (9 * r)) | (col << c) |
-                 (box << (27 * (r / 3) + 3 * (c / 3)));
+    cells128 m =
+        (row << (9 * r)) | (col << c) | (box << (27 * (r / 3) + 3 * (c / 3)));
     struct logic_cells s;
 
     m &= ~((cells128)1 << cell);
@@ -398,7 +399,8 @@ static int build(struct graph *gr, const struct logic_grid *g,
             if ((g->cand[c] & (1u << (d - 1))) &&
                 (kind != LOGIC_CHAIN_X || d == digit)) {
                 int one[1] = {c};
-                if ((gr->single[c][d - 1] = (int16_t)add_node(gr, d, one, 1)) < 0)
+                if ((gr->single[c][d - 1] = (int16_t)add_node(gr, d, one, 1)) <
+                    0)
                     return -1;
             }
     }
@@ -412,7 +414,8 @@ static int build(struct graph *gr, const struct logic_grid *g,
                     int cells[3], n = 0;
                     for (int k = 0; k < 3; k++) {
                         int r = line < 3 ? (b / 3) * 3 + line : (b / 3) * 3 + k;
-                        int c = line < 3 ? (b % 3) * 3 + k : (b % 3) * 3 + line - 3;
+                        int c =
+                            line < 3 ? (b % 3) * 3 + k : (b % 3) * 3 + line - 3;
                         if (g->cand[r * 9 + c] & (1u << (d - 1)))
                             cells[n++] = r * 9 + c;
                     }
@@ -433,7 +436,7 @@ static int build(struct graph *gr, const struct logic_grid *g,
             for (int q = 0; q < 3; q++) {
                 /* only the row, column and box of its first cell can hold
                  * all of its cells */
-                int u = q == 0 ? logic_row(a->cells[0])
+                int u = q == 0   ? logic_row(a->cells[0])
                         : q == 1 ? 9 + logic_col(a->cells[0])
                                  : 18 + logic_box(a->cells[0]);
                 unsigned p = 0, mine = 0;
@@ -454,8 +457,9 @@ static int build(struct graph *gr, const struct logic_grid *g,
             }
         if (a->ncells == 1 && kind != LOGIC_CHAIN_X &&
             logic_popcount(g->cand[a->cells[0]]) == 2) {
-            int other = __builtin_ctz(g->cand[a->cells[0]] &
-                                      ~(1u << (a->digit - 1))) + 1;
+            int other =
+                __builtin_ctz(g->cand[a->cells[0]] & ~(1u << (a->digit - 1))) +
+                1;
             int m = gr->single[a->cells[0]][other - 1];
             if (m >= 0 && ns < MAX_STRONG)
                 gr->strong[ns++] = (uint16_t)m;
@@ -464,8 +468,7 @@ static int build(struct graph *gr, const struct logic_grid *g,
         /* weak: the same digit in cells that see all of a's */
         for (int k = 0; k < gr->nbydigit[a->digit - 1]; k++) {
             int j = gr->bydigit[a->digit - 1][k];
-            if (j != i && subset(&gr->node[j].set, &a->seen) &&
-                nw < MAX_WEAK)
+            if (j != i && subset(&gr->node[j].set, &a->seen) && nw < MAX_WEAK)
                 gr->weak[nw++] = (uint16_t)j;
         }
         /* weak: the other digits of a's cell */
@@ -500,8 +503,7 @@ static int conclude(const struct graph *gr, const struct logic_grid *g, int s,
     if (a->digit == b->digit) {
         struct logic_cells t = logic_cells_and(a->seen, b->seen);
         for (int c = 0; c < SUDOKU_CELLS; c++)
-            if (logic_cells_has(&t, c) &&
-                (g->cand[c] & (1u << (a->digit - 1))))
+            if (logic_cells_has(&t, c) && (g->cand[c] & (1u << (a->digit - 1))))
                 logic_step_elim(out, c, a->digit);
         return out->neliminations;
     }
@@ -589,8 +591,8 @@ static void emit(const struct graph *gr, const struct logic_grid *g, int s,
     if (kind == LOGIC_CHAIN_X)
         t = LOGIC_X_CHAIN;
     else if (kind == LOGIC_CHAIN_XY)
-        t = remote && n >= 8 && gr->node[path[0]].digit ==
-                                    gr->node[path[n - 1]].digit
+        t = remote && n >= 8 &&
+                    gr->node[path[0]].digit == gr->node[path[n - 1]].digit
                 ? LOGIC_REMOTE_PAIRS
                 : LOGIC_XY_CHAIN;
     else
@@ -598,12 +600,13 @@ static void emit(const struct graph *gr, const struct logic_grid *g, int s,
     logic_step_start(&tmp, t, (uint16_t)digits);
     conclude(gr, g, s, end / 2, &tmp);
     tmp.chain_length = (uint8_t)n;
-    tmp.rating = (uint8_t)(logic_technique_rating(t) + logic_chain_bonus((unsigned)n));
+    tmp.rating =
+        (uint8_t)(logic_technique_rating(t) + logic_chain_bonus((unsigned)n));
     tmp.depth = (uint8_t)grouped;
     /* path runs end -> start: emit start first */
     for (int i = n - 1; i >= 0; i--) {
         const struct node *nd = &gr->node[path[i]];
-        int kindl = i == 0 ? LOGIC_LINK_END
+        int kindl = i == 0                 ? LOGIC_LINK_END
                     : (n - 1 - i) % 2 == 0 ? LOGIC_LINK_STRONG
                                            : LOGIC_LINK_WEAK;
         put_link(&tmp, nd, kindl);

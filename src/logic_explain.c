@@ -127,10 +127,14 @@ static void put_conclusion(struct text *t, const struct logic_step *s)
 }
 
 static const char *const chain_names[] = {
-    [LOGIC_SKYSCRAPER] = "Skyscraper", [LOGIC_TWO_STRING_KITE] = "Two-string kite",
-    [LOGIC_EMPTY_RECTANGLE] = "Empty rectangle", [LOGIC_W_WING] = "W-wing",
-    [LOGIC_REMOTE_PAIRS] = "Remote pairs", [LOGIC_XY_CHAIN] = "XY-chain",
-    [LOGIC_X_CHAIN] = "X-chain", [LOGIC_AIC] = "Alternating inference chain",
+    [LOGIC_SKYSCRAPER] = "Skyscraper",
+    [LOGIC_TWO_STRING_KITE] = "Two-string kite",
+    [LOGIC_EMPTY_RECTANGLE] = "Empty rectangle",
+    [LOGIC_W_WING] = "W-wing",
+    [LOGIC_REMOTE_PAIRS] = "Remote pairs",
+    [LOGIC_XY_CHAIN] = "XY-chain",
+    [LOGIC_X_CHAIN] = "X-chain",
+    [LOGIC_AIC] = "Alternating inference chain",
 };
 
 static void explain_chain(struct text *t, const struct logic_step *s)
@@ -172,9 +176,10 @@ static void explain_rectangle(struct text *t, const struct logic_step *s)
         put(t, "the one cell with other candidates must take one of them: ");
         break;
     case LOGIC_UNIQUE_RECTANGLE_2:
-        put(t, "one of the two cells with the extra %d must be %d, and a "
-               "cell that sees both cannot: ", s->eliminations[0].digit,
-            s->eliminations[0].digit);
+        put(t,
+            "one of the two cells with the extra %d must be %d, and a "
+            "cell that sees both cannot: ",
+            s->eliminations[0].digit, s->eliminations[0].digit);
         break;
     default:
         put(t, "as ");
@@ -210,9 +215,10 @@ static void explain_finned(struct text *t, const struct logic_step *s)
     put_units(t, s->units + n, n);
     put(t, ", apart from the fin%s ", nf > 1 ? "s" : "");
     put_cells(t, fins, nf);
-    put(t, ". If no fin is %d, the %s fills those %ss with %d; if a fin "
-           "is, it rules %d out of its box. Either way, the cells of the "
-           "%ss inside the fin's box that are not in a base %s lose %d: ",
+    put(t,
+        ". If no fin is %d, the %s fills those %ss with %d; if a fin "
+        "is, it rules %d out of its box. Either way, the cells of the "
+        "%ss inside the fin's box that are not in a base %s lose %d: ",
         d, names[n - 2], unit_words[s->units[n].unit], d, d,
         unit_words[s->units[n].unit], unit_words[s->units[0].unit], d);
     put_eliminations(t, s);
@@ -231,10 +237,11 @@ static void explain_als(struct text *t, const struct logic_step *s)
     put_cells(t, s->cells + s->depth, s->ncells - s->depth);
     put(t, " (in ");
     put_unit(t, &s->units[1]);
-    put(t, ") each hold one digit more than they have cells. Every %d of "
-           "one sees every %d of the other, so at most one set has %d, and "
-           "the other is then locked and must hold %d. So %d is in one of "
-           "the sets, and a cell that sees all of their %ds cannot be %d: ",
+    put(t,
+        ") each hold one digit more than they have cells. Every %d of "
+        "one sees every %d of the other, so at most one set has %d, and "
+        "the other is then locked and must hold %d. So %d is in one of "
+        "the sets, and a cell that sees all of their %ds cannot be %d: ",
         x, x, x, z, z, z, z);
     put_eliminations(t, s);
 }
@@ -283,15 +290,16 @@ static void explain_forcing(struct text *t, const struct logic_step *s)
     switch (s->technique) {
     case LOGIC_FORCING_CHAIN:
     case LOGIC_FORCING_NET:
-        put(t, "Forcing %s: suppose ", s->technique == LOGIC_FORCING_NET
-                                           ? "net" : "chain");
+        put(t, "Forcing %s: suppose ",
+            s->technique == LOGIC_FORCING_NET ? "net" : "chain");
         put_cell(t, m->cell);
         put(t, " were %d. Then ", m->digit);
         put_trail(t, s);
         if (s->technique == LOGIC_FORCING_NET)
-            put(t, " (also removing every candidate that fails when it is "
-                   "tried in turn, nested %d level%s deep)", s->depth,
-                s->depth > 1 ? "s" : "");
+            put(t,
+                " (also removing every candidate that fails when it is "
+                "tried in turn, nested %d level%s deep)",
+                s->depth, s->depth > 1 ? "s" : "");
         put(t, ", until ");
         put_contradiction(t, s);
         put(t, ". So ");
@@ -337,8 +345,10 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
     case LOGIC_NAKED_SINGLE:
         put(&t, "Cell ");
         put_cell(&t, s->placements[0].cell);
-        put(&t, " can only be %d: every other digit is already in its row, "
-                "column or box.", s->placements[0].digit);
+        put(&t,
+            " can only be %d: every other digit is already in its row, "
+            "column or box.",
+            s->placements[0].digit);
         break;
     case LOGIC_HIDDEN_SINGLE:
         put(&t, "In ");
@@ -369,9 +379,10 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         put_cells(&t, s->cells, s->ncells);
         put(&t, " can only hold ");
         put_digits(&t, s->digits);
-        put(&t, ". These %d digits must fill these %d cells, so no other "
-                "cell of the %s can have them: ", s->ncells, s->ncells,
-            unit_words[s->units[0].unit]);
+        put(&t,
+            ". These %d digits must fill these %d cells, so no other "
+            "cell of the %s can have them: ",
+            s->ncells, s->ncells, unit_words[s->units[0].unit]);
         put_eliminations(&t, s);
         break;
     case LOGIC_HIDDEN_PAIR:
@@ -383,8 +394,10 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         put_digits(&t, s->digits);
         put(&t, " fit only in cells ");
         put_cells(&t, s->cells, s->ncells);
-        put(&t, ". These %d cells must hold these %d digits, so nothing else "
-                "goes there: ", s->ncells, s->ncells);
+        put(&t,
+            ". These %d cells must hold these %d digits, so nothing else "
+            "goes there: ",
+            s->ncells, s->ncells);
         put_eliminations(&t, s);
         break;
     case LOGIC_X_WING:
@@ -395,31 +408,36 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         put_units(&t, s->units, n);
         put(&t, ", %d can only go in ", d);
         put_units(&t, s->units + n, n);
-        put(&t, ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
-                "from those %ss: ", n, unit_words[s->units[0].unit], d, n,
-            unit_words[s->units[n].unit], unit_words[s->units[0].unit]);
+        put(&t,
+            ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
+            "from those %ss: ",
+            n, unit_words[s->units[0].unit], d, n, unit_words[s->units[n].unit],
+            unit_words[s->units[0].unit]);
         put_eliminations(&t, s);
         break;
     case LOGIC_XY_WING:
     case LOGIC_XYZ_WING:
         z = s->neliminations ? 1u << (s->eliminations[0].digit - 1) : 0;
-        put(&t, "%s: pivot ", s->technique == LOGIC_XY_WING ? "XY-wing"
-                                                            : "XYZ-wing");
+        put(&t, "%s: pivot ",
+            s->technique == LOGIC_XY_WING ? "XY-wing" : "XYZ-wing");
         put_cell(&t, s->cells[0]);
         put(&t, " can only be ");
-        put_digits(&t, s->technique == LOGIC_XY_WING ? s->digits & ~z
-                                                     : s->digits);
+        put_digits(&t,
+                   s->technique == LOGIC_XY_WING ? s->digits & ~z : s->digits);
         put(&t, "; it sees ");
         put_cell(&t, s->cells[1]);
         put(&t, " and ");
         put_cell(&t, s->cells[2]);
-        put(&t, ", each of which is %d or one of the pivot's digits. "
-                "Whatever the pivot is, one of ",
+        put(&t,
+            ", each of which is %d or one of the pivot's digits. "
+            "Whatever the pivot is, one of ",
             s->neliminations ? s->eliminations[0].digit : 0);
-        put(&t, s->technique == LOGIC_XY_WING ? "the two pincers is %d, so "
-                "a cell that sees both cannot be: "
+        put(&t,
+            s->technique == LOGIC_XY_WING
+                ? "the two pincers is %d, so "
+                  "a cell that sees both cannot be: "
                 : "the three cells is %d, so a cell that sees all three "
-                "cannot be: ",
+                  "cannot be: ",
             s->neliminations ? s->eliminations[0].digit : 0);
         put_eliminations(&t, s);
         break;
@@ -431,11 +449,13 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
     case LOGIC_BUG_PLUS_1:
         put(&t, "BUG+1: every blank cell but ");
         put_cell(&t, s->placements[0].cell);
-        put(&t, " has exactly two candidates. If it were not %d, every "
-                "candidate left would appear exactly twice in each row, "
-                "column and box, a pattern with no solution or with two; "
-                "this puzzle has exactly one (that is checked before any "
-                "step), so ", s->placements[0].digit);
+        put(&t,
+            " has exactly two candidates. If it were not %d, every "
+            "candidate left would appear exactly twice in each row, "
+            "column and box, a pattern with no solution or with two; "
+            "this puzzle has exactly one (that is checked before any "
+            "step), so ",
+            s->placements[0].digit);
         put_conclusion(&t, s);
         break;
     case LOGIC_SKYSCRAPER:

@@ -59,14 +59,17 @@ int logic_find_fish(const struct logic_grid *g, int size,
                     }
                     if (out->neliminations > 0) {
                         for (int i = 0; i < size; i++)
-                            logic_step_unit(out, (by_row ? 0 : 9) + lines[idx[i]]);
+                            logic_step_unit(out,
+                                            (by_row ? 0 : 9) + lines[idx[i]]);
                         for (int line = 0; line < 9; line++)
                             if (cover & (1u << line))
                                 logic_step_unit(out, (by_row ? 9 : 0) + line);
                         for (int i = 0; i < size; i++)
                             for (int k = 0; k < 9; k++)
                                 if (mask[idx[i]] & (1u << k))
-                                    logic_step_cell(out, line_cell(by_row, lines[idx[i]], k));
+                                    logic_step_cell(
+                                        out,
+                                        line_cell(by_row, lines[idx[i]], k));
                         return 1;
                     }
                 }
@@ -188,9 +191,9 @@ int logic_find_xyz_wing(const struct logic_grid *g, struct logic_step *out)
 int logic_find_finned_fish(const struct logic_grid *g, int size,
                            struct logic_step *out)
 {
-    static const enum logic_technique kinds[5] = {
-        0, 0, LOGIC_FINNED_X_WING, LOGIC_FINNED_SWORDFISH,
-        LOGIC_FINNED_JELLYFISH};
+    static const enum logic_technique kinds[5] = {0, 0, LOGIC_FINNED_X_WING,
+                                                  LOGIC_FINNED_SWORDFISH,
+                                                  LOGIC_FINNED_JELLYFISH};
 
     for (int d = 1; d <= 9; d++) {
         unsigned bit = 1u << (d - 1);
@@ -224,7 +227,8 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                      * outside s, and the rest of its lines from inside. */
                     for (int st = 0; st < 3 * 8; st++) {
                         unsigned stack = 7u << (3 * (st / 8)), sub = st % 8;
-                        unsigned cover = (uni & ~stack) | (sub << (3 * (st / 8)));
+                        unsigned cover =
+                            (uni & ~stack) | (sub << (3 * (st / 8)));
                         int finbox = -1, ok = 1, sashimi = 0;
                         if ((cover & ~uni) || logic_popcount(cover) != size)
                             continue;
@@ -263,7 +267,8 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                             continue;
                         out->depth = (uint8_t)sashimi;
                         for (int i = 0; i < size; i++)
-                            logic_step_unit(out, (by_row ? 0 : 9) + lines[idx[i]]);
+                            logic_step_unit(out,
+                                            (by_row ? 0 : 9) + lines[idx[i]]);
                         for (int line = 0; line < 9; line++)
                             if (cover & (1u << line))
                                 logic_step_unit(out, (by_row ? 9 : 0) + line);
@@ -273,7 +278,9 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                                 for (int k = 0; k < 9; k++)
                                     if (mask[idx[i]] & (1u << k) &&
                                         (!(cover & (1u << k))) == pass)
-                                        logic_step_cell(out, line_cell(by_row, lines[idx[i]], k));
+                                        logic_step_cell(
+                                            out, line_cell(by_row,
+                                                           lines[idx[i]], k));
                         return 1;
                     }
                 }

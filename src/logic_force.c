@@ -27,17 +27,16 @@ struct ctx {
  * broke. */
 struct trail {
     uint8_t cell[MAX_TRAIL], digit[MAX_TRAIL];
-    int n;          /* placements recorded (at most MAX_TRAIL) */
-    int total;      /* placements made */
-    int bad_cell;   /* a cell left without candidates, or -1 */
+    int n;                   /* placements recorded (at most MAX_TRAIL) */
+    int total;               /* placements made */
+    int bad_cell;            /* a cell left without candidates, or -1 */
     int bad_unit, bad_digit; /* a unit without a place for bad_digit */
 };
 
 static void assign(struct logic_grid *g, int c, int d)
 {
-    uint16_t keep = (uint16_t)~(1u << (d - 1));
-    int r = logic_row(c), col = logic_col(c), br = r / 3 * 3,
-        bc = col / 3 * 3;
+    uint16_t keep = (uint16_t) ~(1u << (d - 1));
+    int r = logic_row(c), col = logic_col(c), br = r / 3 * 3, bc = col / 3 * 3;
 
     g->value[c] = (uint8_t)d;
     g->cand[c] = 0;
@@ -154,7 +153,7 @@ static int propagate(struct logic_grid *g, int depth, struct ctx *x,
                     return 0;
                 assign(&h, c, d);
                 if (propagate(&h, depth - 1, x, NULL) < 0 && !x->expired) {
-                    g->cand[c] &= (uint16_t)~(1u << (d - 1));
+                    g->cand[c] &= (uint16_t) ~(1u << (d - 1));
                     changed = 1;
                     if (singles(g, t) < 0)
                         return -1;
@@ -294,8 +293,8 @@ static int forcing_set(const struct logic_grid *g, int cell, int unit,
                 unsigned bit = m & -m;
                 int gone = 1;
                 for (int i = 0; i < n && gone; i++)
-                    gone = !(h[i].cand[c] & bit) && h[i].value[c] !=
-                                                        __builtin_ctz(bit) + 1;
+                    gone = !(h[i].cand[c] & bit) &&
+                           h[i].value[c] != __builtin_ctz(bit) + 1;
                 if (gone) {
                     logic_step_elim(out, c, __builtin_ctz(bit) + 1);
                     out->digits |= (uint16_t)bit;
@@ -315,8 +314,8 @@ static int forcing_set(const struct logic_grid *g, int cell, int unit,
         out->digits |= g->cand[cell];
     }
     out->chain_length = (uint8_t)(longest + 1 > 255 ? 255 : longest + 1);
-    out->rating = (uint8_t)cap(out->rating +
-                               logic_chain_bonus((unsigned)longest + 1));
+    out->rating =
+        (uint8_t)cap(out->rating + logic_chain_bonus((unsigned)longest + 1));
     return 1;
 }
 
@@ -342,10 +341,10 @@ static int net(const struct logic_grid *g, int depth, struct ctx *x,
             out->depth = (uint8_t)depth;
             out->chain_length =
                 (uint8_t)(t.total + 1 > 255 ? 255 : t.total + 1);
-            out->rating = (uint8_t)cap(
-                logic_technique_rating(LOGIC_FORCING_NET) +
-                10u * (unsigned)(depth - 1) +
-                logic_chain_bonus((unsigned)t.total + 1));
+            out->rating =
+                (uint8_t)cap(logic_technique_rating(LOGIC_FORCING_NET) +
+                             10u * (unsigned)(depth - 1) +
+                             logic_chain_bonus((unsigned)t.total + 1));
             return 1;
         }
         if (x->expired)
@@ -354,8 +353,8 @@ static int net(const struct logic_grid *g, int depth, struct ctx *x,
     return 0;
 }
 
-int logic_find_forcing(const struct logic_grid *g,
-                       const struct logic_budget *b, struct logic_step *out)
+int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
+                       struct logic_step *out)
 {
     uint8_t cells[SUDOKU_CELLS * 9], digits[SUDOKU_CELLS * 9];
     struct ctx x = {b, 0, 0};

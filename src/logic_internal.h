@@ -19,22 +19,34 @@ static inline int logic_unit_cell(int u, int k)
     int i = u % 9;
 
     switch (u / 9) {
-    case 0: return i * 9 + k;
-    case 1: return k * 9 + i;
-    default: return ((i / 3) * 3 + k / 3) * 9 + (i % 3) * 3 + k % 3;
+    case 0:
+        return i * 9 + k;
+    case 1:
+        return k * 9 + i;
+    default:
+        return ((i / 3) * 3 + k / 3) * 9 + (i % 3) * 3 + k % 3;
     }
 }
 
-static inline int logic_row(int cell) { return cell / 9; }
-static inline int logic_col(int cell) { return cell % 9; }
-static inline int logic_box(int cell) { return (cell / 27) * 3 + (cell % 9) / 3; }
+static inline int logic_row(int cell)
+{
+    return cell / 9;
+}
+static inline int logic_col(int cell)
+{
+    return cell % 9;
+}
+static inline int logic_box(int cell)
+{
+    return (cell / 27) * 3 + (cell % 9) / 3;
+}
 
 /* Do two different cells share a row, column or box? */
 static inline int logic_sees(int a, int b)
 {
-    return a != b && (logic_row(a) == logic_row(b) ||
-                      logic_col(a) == logic_col(b) ||
-                      logic_box(a) == logic_box(b));
+    return a != b &&
+           (logic_row(a) == logic_row(b) || logic_col(a) == logic_col(b) ||
+            logic_box(a) == logic_box(b));
 }
 
 /* Bits set in a candidate mask. Written out because the default build has
@@ -65,8 +77,8 @@ int logic_expired(const struct logic_budget *b);
 
 /* Every technique, simplest first: 1 with *s set,
  * 0 when none applies, -1 when the budget ran out. */
-int logic_find_pattern(const struct logic_grid *g,
-                       const struct logic_budget *b, struct logic_step *s);
+int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
+                       struct logic_step *s);
 
 /* Sets of cells: bit i of w[i / 64] for cell i. */
 struct logic_cells {
@@ -116,9 +128,9 @@ int logic_find_bug(const struct logic_grid *g, struct logic_step *out);
 /* Chains (logic_chain.c). Turbot: skyscraper, two-string kite, empty
  * rectangle. The general search returns 1 (step set), 0 or -1 (budget). */
 enum logic_chain_kind {
-    LOGIC_CHAIN_X = 0,  /* one digit, single and grouped nodes */
-    LOGIC_CHAIN_XY,     /* bivalue cells only */
-    LOGIC_CHAIN_AIC,    /* everything */
+    LOGIC_CHAIN_X = 0, /* one digit, single and grouped nodes */
+    LOGIC_CHAIN_XY,    /* bivalue cells only */
+    LOGIC_CHAIN_AIC,   /* everything */
 };
 int logic_find_turbot(const struct logic_grid *g, struct logic_step *out);
 int logic_find_w_wing(const struct logic_grid *g, struct logic_step *out);
@@ -129,7 +141,7 @@ int logic_find_chain(const struct logic_grid *g, enum logic_chain_kind kind,
 int logic_find_als_xz(const struct logic_grid *g, struct logic_step *out);
 
 /* Forcing chains and nets (logic_force.c): 1, 0 or -1 (budget). */
-int logic_find_forcing(const struct logic_grid *g,
-                       const struct logic_budget *b, struct logic_step *out);
+int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
+                       struct logic_step *out);
 
 #endif

@@ -34,8 +34,8 @@ static int unit_of_pair(int a, int b, int skip)
 
 /* One rectangle [r1,c1] [r1,c2] [r2,c1] [r2,c2] with digits ab (a mask of
  * two) in every cell: the step of type `type`, or 0. */
-static int try_rect(const struct logic_grid *g, const int *cells,
-                    unsigned ab, int type, struct logic_step *out)
+static int try_rect(const struct logic_grid *g, const int *cells, unsigned ab,
+                    int type, struct logic_step *out)
 {
     int roof[4], nf = 0, nr = 0;
 
@@ -53,8 +53,9 @@ static int try_rect(const struct logic_grid *g, const int *cells,
         rect_common(out, cells);
         return 1;
     }
-    if (nf != 2 || nr != 2 || (logic_row(roof[0]) != logic_row(roof[1]) &&
-                               logic_col(roof[0]) != logic_col(roof[1])))
+    if (nf != 2 || nr != 2 ||
+        (logic_row(roof[0]) != logic_row(roof[1]) &&
+         logic_col(roof[0]) != logic_col(roof[1])))
         return 0;
     if (type == 2) {
         unsigned x = g->cand[roof[0]] & ~ab;
@@ -114,7 +115,8 @@ int logic_find_unique_rectangle(const struct logic_grid *g,
                         if ((r1 / 3 == r2 / 3) == (c1 / 3 == c2 / 3))
                             continue;
                         for (int i = 0; i < 4; i++)
-                            common &= g->value[cells[i]] ? 0 : g->cand[cells[i]];
+                            common &=
+                                g->value[cells[i]] ? 0 : g->cand[cells[i]];
                         if (logic_popcount(common) < 2)
                             continue;
                         for (unsigned a = common; a; a &= a - 1)

@@ -78,9 +78,10 @@ static void serve_until_signal(struct log_sink *sink, const struct config *cfg,
 
     sigwait(stop, &sig);
     log_begin(&l, sink, LOG_INFO, "draining");
-    log_str(&l, "signal", sig == SIGTERM  ? "SIGTERM"
-                          : sig == SIGINT ? "SIGINT"
-                                          : "SIGHUP");
+    log_str(&l, "signal",
+            sig == SIGTERM  ? "SIGTERM"
+            : sig == SIGINT ? "SIGINT"
+                            : "SIGHUP");
     log_num(&l, "in_flight", http_server_in_flight(srv));
     log_num(&l, "connections", http_server_connections(srv));
     log_end(&l, sink);

@@ -1,7 +1,7 @@
 /* metrics.c - lock-free counters and fixed-bucket histograms, sharded by
- * CPU and rendered in the Prometheus text format. Histogram buckets are stored per bucket and
- * summed into cumulative "le" counts when scraped, so an update touches one
- * bucket, the count and the sum. */
+ * CPU and rendered in the Prometheus text format. Histogram buckets are stored
+ * per bucket and summed into cumulative "le" counts when scraped, so an update
+ * touches one bucket, the count and the sum. */
 #include "metrics.h"
 
 #include "log.h"
@@ -14,11 +14,12 @@
 #include <string.h>
 #include <sys/time.h>
 
-static const char *const methods[] = {"GET", "HEAD", "POST", "OPTIONS", "other"};
+static const char *const methods[] = {"GET", "HEAD", "POST", "OPTIONS",
+                                      "other"};
 #define NMETHODS (sizeof(methods) / sizeof(methods[0]))
 
-static const int codes[] = {200, 204, 400, 404, 405, 413, 414, 415, 422, 431,
-                             500, 501, 503, 505};
+static const int codes[] = {200, 204, 400, 404, 405, 413, 414,
+                            415, 422, 431, 500, 501, 503, 505};
 #define NCODES (sizeof(codes) / sizeof(codes[0]) + 1) /* + "other" */
 
 static const char *const close_reasons[METRICS_NCLOSES] = {
@@ -28,14 +29,14 @@ static const char *const results[METRICS_NRESULTS] = {
     "solved", "no_solution", "multiple_solutions", "invalid", "search_limit"};
 
 /* Upper bounds in microseconds (durations) or guesses. */
-static const uint64_t http_bounds[] = {100, 250, 500, 1000, 2500, 5000, 10000,
-                                       25000, 50000, 100000, 250000, 500000,
-                                       1000000, 2500000, 5000000, 10000000};
-static const uint64_t solve_bounds[] = {5, 10, 25, 50, 100, 250, 500, 1000,
-                                        2500, 5000, 10000, 25000, 50000,
-                                        100000, 250000, 1000000};
-static const uint64_t guess_bounds[] = {0, 1, 2, 5, 10, 20, 50, 100, 200, 500,
-                                        1000, 5000, 20000};
+static const uint64_t http_bounds[] = {
+    100,   250,    500,    1000,   2500,    5000,    10000,   25000,
+    50000, 100000, 250000, 500000, 1000000, 2500000, 5000000, 10000000};
+static const uint64_t solve_bounds[] = {
+    5,    10,   25,    50,    100,   250,    500,    1000,
+    2500, 5000, 10000, 25000, 50000, 100000, 250000, 1000000};
+static const uint64_t guess_bounds[] = {0,   1,   2,   5,    10,   20,   50,
+                                        100, 200, 500, 1000, 5000, 20000};
 #define MAX_BUCKETS 17
 
 struct histogram {
@@ -51,8 +52,8 @@ struct histogram {
 #define NSHARDS 8
 
 struct shard {
-    atomic_long in_flight;       /* may go negative: begin and end can land
-                                    on different shards */
+    atomic_long in_flight; /* may go negative: begin and end can land
+                              on different shards */
     struct histogram solve, guesses;
     atomic_ulong puzzles[METRICS_NRESULTS];
     atomic_ulong closes[METRICS_NCLOSES];
@@ -82,8 +83,7 @@ static void *zalloc_aligned(size_t n)
 }
 
 struct metrics *metrics_create(const char *(*route_label)(size_t route),
-                               size_t nroutes,
-                               const char *version)
+                               size_t nroutes, const char *version)
 {
     struct metrics *m = calloc(1, sizeof(*m));
     struct timeval tv;
@@ -100,8 +100,8 @@ struct metrics *metrics_create(const char *(*route_label)(size_t route),
         if (s == NULL ||
             !(s->requests = zalloc_aligned(NMETHODS * (nroutes + 1) * NCODES *
                                            sizeof(atomic_ulong))) ||
-            !(s->durations = zalloc_aligned((nroutes + 1) *
-                                            sizeof(struct histogram)))) {
+            !(s->durations =
+                  zalloc_aligned((nroutes + 1) * sizeof(struct histogram)))) {
             metrics_destroy(m);
             return NULL;
         }
@@ -184,7 +184,8 @@ long metrics_in_flight(const struct metrics *m)
     long n = 0;
 
     for (size_t i = 0; i < NSHARDS; i++)
-        n += atomic_load_explicit(&m->shard[i]->in_flight, memory_order_relaxed);
+        n +=
+            atomic_load_explicit(&m->shard[i]->in_flight, memory_order_relaxed);
     return n;
 }
 
@@ -258,7 +259,8 @@ struct histogram_total {
 static void add_histogram(struct histogram_total *t, const struct histogram *h)
 {
     for (size_t i = 0; i < MAX_BUCKETS; i++)
-        t->bucket[i] += atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
+        t->bucket[i] +=
+            atomic_load_explicit(&h->bucket[i], memory_order_relaxed);
     t->count += atomic_load_explicit(&h->count, memory_order_relaxed);
     t->sum += atomic_load_explicit(&h->sum, memory_order_relaxed);
 }
@@ -299,7 +301,7 @@ static void render_requests(const struct metrics *m, struct out *o)
     size_t nr = m->nroutes + 1;
 
     emit(o, "# HELP http_requests_total HTTP requests answered.\n"
-             "# TYPE http_requests_total counter\n");
+            "# TYPE http_requests_total counter\n");
     for (size_t mi = 0; mi < NMETHODS; mi++)
         for (size_t r = 0; r < nr; r++)
             for (size_t ci = 0; ci < NCODES; ci++) {
@@ -315,13 +317,14 @@ static void render_requests(const struct metrics *m, struct out *o)
                     snprintf(code, sizeof(code), "%d", codes[ci]);
                 else
                     snprintf(code, sizeof(code), "other");
-                emit(o, "http_requests_total{method=\"%s\",route=\"%s\","
-                         "code=\"%s\"} %lu\n",
+                emit(o,
+                     "http_requests_total{method=\"%s\",route=\"%s\","
+                     "code=\"%s\"} %lu\n",
                      methods[mi], route_label(m, r), code, v);
             }
     emit(o, "# HELP http_request_duration_seconds Time from the request's "
-             "headers to the end of its answer (a streamed batch's included).\n"
-             "# TYPE http_request_duration_seconds histogram\n");
+            "headers to the end of its answer (a streamed batch's included).\n"
+            "# TYPE http_request_duration_seconds histogram\n");
     for (size_t r = 0; r < nr; r++) {
         char labels[96];
         snprintf(labels, sizeof(labels), "route=\"%s\",", route_label(m, r));
@@ -337,18 +340,21 @@ static void render_requests(const struct metrics *m, struct out *o)
 /* Requests in flight and the connections: open, and closed by the server. */
 static void render_connections(const struct metrics *m, struct out *o)
 {
-    emit(o, "# HELP http_requests_in_flight Requests started and not yet "
-             "answered.\n# TYPE http_requests_in_flight gauge\n"
-             "http_requests_in_flight %ld\n", metrics_in_flight(m));
+    emit(o,
+         "# HELP http_requests_in_flight Requests started and not yet "
+         "answered.\n# TYPE http_requests_in_flight gauge\n"
+         "http_requests_in_flight %ld\n",
+         metrics_in_flight(m));
     if (m->open != NULL)
-        emit(o, "# HELP http_connections_open Connections open now (the "
-                 "scrape's own included).\n# TYPE http_connections_open gauge\n"
-                 "http_connections_open %ld\n",
+        emit(o,
+             "# HELP http_connections_open Connections open now (the "
+             "scrape's own included).\n# TYPE http_connections_open gauge\n"
+             "http_connections_open %ld\n",
              atomic_load_explicit(m->open, memory_order_relaxed));
     emit(o, "# HELP http_connections_closed_total Connections the server "
-             "closed itself: slow headers, a body below the minimum rate, "
-             "evicted for a new client, or idle at shutdown.\n"
-             "# TYPE http_connections_closed_total counter\n");
+            "closed itself: slow headers, a body below the minimum rate, "
+            "evicted for a new client, or idle at shutdown.\n"
+            "# TYPE http_connections_closed_total counter\n");
     for (size_t i = 0; i < METRICS_NCLOSES; i++) {
         unsigned long v = 0;
         for (size_t k = 0; k < NSHARDS; k++)
@@ -363,8 +369,8 @@ static void render_connections(const struct metrics *m, struct out *o)
 static void render_puzzles(const struct metrics *m, struct out *o)
 {
     emit(o, "# HELP sudoku_solve_duration_seconds Search time of one "
-             "puzzle (uniqueness check included).\n"
-             "# TYPE sudoku_solve_duration_seconds histogram\n");
+            "puzzle (uniqueness check included).\n"
+            "# TYPE sudoku_solve_duration_seconds histogram\n");
     struct histogram_total solve = {{0}, 0, 0}, guesses = {{0}, 0, 0};
     unsigned long puzzles[METRICS_NRESULTS] = {0};
     for (size_t k = 0; k < NSHARDS; k++) {
@@ -374,15 +380,14 @@ static void render_puzzles(const struct metrics *m, struct out *o)
             puzzles[i] += atomic_load_explicit(&m->shard[k]->puzzles[i],
                                                memory_order_relaxed);
     }
-    emit_histogram(o, "sudoku_solve_duration_seconds", "", &solve,
-                   solve_bounds, sizeof(solve_bounds) / sizeof(solve_bounds[0]),
-                   1e-6);
+    emit_histogram(o, "sudoku_solve_duration_seconds", "", &solve, solve_bounds,
+                   sizeof(solve_bounds) / sizeof(solve_bounds[0]), 1e-6);
     emit(o, "# HELP sudoku_guesses Branch points guessed at per searched "
-             "puzzle.\n# TYPE sudoku_guesses histogram\n");
+            "puzzle.\n# TYPE sudoku_guesses histogram\n");
     emit_histogram(o, "sudoku_guesses", "", &guesses, guess_bounds,
                    sizeof(guess_bounds) / sizeof(guess_bounds[0]), 1);
     emit(o, "# HELP sudoku_puzzles_total Puzzles judged, by outcome.\n"
-             "# TYPE sudoku_puzzles_total counter\n");
+            "# TYPE sudoku_puzzles_total counter\n");
     for (size_t i = 0; i < METRICS_NRESULTS; i++)
         emit(o, "sudoku_puzzles_total{result=\"%s\"} %lu\n", results[i],
              puzzles[i]);
@@ -397,16 +402,22 @@ char *metrics_render(const struct metrics *m, size_t *len)
     render_requests(m, &o);
     render_connections(m, &o);
     render_puzzles(m, &o);
-    emit(&o, "# HELP sudokud_log_lines_dropped_total Log lines dropped "
-             "because stdout did not take them in time.\n"
-             "# TYPE sudokud_log_lines_dropped_total counter\n"
-             "sudokud_log_lines_dropped_total %lu\n", log_buffer_dropped(m->log));
-    emit(&o, "# HELP process_start_time_seconds Start time of the process "
-             "since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n"
-             "process_start_time_seconds %.3f\n", m->start_time);
-    emit(&o, "# HELP sudokud_build_info The running version.\n"
-             "# TYPE sudokud_build_info gauge\n"
-             "sudokud_build_info{version=\"%s\"} 1\n", m->version);
+    emit(&o,
+         "# HELP sudokud_log_lines_dropped_total Log lines dropped "
+         "because stdout did not take them in time.\n"
+         "# TYPE sudokud_log_lines_dropped_total counter\n"
+         "sudokud_log_lines_dropped_total %lu\n",
+         log_buffer_dropped(m->log));
+    emit(&o,
+         "# HELP process_start_time_seconds Start time of the process "
+         "since the Unix epoch.\n# TYPE process_start_time_seconds gauge\n"
+         "process_start_time_seconds %.3f\n",
+         m->start_time);
+    emit(&o,
+         "# HELP sudokud_build_info The running version.\n"
+         "# TYPE sudokud_build_info gauge\n"
+         "sudokud_build_info{version=\"%s\"} 1\n",
+         m->version);
     if (o.failed) {
         free(o.buf);
         return NULL;

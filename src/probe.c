@@ -104,8 +104,10 @@ int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
     socklen_t optlen = sizeof(soerr);
 
     if (parse_url(url, &sa, &salen, path, sizeof(path)) != 0) {
-        snprintf(err, errlen, "'%s' is not http://ADDRESS[:PORT]/PATH with a "
-                 "literal address or localhost", url);
+        snprintf(err, errlen,
+                 "'%s' is not http://ADDRESS[:PORT]/PATH with a "
+                 "literal address or localhost",
+                 url);
         return -1;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -121,8 +123,10 @@ int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
                  soerr ? strerror(soerr) : "timed out or refused");
         goto out;
     }
-    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: probe\r\n"
-             "User-Agent: sudokud-probe\r\nConnection: close\r\n\r\n", path);
+    snprintf(req, sizeof(req),
+             "GET %s HTTP/1.1\r\nHost: probe\r\n"
+             "User-Agent: sudokud-probe\r\nConnection: close\r\n\r\n",
+             path);
     if (send(fd, req, strlen(req), MSG_NOSIGNAL) != (ssize_t)strlen(req)) {
         snprintf(err, errlen, "cannot send to %s", url);
         goto out;
@@ -212,7 +216,8 @@ int probe_daemon_url(const char *proc, char *url, size_t cap, char *err,
     }
     closedir(d);
     if (best < 0) {
-        snprintf(err, errlen, "no sudokud daemon found in %s: give the URL", proc);
+        snprintf(err, errlen, "no sudokud daemon found in %s: give the URL",
+                 proc);
         return -1;
     }
     argc = daemon_args(proc, best, buf, argv);
@@ -223,8 +228,10 @@ int probe_daemon_url(const char *proc, char *url, size_t cap, char *err,
         return -1;
     }
     if (cfg.port == 0) {
-        snprintf(err, errlen, "sudokud (pid %ld) picked its port at start "
-                 "(port 0): give the URL", best);
+        snprintf(err, errlen,
+                 "sudokud (pid %ld) picked its port at start "
+                 "(port 0): give the URL",
+                 best);
         return -1;
     }
     if (strcmp(cfg.bind, "0.0.0.0") == 0)
@@ -233,8 +240,9 @@ int probe_daemon_url(const char *proc, char *url, size_t cap, char *err,
         host = "::1";
     else
         host = cfg.bind;
-    if ((size_t)snprintf(url, cap, strchr(host, ':') ? "http://[%s]:%u/livez"
-                                                     : "http://%s:%u/livez",
+    if ((size_t)snprintf(url, cap,
+                         strchr(host, ':') ? "http://[%s]:%u/livez"
+                                           : "http://%s:%u/livez",
                          host, (unsigned)cfg.port) >= cap) {
         snprintf(err, errlen, "the daemon's URL is too long");
         return -1;

@@ -116,8 +116,8 @@ size_t sudoku_conflicts(const struct sudoku_grid *g,
     for (unsigned u = 0; u < 3; u++) {
         for (unsigned index = 0; index < 9; index++) {
             for (unsigned digit = 1; digit <= 9; digit++) {
-                struct sudoku_conflict c = {units[u], (uint8_t)index,
-                                            (uint8_t)digit, 0, {0}};
+                struct sudoku_conflict c = {
+                    units[u], (uint8_t)index, (uint8_t)digit, 0, {0}};
                 /* Unit cells come in increasing cell order for all three
                  * unit types, so `cells` ends up sorted. */
                 for (unsigned i = 0; i < 9; i++) {
@@ -174,24 +174,26 @@ struct bb {
     uint32_t cand[3][9]; /* cand[b][d]: cells of band b where digit d+1 may
                             stand, its placed cell included */
     uint32_t unsolved[3];
-    uint32_t pad;        /* keeps the size a multiple of 8: 120 bytes */
+    uint32_t pad; /* keeps the size a multiple of 8: 120 bytes */
 };
 
 /* The peers of a cell inside its own band (row, box and column, the cell
  * itself included), by bit number. */
-#define OWN(r, c) \
-    ((COL_BITS << (c)) | (ROW_BITS << (9 * (r))) | (BOX_BITS << (3 * ((c) / 3))))
-#define OWN_ROW(r) \
-    OWN(r, 0), OWN(r, 1), OWN(r, 2), OWN(r, 3), OWN(r, 4), OWN(r, 5), \
-    OWN(r, 6), OWN(r, 7), OWN(r, 8)
+#define OWN(r, c)                                                              \
+    ((COL_BITS << (c)) | (ROW_BITS << (9 * (r))) |                             \
+     (BOX_BITS << (3 * ((c) / 3))))
+#define OWN_ROW(r)                                                             \
+    OWN(r, 0), OWN(r, 1), OWN(r, 2), OWN(r, 3), OWN(r, 4), OWN(r, 5),          \
+        OWN(r, 6), OWN(r, 7), OWN(r, 8)
 static const uint32_t own_peers[27] = {OWN_ROW(0), OWN_ROW(1), OWN_ROW(2)};
 
-#define COL_ROW COL_BITS, COL_BITS << 1, COL_BITS << 2, COL_BITS << 3, \
-    COL_BITS << 4, COL_BITS << 5, COL_BITS << 6, COL_BITS << 7, COL_BITS << 8
+#define COL_ROW                                                                \
+    COL_BITS, COL_BITS << 1, COL_BITS << 2, COL_BITS << 3, COL_BITS << 4,      \
+        COL_BITS << 5, COL_BITS << 6, COL_BITS << 7, COL_BITS << 8
 static const uint32_t col_peers[27] = {COL_ROW, COL_ROW, COL_ROW};
 
 /* The six ways a digit can fill a band: one triad per row and per box. */
-#define PERM(a, b, c) \
+#define PERM(a, b, c)                                                          \
     ((1u << (3 * (a))) | (1u << (9 + 3 * (b))) | (1u << (18 + 3 * (c))))
 static const uint32_t band_perms[6] = {PERM(0, 1, 2), PERM(0, 2, 1),
                                        PERM(1, 0, 2), PERM(1, 2, 0),

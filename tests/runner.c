@@ -11,13 +11,14 @@ struct suite {
 };
 
 static const struct suite suites[] = {
-    {"sudoku", test_sudoku}, {"codec", test_codec},     {"config", test_config},
-    {"log", test_log},       {"metrics", test_metrics}, {"api", test_api},
-    {"api_batch", test_api_batch},
-    {"http", test_http},     {"main", test_main},       {"cli", test_cli},
-    {"logic", test_logic}, {"logic_ladder", test_logic_ladder},
-    {"generate", test_generate}, {"api_logic", test_api_logic},
-    {"killer", test_killer}, {"api_killer", test_api_killer},
+    {"sudoku", test_sudoku},       {"codec", test_codec},
+    {"config", test_config},       {"log", test_log},
+    {"metrics", test_metrics},     {"api", test_api},
+    {"api_batch", test_api_batch}, {"http", test_http},
+    {"main", test_main},           {"cli", test_cli},
+    {"logic", test_logic},         {"logic_ladder", test_logic_ladder},
+    {"generate", test_generate},   {"api_logic", test_api_logic},
+    {"killer", test_killer},       {"api_killer", test_api_killer},
 };
 
 static int wanted(const char *name, int argc, char **argv)
@@ -41,8 +42,8 @@ static int names_known(int argc, char **argv)
         while (k < NSUITES && strcmp(argv[i], suites[k].name) != 0)
             k++;
         if (k == NSUITES) {
-            fprintf(stderr, "test_runner: '%s' is not a suite; the suites:",
-                    argv[i]);
+            fprintf(stderr,
+                    "test_runner: '%s' is not a suite; the suites:", argv[i]);
             for (k = 0; k < NSUITES; k++)
                 fprintf(stderr, " %s", suites[k].name);
             fputc('\n', stderr);

@@ -72,7 +72,8 @@ void support_check_conflict(const cJSON *item, const char *unit, int index,
     list = cJSON_GetObjectItemCaseSensitive(item, "cells");
     assert_true(cJSON_IsArray(list));
     assert_int_equal(cJSON_GetArraySize(list), ncells);
-    cJSON_ArrayForEach(pair, list) {
+    cJSON_ArrayForEach(pair, list)
+    {
         assert_true(cJSON_IsArray(pair));
         assert_int_equal(cJSON_GetArraySize(pair), 2);
         assert_true(cJSON_IsNumber(cJSON_GetArrayItem(pair, 0)) &&

@@ -9,16 +9,18 @@
 
 /* The example of the puzzle's write-up: its 81-character line and solution,
  * a /solve body with it in rows, and the rows of the answer's solution. */
-#define SUPPORT_EXAMPLE                                                       \
+#define SUPPORT_EXAMPLE                                                        \
     "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9" \
     ".4.9...5."
-#define SUPPORT_EXAMPLE_SOLUTION                                              \
+#define SUPPORT_EXAMPLE_SOLUTION                                               \
     "957214386824736591361859742495372618786491235132568974519687423273145869" \
     "648923157"
-#define SUPPORT_EXAMPLE_BODY                                                  \
-    "{\"board\": [\"9.7.....6\", \"824.3....\", \"..1..9..2\", \".9...2.18\", " \
-    "\"...4....5\", \"1325.8...\", \"...687...\", \"......8.9\", \".4.9...5.\"]}"
-#define SUPPORT_EXAMPLE_SOLUTION_ROWS                                         \
+#define SUPPORT_EXAMPLE_BODY                                                   \
+    "{\"board\": [\"9.7.....6\", \"824.3....\", \"..1..9..2\", "               \
+    "\".9...2.18\", "                                                          \
+    "\"...4....5\", \"1325.8...\", \"...687...\", \"......8.9\", "             \
+    "\".4.9...5.\"]}"
+#define SUPPORT_EXAMPLE_SOLUTION_ROWS                                          \
     "[\"957214386\",\"824736591\",\"361859742\",\"495372618\",\"786491235\","  \
     "\"132568974\",\"519687423\",\"273145869\",\"648923157\"]"
 

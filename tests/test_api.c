@@ -69,8 +69,8 @@ static void call(const struct api_context *ctx, const char *method,
                  const char *path, const char *type, const char *body,
                  struct api_response *resp)
 {
-    struct api_request req = {.method = method, .path = path,
-                              .content_type = type};
+    struct api_request req = {
+        .method = method, .path = path, .content_type = type};
 
     call_req(ctx, &req, body, body ? strlen(body) : 0, resp);
 }
@@ -80,8 +80,7 @@ static void solve(const char *body, struct api_response *resp)
     call(&default_ctx, "POST", "/solve", JSON, body, resp);
 }
 
-static void rows_body(char *buf, size_t size, const char *const *rows,
-                      size_t n)
+static void rows_body(char *buf, size_t size, const char *const *rows, size_t n)
 {
     size_t len = (size_t)snprintf(buf, size, "{\"board\": [");
 
@@ -124,8 +123,6 @@ static void expect_status(const struct api_response *resp, int status)
                  resp->body ? (int)resp->body_len : 0,
                  resp->body ? resp->body : "");
 }
-
-
 
 static void absent(const cJSON *obj, const char *name)
 {
@@ -196,7 +193,8 @@ static void assert_solution_rows(const cJSON *root)
 
     assert_true(cJSON_IsArray(sol));
     assert_int_equal(cJSON_GetArraySize(sol), SUDOKU_SIZE);
-    cJSON_ArrayForEach(r, sol) {
+    cJSON_ArrayForEach(r, sol)
+    {
         assert_true(cJSON_IsString(r));
         assert_string_equal(r->valuestring, solution_rows[i]);
         i++;
@@ -263,8 +261,8 @@ static void solve_example_line(void **state)
  * those of the heap answer. A problem still comes as a heap string. */
 static void solve_into_answer_room(void **state)
 {
-    struct api_request req = {.method = "POST", .path = "/solve",
-                              .content_type = JSON};
+    struct api_request req = {
+        .method = "POST", .path = "/solve", .content_type = JSON};
     char body[512], line[SUDOKU_CELLS + 1];
     char *room = malloc(API_ANSWER_MAX);
     struct api_response heap, resp;
@@ -287,8 +285,9 @@ static void solve_into_answer_room(void **state)
         assert_int_equal(resp.body_owned, 0);
         assert_int_equal(resp.body_len, heap.body_len);
         /* solve_us may differ: compare up to the stats */
-        assert_memory_equal(resp.body, heap.body,
-                            (size_t)(strstr(heap.body, "\"solve_us\"") - heap.body));
+        assert_memory_equal(
+            resp.body, heap.body,
+            (size_t)(strstr(heap.body, "\"solve_us\"") - heap.body));
         assert_int_equal(heap.body_owned, 1);
         api_response_free(&heap);
         api_response_free(&resp); /* frees nothing: not owned */
@@ -377,8 +376,8 @@ static void solve_accepts_json_variants(void **state)
 static void solve_body_at_limit(void **state)
 {
     struct api_context ctx = {.max_nodes = 200000, .max_body = 4096};
-    struct api_request req = {.method = "POST", .path = "/solve",
-                              .content_type = JSON};
+    struct api_request req = {
+        .method = "POST", .path = "/solve", .content_type = JSON};
     char line[SUDOKU_CELLS + 1], json[256], solved[SUDOKU_CELLS + 1];
     char *body = malloc(ctx.max_body);
     struct api_response resp;
@@ -418,8 +417,10 @@ static void solve_body_at_limit(void **state)
 static void solve_body_too_large(void **state)
 {
     struct api_context ctx = {.max_nodes = 200000, .max_body = 1234};
-    struct api_request req = {.method = "POST", .path = "/solve",
-                              .content_type = JSON, .body_too_large = 1};
+    struct api_request req = {.method = "POST",
+                              .path = "/solve",
+                              .content_type = JSON,
+                              .body_too_large = 1};
     char body[256];
     struct api_response resp;
     cJSON *root;
@@ -459,8 +460,8 @@ static void solve_unsupported_media_type(void **state)
     for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
         call(&default_ctx, "POST", "/solve", types[i], body, &resp);
         if (resp.status != 415)
-            fail_msg("Content-Type '%s' gave %d", types[i] ? types[i] : "(none)",
-                     resp.status);
+            fail_msg("Content-Type '%s' gave %d",
+                     types[i] ? types[i] : "(none)", resp.status);
         root = problem(&resp, 415, "unsupported_media_type");
         absent(root, "pointer");
         cJSON_Delete(root);
@@ -471,8 +472,8 @@ static void solve_unsupported_media_type(void **state)
 static void expect_invalid_json(const char *body, long offset)
 {
     struct api_response resp;
-    struct api_request req = {.method = "POST", .path = "/solve",
-                              .content_type = JSON};
+    struct api_request req = {
+        .method = "POST", .path = "/solve", .content_type = JSON};
     cJSON *root;
 
     call_req(&default_ctx, &req, body, body ? strlen(body) : 0, &resp);
@@ -606,8 +607,8 @@ static double opt_num(const cJSON *obj, const char *name)
  * JSON escape), expects invalid_board there and copies the detail into
  * `detail`. The tree is freed before the location is checked, so a failure
  * leaks nothing. */
-static void bad_cell(int shape_rows, int r, int c, const char *ch,
-                     char *detail, size_t size)
+static void bad_cell(int shape_rows, int r, int c, const char *ch, char *detail,
+                     size_t size)
 {
     char line[SUDOKU_CELLS + 1], body[512], pointer[16], got[32];
     int i = r * SUDOKU_SIZE + c;
@@ -685,7 +686,8 @@ static void solve_first_bad_character_wins(void **state)
 {
     static const char body[] =
         "{\"board\":[\".5x.83.17\",\"...1..4..\",\"3.4..56.8\",\"....3...9\","
-        "\".9.8\xc3\xa9" "45..\",\"..6....7.\",\"..9....5.\",\"..729..86\","
+        "\".9.8\xc3\xa9"
+        "45..\",\"..6....7.\",\"..9....5.\",\"..729..86\","
         "\"1.36.72.4\"]}";
     cJSON *root = solve_problem(body, 422, "invalid_board");
 
@@ -729,7 +731,8 @@ static cJSON *conflict_board(const int (*cells)[3], int n, int nconflicts)
     memset(line, '.', SUDOKU_CELLS);
     line[SUDOKU_CELLS] = '\0';
     for (int k = 0; k < n; k++)
-        line[cells[k][0] * SUDOKU_SIZE + cells[k][1]] = (char)('0' + cells[k][2]);
+        line[cells[k][0] * SUDOKU_SIZE + cells[k][1]] =
+            (char)('0' + cells[k][2]);
     line_body(body, sizeof(body), line);
     root = solve_problem(body, 422, "conflict");
     list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
@@ -746,9 +749,10 @@ static void solve_conflict_row(void **state)
 
     (void)state;
     root = conflict_board(placed, 2, 1);
-    support_check_conflict(cJSON_GetArrayItem(
-                       cJSON_GetObjectItemCaseSensitive(root, "conflicts"), 0),
-                   "row", 4, 2, cells, 2);
+    support_check_conflict(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "conflicts"),
+                           0),
+        "row", 4, 2, cells, 2);
     absent(root, "pointer");
     cJSON_Delete(root);
 }
@@ -761,9 +765,10 @@ static void solve_conflict_column(void **state)
 
     (void)state;
     root = conflict_board(placed, 3, 1);
-    support_check_conflict(cJSON_GetArrayItem(
-                       cJSON_GetObjectItemCaseSensitive(root, "conflicts"), 0),
-                   "column", 3, 7, cells, 3);
+    support_check_conflict(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "conflicts"),
+                           0),
+        "column", 3, 7, cells, 3);
     cJSON_Delete(root);
 }
 
@@ -775,9 +780,10 @@ static void solve_conflict_box(void **state)
 
     (void)state;
     root = conflict_board(placed, 2, 1);
-    support_check_conflict(cJSON_GetArrayItem(
-                       cJSON_GetObjectItemCaseSensitive(root, "conflicts"), 0),
-                   "box", 8, 9, cells, 2);
+    support_check_conflict(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "conflicts"),
+                           0),
+        "box", 8, 9, cells, 2);
     cJSON_Delete(root);
 }
 
@@ -795,9 +801,12 @@ static void solve_conflict_several(void **state)
     (void)state;
     root = conflict_board(placed, 5, 3);
     list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
-    support_check_conflict(cJSON_GetArrayItem(list, 0), "row", 0, 1, row_cells, 2);
-    support_check_conflict(cJSON_GetArrayItem(list, 1), "column", 8, 5, col_cells, 2);
-    support_check_conflict(cJSON_GetArrayItem(list, 2), "box", 0, 1, row_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 0), "row", 0, 1, row_cells,
+                           2);
+    support_check_conflict(cJSON_GetArrayItem(list, 1), "column", 8, 5,
+                           col_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 2), "box", 0, 1, row_cells,
+                           2);
     cJSON_Delete(root);
 }
 
@@ -953,8 +962,8 @@ static void route_assets(void **state)
 static void route_not_found(void **state)
 {
     static const char *const paths[] = {
-        "/index.html", "", "/solve/", "/SOLVE", "/app.js/", "/solver", "/livez/x", "/openapi.json",
-        "/readyz/", "solve",
+        "/index.html", "",         "/solve/",       "/SOLVE",   "/app.js/",
+        "/solver",     "/livez/x", "/openapi.json", "/readyz/", "solve",
     };
     static const char *const methods[] = {"GET", "POST", "OPTIONS"};
     struct api_response resp;
@@ -1036,8 +1045,8 @@ static void route_options(void **state)
 static void expect_status_body(const char *method, const char *path,
                                int draining, const char *word)
 {
-    struct api_request req = {.method = method, .path = path,
-                              .draining = draining};
+    struct api_request req = {
+        .method = method, .path = path, .draining = draining};
     struct api_response resp;
     cJSON *root;
 
@@ -1131,8 +1140,10 @@ static void route_refused(void **state)
     static const struct api_refusal refusal = {
         400, "bad_framing", "Ambiguous message length", "two lengths"};
     static const char *const paths[] = {"/solve", "/nope", "/livez"};
-    struct api_request req = {.method = "POST", .content_type = "text/plain",
-                              .request_id = "rid-1", .queue_full = 1,
+    struct api_request req = {.method = "POST",
+                              .content_type = "text/plain",
+                              .request_id = "rid-1",
+                              .queue_full = 1,
                               .refused = &refusal};
     struct api_response resp;
     cJSON *root;

@@ -19,23 +19,34 @@
 
 #define EXAMPLE SUPPORT_EXAMPLE
 #define SOLUTION SUPPORT_EXAMPLE_SOLUTION
-#define CONFLICT "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
-#define EMPTY "................................................................................."
+#define CONFLICT                                                               \
+    "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8."  \
+    "9.4.9...5."
+#define EMPTY                                                                  \
+    "........................................................................" \
+    "........."
 /* A board that uses the whole default budget of 100000 nodes (issue 15),
  * so far more than the 1000 these tests give a search. */
-#define HARD ".....587.........3.....3.4...21........3..1......6.....4..........4...37........4"
+#define HARD                                                                   \
+    ".....587.........3.....3.4...21........3..1......6.....4..........4..."   \
+    "37........4"
 
-static const struct api_context ctx = {
-    .max_nodes = 100000, .max_body = 16384, .max_batch = 6,
-    .max_batch_body = 1 << 20};
+static const struct api_context ctx = {.max_nodes = 100000,
+                                       .max_body = 16384,
+                                       .max_batch = 6,
+                                       .max_batch_body = 1 << 20};
 
 static void post(const char *type, const char *body, struct api_response *r,
                  int queue_full, int too_large)
 {
-    struct api_request req = {
-        .method = "POST", .path = "/solve/batch", .content_type = type,
-        .body = body, .body_len = strlen(body), .queue_full = queue_full,
-        .body_too_large = too_large, .request_id = "t-1"};
+    struct api_request req = {.method = "POST",
+                              .path = "/solve/batch",
+                              .content_type = type,
+                              .body = body,
+                              .body_len = strlen(body),
+                              .queue_full = queue_full,
+                              .body_too_large = too_large,
+                              .request_id = "t-1"};
 
     api_handle(&ctx, &req, r);
 }
@@ -68,19 +79,32 @@ static void test_json_form(void **state)
     assert_non_null(root);
     results = cJSON_GetObjectItem(root, "results");
     assert_int_equal(cJSON_GetArraySize(results), 5);
-    cJSON_ArrayForEach(item, results) {
+    cJSON_ArrayForEach(item, results)
+    {
         const char *code = result_code(item, &sol);
         assert_int_equal(cJSON_GetObjectItem(item, "index")->valueint, i);
         switch (i++) {
-        case 0: assert_null(code); assert_string_equal(sol, SOLUTION); break;
-        case 1: assert_string_equal(code, "conflict"); break;
-        case 2: assert_string_equal(code, "invalid_board"); break;
-        case 3: assert_string_equal(code, "invalid_request"); break;
-        case 4: assert_string_equal(code, "multiple_solutions"); break;
+        case 0:
+            assert_null(code);
+            assert_string_equal(sol, SOLUTION);
+            break;
+        case 1:
+            assert_string_equal(code, "conflict");
+            break;
+        case 2:
+            assert_string_equal(code, "invalid_board");
+            break;
+        case 3:
+            assert_string_equal(code, "invalid_request");
+            break;
+        case 4:
+            assert_string_equal(code, "multiple_solutions");
+            break;
         }
     }
     item = cJSON_GetObjectItem(cJSON_GetArrayItem(results, 2), "problem");
-    assert_string_equal(cJSON_GetObjectItem(item, "pointer")->valuestring, "/boards/2");
+    assert_string_equal(cJSON_GetObjectItem(item, "pointer")->valuestring,
+                        "/boards/2");
     item = cJSON_GetObjectItem(root, "stats");
     assert_int_equal(cJSON_GetObjectItem(item, "puzzles")->valueint, 5);
     assert_int_equal(cJSON_GetObjectItem(item, "solved")->valueint, 1);
@@ -96,18 +120,25 @@ static void test_rows_shape_and_bad_char_location(void **state)
 
     (void)state;
     post("application/json; charset=utf-8",
-         "{\"boards\": [[\"9.7.....6\", \"824.3....\", \"..1..9..2\", \".9...2.18\","
-         " \"...4....5\", \"1325.8...\", \"...687...\", \"......8.9\", \".4.9...5.\"],"
+         "{\"boards\": [[\"9.7.....6\", \"824.3....\", \"..1..9..2\", "
+         "\".9...2.18\","
+         " \"...4....5\", \"1325.8...\", \"...687...\", \"......8.9\", "
+         "\".4.9...5.\"],"
          " [\"9.7.....6\", \"824.3....\", \"..1..9..2\", \".9...2.18\","
-         " \"...4....5\", \"1325.8...\", \"...6x7...\", \"......8.9\", \".4.9...5.\"]]}",
+         " \"...4....5\", \"1325.8...\", \"...6x7...\", \"......8.9\", "
+         "\".4.9...5.\"]]}",
          &r, 0, 0);
     assert_int_equal(r.status, 200);
     root = cJSON_ParseWithLength(r.body, r.body_len);
-    p = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0), "solution");
+    p = cJSON_GetObjectItem(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 0),
+        "solution");
     assert_true(cJSON_IsArray(p));
     assert_string_equal(cJSON_GetArrayItem(p, 8)->valuestring, "648923157");
-    p = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 1), "problem");
-    assert_string_equal(cJSON_GetObjectItem(p, "pointer")->valuestring, "/boards/1/6");
+    p = cJSON_GetObjectItem(
+        cJSON_GetArrayItem(cJSON_GetObjectItem(root, "results"), 1), "problem");
+    assert_string_equal(cJSON_GetObjectItem(p, "pointer")->valuestring,
+                        "/boards/1/6");
     assert_int_equal(cJSON_GetObjectItem(p, "row")->valueint, 6);
     assert_int_equal(cJSON_GetObjectItem(p, "column")->valueint, 4);
     cJSON_Delete(root);
@@ -122,24 +153,38 @@ static void test_ndjson(void **state)
 
     (void)state;
     post("application/x-ndjson",
-         "\"" EXAMPLE "\"\n\r\n{\"board\": \"" EXAMPLE "\"}\n{nope\n{\"x\":1}\n\"" CONFLICT "\"\n"
-         "{\"board\": \"" EXAMPLE "\", \"cages\": [{\"sum\": 3, \"cells\": [[0,1],[0,2]]}]}",
+         "\"" EXAMPLE "\"\n\r\n{\"board\": \"" EXAMPLE
+         "\"}\n{nope\n{\"x\":1}\n\"" CONFLICT "\"\n"
+         "{\"board\": \"" EXAMPLE
+         "\", \"cages\": [{\"sum\": 3, \"cells\": [[0,1],[0,2]]}]}",
          &r, 0, 0);
     assert_int_equal(r.status, 200);
     assert_string_equal(r.content_type, "application/x-ndjson");
     assert_int_equal(r.body[r.body_len - 1], '\n');
-    for (line = strtok_r(r.body, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (line = strtok_r(r.body, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         cJSON *item = cJSON_Parse(line);
         const char *sol, *code;
         assert_non_null(item);
         assert_int_equal(cJSON_GetObjectItem(item, "index")->valueint, n);
         code = result_code(item, &sol);
         switch (n++) {
-        case 0: case 1: assert_string_equal(sol, SOLUTION); break;
-        case 2: assert_string_equal(code, "invalid_json"); break;
-        case 3: assert_string_equal(code, "invalid_request"); break;
-        case 4: assert_string_equal(code, "conflict"); break;
-        case 5: assert_string_equal(code, "invalid_request"); break; /* cages */
+        case 0:
+        case 1:
+            assert_string_equal(sol, SOLUTION);
+            break;
+        case 2:
+            assert_string_equal(code, "invalid_json");
+            break;
+        case 3:
+            assert_string_equal(code, "invalid_request");
+            break;
+        case 4:
+            assert_string_equal(code, "conflict");
+            break;
+        case 5:
+            assert_string_equal(code, "invalid_request");
+            break; /* cages */
         }
         cJSON_Delete(item);
     }
@@ -168,15 +213,18 @@ static void test_limits_and_errors(void **state)
 {
     (void)state;
     /* ctx.max_batch is 6 */
-    expect_problem("application/json", "{\"boards\":[1,2,3,4,5,6,7]}", 0, 0, 413,
-                   "batch_too_large");
+    expect_problem("application/json", "{\"boards\":[1,2,3,4,5,6,7]}", 0, 0,
+                   413, "batch_too_large");
     expect_problem("application/x-ndjson", "1\n2\n3\n4\n5\n6\n7\n", 0, 0, 413,
                    "batch_too_large");
-    expect_problem("application/json", "{\"x\":[[1,2]],\"boards\":[1,[2,3],{\"a\":[4]},\"5,]\",6,7,8]}",
-                   0, 0, 413, "batch_too_large");
+    expect_problem(
+        "application/json",
+        "{\"x\":[[1,2]],\"boards\":[1,[2,3],{\"a\":[4]},\"5,]\",6,7,8]}", 0, 0,
+        413, "batch_too_large");
     expect_problem("application/json", "{}", 0, 1, 413, "body_too_large");
     expect_problem("text/plain", "{}", 0, 0, 415, "unsupported_media_type");
-    expect_problem("application/json", "{\"boards\": 3}", 0, 0, 400, "invalid_request");
+    expect_problem("application/json", "{\"boards\": 3}", 0, 0, 400,
+                   "invalid_request");
     expect_problem("application/json", "[", 0, 0, 400, "invalid_json");
     expect_problem("application/json", "{\"boards\":[]}", 1, 0, 503, "busy");
 }
@@ -225,10 +273,13 @@ static void test_empty_batches(void **state)
 static void post_ctx(const struct api_context *c, const char *type,
                      const char *body, int can_stream, struct api_response *r)
 {
-    struct api_request req = {
-        .method = "POST", .path = "/solve/batch", .content_type = type,
-        .body = body, .body_len = strlen(body), .can_stream = can_stream,
-        .request_id = "t-2"};
+    struct api_request req = {.method = "POST",
+                              .path = "/solve/batch",
+                              .content_type = type,
+                              .body = body,
+                              .body_len = strlen(body),
+                              .can_stream = can_stream,
+                              .request_id = "t-2"};
 
     memset(r, 0, sizeof(*r));
     api_handle(c, &req, r);
@@ -266,16 +317,19 @@ static void expect_result(const cJSON *results, int i, const char *code,
  * before the search still gets its own problem. */
 static void test_batch_budget(void **state)
 {
-    static const struct api_context c = {
-        .max_nodes = 1000, .max_body = 16384, .max_batch = 10,
-        .max_batch_body = 1 << 20, .max_batch_nodes = 2500};
+    static const struct api_context c = {.max_nodes = 1000,
+                                         .max_body = 16384,
+                                         .max_batch = 10,
+                                         .max_batch_body = 1 << 20,
+                                         .max_batch_nodes = 2500};
     struct api_response r;
     cJSON *root, *results, *stats;
 
     (void)state;
     post_ctx(&c, "application/json",
-             "{\"boards\": [\"" HARD "\", \"" HARD "\", \"" HARD "\", \""
-             EXAMPLE "\", \"xyz\"]}", 0, &r);
+             "{\"boards\": [\"" HARD "\", \"" HARD "\", \"" HARD
+             "\", \"" EXAMPLE "\", \"xyz\"]}",
+             0, &r);
     assert_int_equal(r.status, 200);
     root = cJSON_ParseWithLength(r.body, r.body_len);
     assert_non_null(root);
@@ -296,7 +350,8 @@ static void test_batch_budget(void **state)
     /* An easy board first costs little of the budget: it is solved, and
      * two full searches still fit after it. */
     post_ctx(&c, "application/x-ndjson",
-             "\"" EXAMPLE "\"\n\"" HARD "\"\n\"" HARD "\"\n\"" HARD "\"\n", 0, &r);
+             "\"" EXAMPLE "\"\n\"" HARD "\"\n\"" HARD "\"\n\"" HARD "\"\n", 0,
+             &r);
     assert_int_equal(r.status, 200);
     assert_non_null(strstr(r.body, "{\"index\":0,\"solution\":\"" SOLUTION));
     root = cJSON_CreateArray();
@@ -314,16 +369,19 @@ static void test_batch_budget(void **state)
 /* Without a batch budget each search has only its own. */
 static void test_batch_without_budget(void **state)
 {
-    static const struct api_context c = {
-        .max_nodes = 1000, .max_body = 16384, .max_batch = 10,
-        .max_batch_body = 1 << 20, .max_batch_nodes = 0};
+    static const struct api_context c = {.max_nodes = 1000,
+                                         .max_body = 16384,
+                                         .max_batch = 10,
+                                         .max_batch_body = 1 << 20,
+                                         .max_batch_nodes = 0};
     struct api_response r;
     cJSON *root, *results;
 
     (void)state;
     post_ctx(&c, "application/json",
-             "{\"boards\": [\"" HARD "\", \"" HARD "\", \"" HARD "\", \""
-             EXAMPLE "\"]}", 0, &r);
+             "{\"boards\": [\"" HARD "\", \"" HARD "\", \"" HARD
+             "\", \"" EXAMPLE "\"]}",
+             0, &r);
     root = cJSON_ParseWithLength(r.body, r.body_len);
     results = cJSON_GetObjectItem(root, "results");
     for (int i = 0; i < 3; i++)
@@ -339,10 +397,12 @@ static void test_batch_without_budget(void **state)
 static void test_batch_stop_between_puzzles(void **state)
 {
     static atomic_int stop;
-    static const struct api_context c = {
-        .max_nodes = 100000, .max_body = 16384, .max_batch = 10,
-        .max_batch_body = 1 << 20, .max_batch_nodes = 20000000,
-        .stop = &stop};
+    static const struct api_context c = {.max_nodes = 100000,
+                                         .max_body = 16384,
+                                         .max_batch = 10,
+                                         .max_batch_body = 1 << 20,
+                                         .max_batch_nodes = 20000000,
+                                         .stop = &stop};
     struct api_response r;
     char all[8192] = "", *piece;
     size_t len;
@@ -353,7 +413,8 @@ static void test_batch_stop_between_puzzles(void **state)
     atomic_store(&stop, 0);
     post_ctx(&c, "application/json",
              "{\"boards\": [\"" EXAMPLE "\", \"" EXAMPLE "\", \"" EXAMPLE
-             "\", \"xyz\", \"" HARD "\"]}", 1, &r);
+             "\", \"xyz\", \"" HARD "\"]}",
+             1, &r);
     assert_int_equal(r.status, 200);
     assert_non_null(r.stream);
     piece = api_batch_next(r.stream, 2, &len, &done);

@@ -24,8 +24,8 @@
 #define ROW9 "........."
 #define BLANK ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9
 
-static const struct api_context ctx = {.max_nodes = 200000, .max_killer_nodes = 200000,
-                                       .max_body = 64 * 1024};
+static const struct api_context ctx = {
+    .max_nodes = 200000, .max_killer_nodes = 200000, .max_body = 64 * 1024};
 
 /* One puzzle of the set: board, cages (text format) and solution. */
 struct line {
@@ -56,8 +56,8 @@ static void read_line(unsigned which, int with_givens, struct line *out)
         assert_non_null(bar2);
         memcpy(out->board, buf, SUDOKU_CELLS);
         out->board[SUDOKU_CELLS] = '\0';
-        snprintf(out->cages, sizeof(out->cages), "%.*s",
-                 (int)(bar2 - bar1 - 1), bar1 + 1);
+        snprintf(out->cages, sizeof(out->cages), "%.*s", (int)(bar2 - bar1 - 1),
+                 bar1 + 1);
         snprintf(out->solution, sizeof(out->solution), "%.81s", bar2 + 1);
         fclose(f);
         return;
@@ -75,8 +75,9 @@ static void cages_json(const char *text, char *out, size_t size)
     assert_int_equal(killer_parse(text, strlen(text), &k, NULL), KILLER_OK);
     len = (size_t)snprintf(out, size, "[");
     for (unsigned c = 0; c < k.ncages; c++) {
-        len += (size_t)snprintf(out + len, size - len, "%s{\"sum\":%d,\"cells\":[",
-                                c ? "," : "", k.cage[c].sum);
+        len +=
+            (size_t)snprintf(out + len, size - len, "%s{\"sum\":%d,\"cells\":[",
+                             c ? "," : "", k.cage[c].sum);
         for (unsigned i = 0; i < k.cage[c].ncells; i++)
             len += (size_t)snprintf(out + len, size - len, "%s[%d,%d]",
                                     i ? "," : "", k.row[k.cage[c].first + i],
@@ -91,8 +92,8 @@ static void call_into(const char *path, const char *body,
                       struct api_response *resp, const struct api_context *c,
                       char *answer)
 {
-    struct api_request req = {.method = "POST", .path = path,
-                              .content_type = JSON, .answer = answer};
+    struct api_request req = {
+        .method = "POST", .path = path, .content_type = JSON, .answer = answer};
     size_t len = strlen(body);
     char *copy = malloc(len ? len : 1);
 
@@ -125,14 +126,13 @@ static cJSON *post(const char *path, const char *board,
     call(path, body, &resp, NULL);
     if (resp.status != status)
         fail_msg("status %d, want %d: %.*s", resp.status, status,
-                 resp.body ? (int)resp.body_len : 0, resp.body ? resp.body : "");
+                 resp.body ? (int)resp.body_len : 0,
+                 resp.body ? resp.body : "");
     root = cJSON_ParseWithLength(resp.body, resp.body_len);
     assert_non_null(root);
     api_response_free(&resp);
     return root;
 }
-
-
 
 /* Posts text-format cages with a board; expects 422 `code` about `cage`,
  * with `ncells` cells, the first at [row, col] (row < 0: not checked). */
@@ -185,7 +185,8 @@ static void test_solve_killer(void **state)
             cages_json(l.cages, json, sizeof(json));
             r = post("/solve", l.board, json, 200);
             assert_string_equal(support_str(r, "solution"), l.solution);
-            assert_true(support_num(cJSON_GetObjectItemCaseSensitive(r, "stats"),
+            assert_true(
+                support_num(cJSON_GetObjectItemCaseSensitive(r, "stats"),
                             "nodes") >= 1);
             cJSON_Delete(r);
         }
@@ -267,7 +268,8 @@ static void test_solve_outcomes(void **state)
     r = post("/solve", BLANK,
              "[{\"sum\": 3, \"cells\": [[0,0],[0,1]]},"
              " {\"sum\": 3, \"cells\": [[1,0],[1,1]]},"
-             " {\"sum\": 3, \"cells\": [[2,0],[2,1]]}]", 422);
+             " {\"sum\": 3, \"cells\": [[2,0],[2,1]]}]",
+             422);
     assert_string_equal(support_str(r, "code"), "no_solution");
     cJSON_Delete(r);
     /* givens against the 9x9 rules come first */
@@ -318,8 +320,8 @@ static void test_cage_problems(void **state)
                                      1, 1, 1));
     cJSON_Delete(expect_cage_problem(BLANK, "3:11,12;30:21,22",
                                      "cage_sum_impossible", 1, 2, 1, 0));
-    cJSON_Delete(expect_cage_problem(BLANK, "1:11,12", "cage_sum_impossible",
-                                     0, 2, 0, 0));
+    cJSON_Delete(expect_cage_problem(BLANK, "1:11,12", "cage_sum_impossible", 0,
+                                     2, 0, 0));
 }
 
 static void test_cage_given_and_total(void **state)
@@ -331,20 +333,20 @@ static void test_cage_given_and_total(void **state)
     (void)state;
     /* a given of 9 in a 2-cell cage of 5 */
     p = expect_cage_problem("9" ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9
-                            "........", "5:11,12", "cage_given_conflict", 0, 1,
-                            0, 0);
+                            "........",
+                            "5:11,12", "cage_given_conflict", 0, 1, 0, 0);
     cJSON_Delete(p);
     /* two equal givens in one cage, [0,2] and [1,3]: no row, column or box
      * in common, so only the cage is broken */
-    p = expect_cage_problem("..4......" "...4....." ROW9 ROW9 ROW9 ROW9 ROW9
-                            ROW9 ROW9, "15:13,14,24", "cage_given_conflict", 0,
-                            2, 0, 2);
+    p = expect_cage_problem("..4......"
+                            "...4....." ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9,
+                            "15:13,14,24", "cage_given_conflict", 0, 2, 0, 2);
     assert_non_null(strstr(support_str(p, "detail"), "given 4 twice"));
     cJSON_Delete(p);
     /* equal givens in one column: the 9x9 rules are reported first */
     p = expect_cage_problem("4........4" ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9
-                            "........", "15:11,21,31", "conflict", -1, 0, -1,
-                            -1);
+                            "........",
+                            "15:11,21,31", "conflict", -1, 0, -1, -1);
     cJSON_Delete(p);
     /* the set's first puzzle covers the grid: one sum off */
     read_line(0, 0, &l);
@@ -498,7 +500,8 @@ static void test_validate_killer(void **state)
     cJSON_Delete(r);
     /* givens against the rules: the 200 answer lists the conflicts, even
      * when the same givens break their cage */
-    r = post("/validate", "44" ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ".......",
+    r = post("/validate",
+             "44" ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ROW9 ".......",
              "[{\"sum\": 8, \"cells\": [[0,0],[0,1]]}]", 200);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r, "valid")));
     assert_true(cJSON_GetArraySize(

@@ -1,7 +1,8 @@
 /* test_api_logic.c - cmocka tests of POST /validate, /hint, /grade,
- * /explain and /generate (src/api_logic.c), called through api_handle with request
- * values, no socket. Answers are parsed back with cJSON and checked against
- * the solver: a hint may never contradict the solution. Reads tests/data/. */
+ * /explain and /generate (src/api_logic.c), called through api_handle with
+ * request values, no socket. Answers are parsed back with cJSON and checked
+ * against the solver: a hint may never contradict the solution. Reads
+ * tests/data/. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,9 +23,8 @@
 static const struct api_context ctx = {.max_nodes = 200000,
                                        .max_body = 16 * 1024};
 /* A time budget no forcing net fits in. */
-static const struct api_context tight = {.max_nodes = 200000,
-                                         .max_body = 16 * 1024,
-                                         .max_logic_ms = 1};
+static const struct api_context tight = {
+    .max_nodes = 200000, .max_body = 16 * 1024, .max_logic_ms = 1};
 
 static const char example[] = SUPPORT_EXAMPLE;
 static const char example_solution[] = SUPPORT_EXAMPLE_SOLUTION;
@@ -46,8 +46,8 @@ static const char several[] =
 static cJSON *post_ctx(const struct api_context *c, const char *path,
                        const char *type, const char *body, int want_status)
 {
-    struct api_request req = {.method = "POST", .path = path,
-                              .content_type = type};
+    struct api_request req = {
+        .method = "POST", .path = path, .content_type = type};
     struct api_response resp;
     size_t len = strlen(body);
     char *copy = malloc(len ? len : 1);
@@ -60,8 +60,8 @@ static cJSON *post_ctx(const struct api_context *c, const char *path,
     api_handle(c, &req, &resp);
     free(copy);
     if (resp.status != want_status)
-        fail_msg("%s: status %d, want %d: %.*s", path, resp.status,
-                 want_status, (int)resp.body_len, resp.body);
+        fail_msg("%s: status %d, want %d: %.*s", path, resp.status, want_status,
+                 (int)resp.body_len, resp.body);
     assert_string_equal(resp.content_type, want_status == 200
                                                ? "application/json"
                                                : "application/problem+json");
@@ -121,7 +121,8 @@ static void test_validate(void **state)
     assert_int_equal(cJSON_GetArraySize(get(r, "conflicts")), 0);
     cJSON_Delete(r);
 
-    r = post_board("/validate", example_solution, 200); /* checked as a solution */
+    r = post_board("/validate", example_solution,
+                   200); /* checked as a solution */
     assert_true(cJSON_IsTrue(get(r, "valid")));
     assert_true(cJSON_IsTrue(get(r, "complete")));
     cJSON_Delete(r);
@@ -146,13 +147,17 @@ static void test_validate(void **state)
     cJSON_Delete(r);
 
     /* No solution although the rules hold (tests/data, count 0). */
-    r = post_board("/validate", "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4.9...15...1...3...8...4.", 200);
+    r = post_board("/validate",
+                   "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4."
+                   "9...15...1...3...8...4.",
+                   200);
     assert_int_equal(get(r, "solutions")->valueint, 0);
     assert_true(cJSON_IsFalse(get(r, "valid")));
     cJSON_Delete(r);
 
     /* Rows shape; a malformed board is still an error. */
-    snprintf(rows, sizeof(rows), "{\"board\": [\"%.9s\", \"%.9s\", \"%.9s\", "
+    snprintf(rows, sizeof(rows),
+             "{\"board\": [\"%.9s\", \"%.9s\", \"%.9s\", "
              "\"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\"]}",
              example, example + 9, example + 18, example + 27, example + 36,
              example + 45, example + 54, example + 63, example + 72);
@@ -171,15 +176,14 @@ static void check_hint(cJSON *r, const char *solution)
 {
     const cJSON *m;
 
-    cJSON_ArrayForEach(m, get(r, "placements"))
-        assert_int_equal(get(m, "digit")->valueint,
-                         solution[cell_of(get(m, "cell"))] - '0');
-    cJSON_ArrayForEach(m, get(r, "eliminations"))
-        assert_int_not_equal(get(m, "digit")->valueint,
-                             solution[cell_of(get(m, "cell"))] - '0');
+    cJSON_ArrayForEach(m, get(r, "placements")) assert_int_equal(
+        get(m, "digit")->valueint, solution[cell_of(get(m, "cell"))] - '0');
+    cJSON_ArrayForEach(m, get(r, "eliminations")) assert_int_not_equal(
+        get(m, "digit")->valueint, solution[cell_of(get(m, "cell"))] - '0');
     assert_true(strlen(get(r, "explanation")->valuestring) > 20);
     assert_true(cJSON_GetArraySize(get(r, "placements")) +
-                    cJSON_GetArraySize(get(r, "eliminations")) > 0);
+                    cJSON_GetArraySize(get(r, "eliminations")) >
+                0);
 }
 
 static void test_hint_technique(void **state)
@@ -198,8 +202,9 @@ static void test_hint_technique(void **state)
                         "locked_candidates_pointing");
     assert_true(cJSON_IsFalse(get(r, "stuck")));
     assert_int_equal(cJSON_GetArraySize(get(r, "eliminations")), 2);
-    assert_string_equal(get(cJSON_GetArrayItem(get(r, "units"), 0), "unit")
-                            ->valuestring, "box");
+    assert_string_equal(
+        get(cJSON_GetArrayItem(get(r, "units"), 0), "unit")->valuestring,
+        "box");
     check_hint(r, s);
     cJSON_Delete(r);
 
@@ -241,8 +246,8 @@ static void test_hint_forcing_and_budget(void **state)
     assert_string_equal(get(r, "technique")->valuestring, "from_solution");
     assert_true(cJSON_IsTrue(get(r, "stuck")));
     assert_int_equal(cJSON_GetArraySize(get(r, "placements")), 1);
-    assert_non_null(strstr(get(r, "explanation")->valuestring,
-                           "time budget (1 ms)"));
+    assert_non_null(
+        strstr(get(r, "explanation")->valuestring, "time budget (1 ms)"));
     check_hint(r, forum_solution);
     cJSON_Delete(r);
 }
@@ -266,7 +271,8 @@ static void test_hints_never_contradict(void **state)
         board[81] = '\0';
         r = post_board("/hint", board, 200);
         check_hint(r, line + 84);
-        const cJSON *next = cJSON_GetObjectItemCaseSensitive(r, "next_placement");
+        const cJSON *next =
+            cJSON_GetObjectItemCaseSensitive(r, "next_placement");
         if (next != NULL)
             assert_int_equal(get(next, "digit")->valueint,
                              line[84 + cell_of(get(next, "cell"))] - '0');
@@ -290,8 +296,7 @@ static void test_hint_errors(void **state)
     expect_code(post_board("/hint", example_solution, 422), "already_solved");
     expect_code(post("/hint", "application/json", "{\"board\": 5}", 400),
                 "invalid_request");
-    expect_code(post("/grade", "application/json", "[1,", 400),
-                "invalid_json");
+    expect_code(post("/grade", "application/json", "[1,", 400), "invalid_json");
 }
 
 /* ------------------------------------------------------------------ grade */
@@ -305,8 +310,8 @@ static void test_grade(void **state)
     assert_string_equal(get(r, "level")->valuestring, "easy");
     assert_true(cJSON_IsFalse(get(r, "needs_guessing")));
     assert_int_equal(get(r, "blanks_left")->valueint, 0);
-    assert_null(cJSON_GetObjectItemCaseSensitive(get(r, "techniques"),
-                                                 "x_wing"));
+    assert_null(
+        cJSON_GetObjectItemCaseSensitive(get(r, "techniques"), "x_wing"));
     cJSON_Delete(r);
 
     /* A swordfish is 3.8 on SE's scale: hard. */
@@ -327,8 +332,11 @@ static void test_grade(void **state)
     cJSON_Delete(r);
 
     r = post_ctx(&tight, "/grade", "application/json",
-                 "{\"board\": \"" "98.7..6..75..4......3..8.7.5....7.3...94..."
-                 "......2.1..3.......1.9...5.8...52....6" "\"}", 200);
+                 "{\"board\": \""
+                 "98.7..6..75..4......3..8.7.5....7.3...94..."
+                 "......2.1..3.......1.9...5.8...52....6"
+                 "\"}",
+                 200);
     assert_string_equal(get(r, "level")->valuestring, "extreme");
     assert_true(cJSON_IsTrue(get(r, "needs_guessing")));
     assert_true(cJSON_IsTrue(get(r, "budget_exhausted")));
@@ -351,25 +359,28 @@ static int apply_explain(const cJSON *r, const char *puzzle,
 
     assert_int_equal(sudoku_parse(puzzle, 81, &b, NULL), SUDOKU_OK);
     logic_init(&g, &b);
-    cJSON_ArrayForEach(step, get(r, "steps")) {
+    cJSON_ArrayForEach(step, get(r, "steps"))
+    {
         struct logic_step s;
         const cJSON *m;
         memset(&s, 0, sizeof(s));
         assert_true(strlen(get(step, "explanation")->valuestring) > 20);
         assert_non_null(logic_technique_name(0)); /* names are stable */
-        cJSON_ArrayForEach(m, get(step, "placements")) {
+        cJSON_ArrayForEach(m, get(step, "placements"))
+        {
             int c = cell_of(get(m, "cell")), d = get(m, "digit")->valueint;
             assert_int_equal(d, solution[c] - '0');
             assert_int_equal(g.value[c], 0);
-            s.placements[s.nplacements++] = (struct logic_move){
-                (uint8_t)c, (uint8_t)d};
+            s.placements[s.nplacements++] =
+                (struct logic_move){(uint8_t)c, (uint8_t)d};
         }
-        cJSON_ArrayForEach(m, get(step, "eliminations")) {
+        cJSON_ArrayForEach(m, get(step, "eliminations"))
+        {
             int c = cell_of(get(m, "cell")), d = get(m, "digit")->valueint;
             assert_int_not_equal(d, solution[c] - '0');
             assert_true(g.cand[c] & (1u << (d - 1)));
-            s.eliminations[s.neliminations++] = (struct logic_move){
-                (uint8_t)c, (uint8_t)d};
+            s.eliminations[s.neliminations++] =
+                (struct logic_move){(uint8_t)c, (uint8_t)d};
         }
         assert_true(s.nplacements + s.neliminations > 0);
         logic_apply(&g, &s);
@@ -446,13 +457,13 @@ static void test_generate_rating(void **state)
     assert_string_equal(get(r, "pointer")->valuestring, "/min_rating");
     expect_code(r, "invalid_request");
     expect_code(post("/generate", "application/json",
-                     "{\"max_rating\": \"hard\"}", 400), "invalid_request");
+                     "{\"max_rating\": \"hard\"}", 400),
+                "invalid_request");
 }
 
 static void test_generate_route(void **state)
 {
-    static const char *const levels[] = {"easy", "medium", "expert",
-                                         "extreme"};
+    static const char *const levels[] = {"easy", "medium", "expert", "extreme"};
     char body[128], first[82] = "";
 
     (void)state;
@@ -460,8 +471,10 @@ static void test_generate_route(void **state)
         for (int rep = 0; rep < 2; rep++) {
             struct sudoku_grid p, sol;
             unsigned count = 0;
-            snprintf(body, sizeof(body), "{\"difficulty\": \"%s\", \"seed\": "
-                     "77, \"symmetry\": \"rotational\"}", levels[i]);
+            snprintf(body, sizeof(body),
+                     "{\"difficulty\": \"%s\", \"seed\": "
+                     "77, \"symmetry\": \"rotational\"}",
+                     levels[i]);
             cJSON *r = post("/generate", "application/json", body, 200);
             const char *puzzle = get(r, "puzzle")->valuestring;
             assert_string_equal(get(r, "difficulty")->valuestring, levels[i]);
@@ -499,9 +512,11 @@ static void test_generate_errors(void **state)
     expect_code(post("/generate", "application/json", "{\"seed\": 1.5}", 400),
                 "invalid_request");
     expect_code(post("/generate", "application/json",
-                     "{\"symmetry\": \"mirror\"}", 400), "invalid_request");
-    expect_code(post("/generate", "application/json",
-                     "{\"difficulty\": 3}", 400), "invalid_request");
+                     "{\"symmetry\": \"mirror\"}", 400),
+                "invalid_request");
+    expect_code(
+        post("/generate", "application/json", "{\"difficulty\": 3}", 400),
+        "invalid_request");
     expect_code(post("/generate", "application/json", "", 400), "invalid_json");
     expect_code(post("/generate", "application/json", "{} x", 400),
                 "invalid_json");
@@ -566,7 +581,8 @@ static void test_cages_refused(void **state)
     (void)state;
     snprintf(body, sizeof(body),
              "{\"board\": \"%s\", \"cages\": [{\"sum\": 14, \"cells\": "
-             "[[0,1],[0,2]]}]}", example);
+             "[[0,1],[0,2]]}]}",
+             example);
     for (size_t i = 0; i < 3; i++) {
         cJSON *r = post(paths[i], "application/json", body, 422);
         assert_string_equal(get(r, "pointer")->valuestring, "/cages");

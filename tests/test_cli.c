@@ -19,14 +19,18 @@
 #include "tests.h"
 
 #define EXAMPLE SUPPORT_EXAMPLE
-#define EXAMPLE_ZEROS "907000006824030000001009002090002018000400005132508000000687000000000809040900050"
-#define CONFLICT_LINE "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
+#define EXAMPLE_ZEROS                                                          \
+    "907000006824030000001009002090002018000400005132508000000687000000000809" \
+    "040900050"
+#define CONFLICT_LINE                                                          \
+    "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8."  \
+    "9.4.9...5."
 #define SOLUTION SUPPORT_EXAMPLE_SOLUTION
 
 struct run {
-    int status;          /* exit status, or -1 */
-    char out[1 << 20];   /* stdout */
-    char err[8192];      /* stderr */
+    int status;        /* exit status, or -1 */
+    char out[1 << 20]; /* stdout */
+    char err[8192];    /* stderr */
 };
 
 static const char *binary(void)
@@ -95,9 +99,7 @@ static void test_solve_stdin_formats(void **state)
     (void)state;
     run(r,
         "# a comment\n"
-        "\n" EXAMPLE "\n"
-        EXAMPLE_ZEROS ":1:" SOLUTION "\n"
-        EXAMPLE "\r\n",
+        "\n" EXAMPLE "\n" EXAMPLE_ZEROS ":1:" SOLUTION "\n" EXAMPLE "\r\n",
         args);
     assert_int_equal(r->status, 0);
     assert_string_equal(r->out, SOLUTION "\n" SOLUTION "\n" SOLUTION "\n");
@@ -112,26 +114,32 @@ static void test_solve_reports_bad_puzzles(void **state)
 
     (void)state;
     run(r,
-        EXAMPLE "\n"                                    /* line 1: solved */
-        "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5.\n"
-        "abc\n"                                         /* line 3 */
-        "..................................................................................\n"
-        ".................................................................................\n"
-        "x" EXAMPLE "\n"                                /* bad first char */
-        EXAMPLE "\n",                                   /* line 7: solved */
+        EXAMPLE "\n" /* line 1: solved */
+                "99.7....6824.3......1..9..2.9...2.18...4....51325.8......687.."
+                ".......8.9.4.9...5.\n"
+                "abc\n" /* line 3 */
+                ".............................................................."
+                "....................\n"
+                ".............................................................."
+                "...................\n"
+                "x" EXAMPLE "\n" /* bad first char */
+        EXAMPLE "\n",            /* line 7: solved */
         args);
     assert_int_equal(r->status, 1);
     assert_string_equal(r->out, SOLUTION "\n" SOLUTION "\n");
-    assert_non_null(strstr(r->err, "<stdin>:2: breaks the rules: 9 appears 2 times in row 1"));
+    assert_non_null(strstr(
+        r->err, "<stdin>:2: breaks the rules: 9 appears 2 times in row 1"));
     assert_non_null(strstr(r->err, "<stdin>:3: malformed: 3 characters"));
     assert_non_null(strstr(r->err, "<stdin>:5: more than one solution"));
-    assert_non_null(strstr(r->err, "<stdin>:6: malformed: bad character 'x' at column 1"));
+    assert_non_null(
+        strstr(r->err, "<stdin>:6: malformed: bad character 'x' at column 1"));
     free(r);
 }
 
 static void test_count(void **state)
 {
-    static const char *const args[] = {"count", "tests/data/test_puzzles_with_solutions", NULL};
+    static const char *const args[] = {
+        "count", "tests/data/test_puzzles_with_solutions", NULL};
     struct run *r = new_run();
     FILE *f = fopen("tests/data/test_puzzles_with_solutions", "r");
     char line[512], want[4096] = "";
@@ -155,9 +163,11 @@ static void test_count(void **state)
 
 static void test_threads_keep_order(void **state)
 {
-    static const char *const one[] = {"solve", "tests/data/puzzles5_forum_hardest_1905_11+", NULL};
-    static const char *const two[] = {"solve", "--threads", "2",
-                                      "tests/data/puzzles5_forum_hardest_1905_11+", NULL};
+    static const char *const one[] = {
+        "solve", "tests/data/puzzles5_forum_hardest_1905_11+", NULL};
+    static const char *const two[] = {
+        "solve", "--threads", "2", "tests/data/puzzles5_forum_hardest_1905_11+",
+        NULL};
     struct run *a = new_run(), *b = new_run();
 
     (void)state;
@@ -194,14 +204,17 @@ static void test_usage_errors(void **state)
          "diagonal\n"},
         {{"generate", "--difficulty"}, "sudoku: --difficulty: needs a value\n"},
         {{"generate"}, "sudoku: generate: --difficulty LEVEL is required\n"},
-        {{"frobnicate"}, "sudoku: 'frobnicate' is not a command (solve, count, "
-                         "validate, hint, grade, explain or generate)\n"},
-        {{NULL}, "sudoku: no command given (solve, count, validate, hint, "
-                 "grade, explain or generate)\n"},
+        {{"frobnicate"},
+         "sudoku: 'frobnicate' is not a command (solve, count, "
+         "validate, hint, grade, explain or generate)\n"},
+        {{NULL},
+         "sudoku: no command given (solve, count, validate, hint, "
+         "grade, explain or generate)\n"},
     };
     static const char *const help[] = {"--help", NULL};
     static const char *const version[] = {"--version", NULL};
-    static const char *const missing[] = {"solve", "/nonexistent/puzzles", NULL};
+    static const char *const missing[] = {"solve", "/nonexistent/puzzles",
+                                          NULL};
     struct run *r = new_run();
     char want[512];
 
@@ -209,8 +222,10 @@ static void test_usage_errors(void **state)
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         run(r, "", bad[i].args);
         assert_int_equal(r->status, 2);
-        snprintf(want, sizeof(want), "%sTry 'sudoku --help' for more "
-                 "information.\n", bad[i].says);
+        snprintf(want, sizeof(want),
+                 "%sTry 'sudoku --help' for more "
+                 "information.\n",
+                 bad[i].says);
         assert_string_equal(r->err, want);
         assert_string_equal(r->out, "");
     }
@@ -261,8 +276,9 @@ static void test_logic_subcommands(void **state)
  * level asked for (checked back through the tool itself). */
 static void test_generate_lines(void **state)
 {
-    static const char *const gen[] = {"generate", "--difficulty", "medium",
-                                      "--seed", "11", "--count", "3", NULL};
+    static const char *const gen[] = {
+        "generate", "--difficulty", "medium", "--seed",
+        "11",       "--count",      "3",      NULL};
     static const char *const count[] = {"count", NULL};
     static const char *const grade[] = {"grade", NULL};
     struct run *a = new_run(), *b = new_run(), *c = new_run();
@@ -275,7 +291,8 @@ static void test_generate_lines(void **state)
     assert_string_equal(a->out, b->out);
     assert_true(strlen(a->out) < sizeof(copy));
     memcpy(copy, a->out, strlen(a->out) + 1);
-    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    for (line = strtok_r(copy, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
         assert_true(strlen(line) == 2 * 81 + 3 && line[81] == ':');
         strncat(puzzles, line, 81);
         strcat(puzzles, "\n");
@@ -310,7 +327,10 @@ static void test_killer_lines(void **state)
     assert_int_equal(r->status, 0);
     assert_string_equal(r->out, want);
     /* A cage that breaks the rules of cages is reported. */
-    run(r, "..................................................................................|3:11,12;3:12,13\n", solve);
+    run(r,
+        "......................................................................"
+        "............|3:11,12;3:12,13\n",
+        solve);
     assert_int_equal(r->status, 1);
     assert_non_null(strstr(r->err, "<stdin>:1:"));
     free(r);

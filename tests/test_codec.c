@@ -58,14 +58,13 @@ static enum codec_status decode(const char *json, struct codec_board *out,
 }
 
 /* Writes {"board":["r0","r1",...]} with the n rows given. */
-static void rows_body(char *buf, size_t size, const char *const *rows,
-                      size_t n)
+static void rows_body(char *buf, size_t size, const char *const *rows, size_t n)
 {
     size_t len = (size_t)snprintf(buf, size, "{\"board\":[");
 
     for (size_t i = 0; i < n; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s\"%s\"",
-                                i ? "," : "", rows[i]);
+        len += (size_t)snprintf(buf + len, size - len, "%s\"%s\"", i ? "," : "",
+                                rows[i]);
     snprintf(buf + len, size - len, "]}");
     assert_true(len + 2 < size);
 }
@@ -90,16 +89,14 @@ static void assert_json_error(const char *json, long offset)
 
     assert_int_equal(decode(json, &b, &e), CODEC_INVALID_JSON);
     if (e.offset != offset)
-        fail_msg("body '%s': offset %ld, expected %ld", json, e.offset,
-                 offset);
+        fail_msg("body '%s': offset %ld, expected %ld", json, e.offset, offset);
     assert_int_equal(e.row, -1);
     assert_int_equal(e.column, -1);
     assert_string_equal(e.pointer, "");
     assert_true(strlen(e.detail) > 0);
 }
 
-static void assert_request_error(const char *json, const char *pointer,
-                                 int row)
+static void assert_request_error(const char *json, const char *pointer, int row)
 {
     struct codec_board b;
     struct codec_error e;
@@ -138,8 +135,6 @@ static cJSON *parse_json(const char *text, size_t len)
         fail_msg("not JSON: %s", text);
     return root;
 }
-
-
 
 static struct sudoku_grid grid_of_rows(const char *const *rows)
 {
@@ -232,7 +227,8 @@ static void decode_whitespace_around(void **state)
 
     (void)state;
     join_rows(example_rows, text);
-    snprintf(body, sizeof(body), " \t\r\n{ \"board\"\n:\t\"%s\" }\r\n \t", text);
+    snprintf(body, sizeof(body), " \t\r\n{ \"board\"\n:\t\"%s\" }\r\n \t",
+             text);
     assert_int_equal(decode(body, &b, &e), CODEC_OK);
     assert_board_text(&b, text);
 }
@@ -244,13 +240,15 @@ static void board_fast_agrees_with_general(void **state)
 {
     static const char *const bodies[] = {
         "{\"board\":[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\","
-        "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5.\"]}",
+        "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5.\"]"
+        "}",
         " \t{ \"board\" :\n[ \"907000006\" ,\"824030000\",\"001009002\","
         "\"090002018\",\"000400005\",\"132508000\",\"000687000\","
         "\"000000809\",\"040900050\"\r\n] }\n",
         "{\"board\":\"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......"
         "687.........8.9.4.9...5.\"}",
-        "{\"board\":\"...............................................................................99\"}",
+        "{\"board\":\"........................................................."
+        "......................99\"}",
     };
 #define ROW9 "1.3.5.7.9"
     struct codec_board fast, general;
@@ -283,9 +281,10 @@ static void board_fast_agrees_with_general(void **state)
     /* Another member: the general path, which leaves the grid unread. */
     memset(&general, 0x55, sizeof(general));
     assert_int_equal(codec_decode_board("{\"board\":\"" ROW9 ROW9 ROW9 ROW9 ROW9
-                                        ROW9 ROW9 ROW9 ROW9 "\",\"x\":1}",
+                                            ROW9 ROW9 ROW9 ROW9 "\",\"x\":1}",
                                         strlen("{\"board\":\"\",\"x\":1}") + 81,
-                                        &general, &e), CODEC_OK);
+                                        &general, &e),
+                     CODEC_OK);
     assert_int_equal(general.has_grid, 0);
 }
 
@@ -293,28 +292,32 @@ static void board_fast_agrees_with_general(void **state)
  * other characters, other lengths, broken or trailing JSON, a cut body. */
 static void board_fast_leaves_the_rest(void **state)
 {
-    static const char rows[] = "[\"9.7.....6\",\"824.3....\",\"..1..9..2\","
+    static const char rows[] =
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\","
         "\".9...2.18\",\"...4....5\",\"1325.8...\",\"...687...\","
         "\"......8.9\",\".4.9...5.\"]";
     static const char *const formats[] = {
-        "{\"board\":%s,\"cages\":[]}",   /* another member after */
-        "{\"x\":1,\"board\":%s}",        /* another member before */
-        "{\"board\":%s}x",                /* trailing bytes */
-        "{\"board\":%s",                  /* cut short */
-        "{\"board\":%s}\f",               /* not JSON whitespace */
-        "\xef\xbb\xbf{\"board\":%s}",     /* a byte-order mark */
-        "{\"b\\u006fard\":%s}",           /* an escaped key */
-        "[%s]",                            /* not an object */
-        "{\"Board\":%s}",                 /* another key */
+        "{\"board\":%s,\"cages\":[]}", /* another member after */
+        "{\"x\":1,\"board\":%s}",      /* another member before */
+        "{\"board\":%s}x",             /* trailing bytes */
+        "{\"board\":%s",               /* cut short */
+        "{\"board\":%s}\f",            /* not JSON whitespace */
+        "\xef\xbb\xbf{\"board\":%s}",  /* a byte-order mark */
+        "{\"b\\u006fard\":%s}",        /* an escaped key */
+        "[%s]",                        /* not an object */
+        "{\"Board\":%s}",              /* another key */
     };
     static const char *const boards[] = {
         "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\","
         "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\"]",
-        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4....5\","
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4...."
+        "5\","
         "\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5x\"]",
-        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4....5\","
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4...."
+        "5\","
         "\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5\\u002e\"]",
-        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4....5\","
+        "[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\",\"...4...."
+        "5\","
         "\"1325.8...\",\"...687...\",\"......8.9\",\".4.9...5.\",]",
         "\"9.7.....6824.3......1..9..2\"",
         "null",
@@ -431,7 +434,7 @@ static void assert_non_ascii_at(int shape_rows, int r, int c, const char *ch)
 static void decode_non_ascii_location(void **state)
 {
     (void)state;
-    assert_non_ascii_at(1, 3, 2, "\xc3\xa9");         /* U+00E9 */
+    assert_non_ascii_at(1, 3, 2, "\xc3\xa9"); /* U+00E9 */
     assert_non_ascii_at(1, 0, 0, "\xc3\xa9");
     assert_non_ascii_at(1, 5, 8, "\xf0\x9f\x98\x80"); /* U+1F600 */
     assert_non_ascii_at(1, 7, 4, "\xe2\x82\xac");     /* U+20AC */
@@ -486,10 +489,10 @@ static void decode_not_json(void **state)
     (void)state;
     assert_json_error("hello", 0);
     assert_json_error("board=1", 0);
-    assert_json_error("{\"board\" 5}", 9);        /* no colon */
+    assert_json_error("{\"board\" 5}", 9);         /* no colon */
     assert_json_error("{\"board\": [1,, 2]}", 13); /* second comma */
     assert_json_error("{\"board\": tru}", 10);     /* bad literal */
-    assert_json_error("{\"a\":1 \"b\":2}", 7);       /* no comma */
+    assert_json_error("{\"a\":1 \"b\":2}", 7);     /* no comma */
 }
 
 /* Garbage right after the value is reported where it starts. */
@@ -583,9 +586,10 @@ static void decode_row_not_a_string(void **state)
     }
     assert_request_error(body, "/board/4", 4);
 
-    assert_request_error("{\"board\": [null, \"\", \"\", \"\", \"\", \"\", \"\", "
-                         "\"\", \"\"]}",
-                         "/board/0", 0);
+    assert_request_error(
+        "{\"board\": [null, \"\", \"\", \"\", \"\", \"\", \"\", "
+        "\"\", \"\"]}",
+        "/board/0", 0);
     assert_request_error("{\"board\": [\"9.7.....6\", \"824.3....\", "
                          "\"..1..9..2\", \".9...2.18\", \"...4....5\", "
                          "\"1325.8...\", \"...687...\", \"......8.9\", "
@@ -687,7 +691,8 @@ static void decode_invalid_utf8_rejected(void **state)
     (void)state;
     for (int r = 0; r < SUDOKU_SIZE; r++)
         rows[r] = example_rows[r];
-    rows[1] = "824.\x80" "3....";  /* 9 characters plus a lone 0x80 byte */
+    rows[1] = "824.\x80"
+              "3...."; /* 9 characters plus a lone 0x80 byte */
     rows_body(body, sizeof(body), rows, SUDOKU_SIZE);
     assert_int_not_equal(decode(body, &b, &e), CODEC_OK);
 }
@@ -722,7 +727,8 @@ static void encode_solution_rows(void **state)
     sol = cJSON_GetObjectItemCaseSensitive(root, "solution");
     assert_true(cJSON_IsArray(sol));
     assert_int_equal(cJSON_GetArraySize(sol), SUDOKU_SIZE);
-    cJSON_ArrayForEach(st, sol) {
+    cJSON_ArrayForEach(st, sol)
+    {
         assert_true(cJSON_IsString(st));
         assert_string_equal(st->valuestring, solution_rows[i]);
         i++;
@@ -792,7 +798,8 @@ static void encode_solution_large_stats(void **state)
 static void write_solution_fits(void **state)
 {
     struct sudoku_grid g = grid_of_rows(solution_rows);
-    const struct sudoku_stats big = {.nodes = UINT64_MAX, .guesses = UINT64_MAX};
+    const struct sudoku_stats big = {.nodes = UINT64_MAX,
+                                     .guesses = UINT64_MAX};
     const struct sudoku_stats small = {.nodes = 1, .guesses = 0};
     char *buf = malloc(CODEC_SOLUTION_MAX), *heap;
     size_t len, heap_len = 0;
@@ -803,7 +810,8 @@ static void write_solution_fits(void **state)
         for (int k = 0; k < 2; k++) {
             const struct sudoku_stats *st = k ? &big : &small;
             uint64_t us = k ? UINT64_MAX : 7;
-            len = codec_write_solution(buf, &g, (enum codec_shape)shape, st, us);
+            len =
+                codec_write_solution(buf, &g, (enum codec_shape)shape, st, us);
             heap = codec_encode_solution(&g, (enum codec_shape)shape, st, us,
                                          &heap_len);
             assert_non_null(heap);
@@ -919,7 +927,8 @@ static void encode_problem_all_members(void **state)
 /* Strings that need escaping come back intact. */
 static void encode_problem_escapes(void **state)
 {
-    static const char detail[] = "row 1: '\"' and '\\' and\ta\nnewline \xc3\xa9";
+    static const char detail[] =
+        "row 1: '\"' and '\\' and\ta\nnewline \xc3\xa9";
     struct codec_problem p;
     size_t len = 0;
     char *out;
@@ -962,9 +971,12 @@ static void encode_problem_conflicts(void **state)
     list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
     assert_true(cJSON_IsArray(list));
     assert_int_equal(cJSON_GetArraySize(list), 3);
-    support_check_conflict(cJSON_GetArrayItem(list, 0), "row", 4, 2, row_cells, 2);
-    support_check_conflict(cJSON_GetArrayItem(list, 1), "column", 3, 7, col_cells, 3);
-    support_check_conflict(cJSON_GetArrayItem(list, 2), "box", 8, 9, box_cells, 2);
+    support_check_conflict(cJSON_GetArrayItem(list, 0), "row", 4, 2, row_cells,
+                           2);
+    support_check_conflict(cJSON_GetArrayItem(list, 1), "column", 3, 7,
+                           col_cells, 3);
+    support_check_conflict(cJSON_GetArrayItem(list, 2), "box", 8, 9, box_cells,
+                           2);
     cJSON_Delete(root);
     free(out);
 
@@ -1001,8 +1013,9 @@ static void encode_status_members(void **state)
 /* JSON never allows raw control characters (but tab, CR, LF): cJSON would
  * skip some as whitespace and end a string at a NUL, so they are refused
  * where they stand. */
-#define EXAMPLE_LINE_REST                                                     \
-    "....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5."
+#define EXAMPLE_LINE_REST                                                      \
+    "....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4."  \
+    "9...5."
 #define EXAMPLE_LINE "9.7." EXAMPLE_LINE_REST
 
 static void decode_raw_control_bytes(void **state)
@@ -1013,24 +1026,28 @@ static void decode_raw_control_bytes(void **state)
     struct codec_error e;
 
     (void)state;
-    assert_int_equal(decode_n(lead, sizeof(lead) - 1, &b, &e), CODEC_INVALID_JSON);
+    assert_int_equal(decode_n(lead, sizeof(lead) - 1, &b, &e),
+                     CODEC_INVALID_JSON);
     assert_int_equal(e.offset, 0);
-    assert_int_equal(decode_n(nul, sizeof(nul) - 1, &b, &e), CODEC_INVALID_JSON);
+    assert_int_equal(decode_n(nul, sizeof(nul) - 1, &b, &e),
+                     CODEC_INVALID_JSON);
     assert_int_equal(e.offset, 14);
     /* Found by fuzz_api (tests/fuzz/corpus/api/nul_*.json): a NUL after
      * the value, or inside a row, once passed as whitespace or cut a row. */
     {
         static const char trailing[] = "{\"board\":\"" EXAMPLE_LINE "\"}\0";
-        static const char in_row[] =
-            "{\"board\":[\"9.7.....6\",\"824.3....\",\"..1..9..2\",\".9...2.18\","
-            "\"...4....5\",\"1325.8...\",\"...687...\",\"......8.9\",\".4.9.\0.5.\"]}";
+        static const char in_row[] = "{\"board\":[\"9.7.....6\",\"824.3....\","
+                                     "\"..1..9..2\",\".9...2.18\","
+                                     "\"...4....5\",\"1325.8...\",\"...687..."
+                                     "\",\"......8.9\",\".4.9.\0.5.\"]}";
         assert_int_equal(decode_n(trailing, sizeof(trailing) - 1, &b, &e),
                          CODEC_INVALID_JSON);
         assert_int_equal(e.offset, (long)sizeof(trailing) - 2);
         assert_int_equal(decode_n(in_row, sizeof(in_row) - 1, &b, &e),
                          CODEC_INVALID_JSON);
         assert_int_equal(e.offset,
-                         (const char *)memchr(in_row, 0, sizeof(in_row) - 1) - in_row);
+                         (const char *)memchr(in_row, 0, sizeof(in_row) - 1) -
+                             in_row);
     }
     /* Tab, CR and LF are whitespace between tokens. */
     assert_int_equal(decode("\t{\r\n\"board\":\"" EXAMPLE_LINE "\"}\n", &b, &e),
@@ -1043,8 +1060,8 @@ static void decode_raw_control_bytes(void **state)
  * {"boards": [[...k]]} holds 4 + k. */
 static char *batch_of(size_t k)
 {
-    static const char *const each[] = {"-1.5e+3", "true", "null", "\"a,[\\\"\"",
-                                       "false", "0"};
+    static const char *const each[] = {"-1.5e+3",     "true",  "null",
+                                       "\"a,[\\\"\"", "false", "0"};
     char *body = malloc(32 + k * 12), *p = body;
 
     assert_non_null(body);
@@ -1118,9 +1135,13 @@ static enum codec_status decode_generate(const char *json,
 static void decode_generate_seed_bounds(void **state)
 {
     static const char *const refused[] = {
-        "{\"seed\": 9007199254740992}", "{\"seed\": 9007199254740993}",
-        "{\"seed\": 18446744073709551615}", "{\"seed\": 1e300}",
-        "{\"seed\": -1}", "{\"seed\": 0.5}", "{\"seed\": \"7\"}",
+        "{\"seed\": 9007199254740992}",
+        "{\"seed\": 9007199254740993}",
+        "{\"seed\": 18446744073709551615}",
+        "{\"seed\": 1e300}",
+        "{\"seed\": -1}",
+        "{\"seed\": 0.5}",
+        "{\"seed\": \"7\"}",
     };
     struct codec_generate_request r;
     struct codec_error err;
@@ -1156,12 +1177,14 @@ static void encode_generated_seed_exact(void **state)
     (void)state;
     memset(&grade, 0, sizeof(grade));
     grade.hardest = -1;
-    assert_int_equal(sudoku_parse(SUPPORT_EXAMPLE, 81, &puzzle, NULL), SUDOKU_OK);
-    assert_int_equal(sudoku_parse(SUPPORT_EXAMPLE_SOLUTION, 81, &solution, NULL),
+    assert_int_equal(sudoku_parse(SUPPORT_EXAMPLE, 81, &puzzle, NULL),
                      SUDOKU_OK);
+    assert_int_equal(
+        sudoku_parse(SUPPORT_EXAMPLE_SOLUTION, 81, &solution, NULL), SUDOKU_OK);
     for (size_t i = 0; i < sizeof(seeds) / sizeof(seeds[0]); i++) {
         struct codec_generated g = {&puzzle, &solution, CODEC_SHAPE_LINE,
-                                    &grade, seeds[i], "none", 30, 1, 5};
+                                    &grade,  seeds[i],  "none",
+                                    30,      1,         5};
         char want[48];
         size_t len = 0;
         char *text = codec_encode_generated(&g, &len);

@@ -76,7 +76,8 @@ static struct sudoku_grid check_one(enum logic_level level, uint64_t seed,
     assert_int_equal(r.grade.level, level);
     for (int i = 0; i < SUDOKU_CELLS; i++) {
         int m = sym == GENERATE_ROTATIONAL ? 80 - i
-                : sym == GENERATE_DIAGONAL ? (i % 9) * 9 + i / 9 : i;
+                : sym == GENERATE_DIAGONAL ? (i % 9) * 9 + i / 9
+                                           : i;
         assert_int_equal(r.puzzle.cell[i] == 0, r.puzzle.cell[m] == 0);
         givens += r.puzzle.cell[i] != 0;
     }
@@ -102,8 +103,10 @@ static void test_rating_range(void **state)
     static const struct {
         enum logic_level level;
         unsigned lo, hi;
-    } want[] = {{LOGIC_NLEVELS, 30, 44}, {LOGIC_NLEVELS, 50, 70},
-                {LOGIC_EXPERT, 0, 60}, {LOGIC_EASY, 12, 15}};
+    } want[] = {{LOGIC_NLEVELS, 30, 44},
+                {LOGIC_NLEVELS, 50, 70},
+                {LOGIC_EXPERT, 0, 60},
+                {LOGIC_EASY, 12, 15}};
 
     (void)state;
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
@@ -165,9 +168,10 @@ static void test_symmetry_names(void **state)
 
     (void)state;
     for (int i = 0; i < GENERATE_NSYMMETRIES; i++) {
-        assert_int_equal(generate_symmetry_parse(
-                             generate_symmetry_name((enum generate_symmetry)i),
-                             &s), 0);
+        assert_int_equal(
+            generate_symmetry_parse(
+                generate_symmetry_name((enum generate_symmetry)i), &s),
+            0);
         assert_int_equal(s, i);
     }
     assert_int_equal(generate_symmetry_parse("mirror", &s), -1);

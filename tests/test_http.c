@@ -48,7 +48,8 @@ struct reply {
 
 /* The settings of a test server: loopback, port 0, no access log (the
  * black-box tests in test_main.c read the access log of the binary). */
-static void server_config(struct config *cfg, unsigned threads, unsigned timeout)
+static void server_config(struct config *cfg, unsigned threads,
+                          unsigned timeout)
 {
     config_init(cfg);
     cfg->port = 0;
@@ -64,7 +65,8 @@ static int start_with(void **state, const struct config *cfg)
     struct server *s = calloc(1, sizeof(*s));
     char err[256];
 
-    if (s == NULL || http_server_start(cfg, &s->srv, err, sizeof(err)) != HTTP_OK) {
+    if (s == NULL ||
+        http_server_start(cfg, &s->srv, err, sizeof(err)) != HTTP_OK) {
         fprintf(stderr, "server did not start: %s\n", err);
         free(s);
         return -1;
@@ -82,7 +84,10 @@ static int start(void **state, unsigned threads, unsigned timeout)
     return start_with(state, &cfg);
 }
 
-static int setup(void **state) { return start(state, 4, 10); }
+static int setup(void **state)
+{
+    return start(state, 4, 10);
+}
 
 static int teardown(void **state)
 {
@@ -129,7 +134,8 @@ static CURLcode request(CURL *curl, uint16_t port, const char *method,
     snprintf(url, sizeof(url), "http://127.0.0.1:%u%s", (unsigned)port, path);
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
-    curl_easy_setopt(curl, CURLOPT_NOBODY, strcmp(method, "HEAD") == 0 ? 1L : 0L);
+    curl_easy_setopt(curl, CURLOPT_NOBODY,
+                     strcmp(method, "HEAD") == 0 ? 1L : 0L);
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, r);
     curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
@@ -144,7 +150,8 @@ static CURLcode request(CURL *curl, uint16_t port, const char *method,
         curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
     } else {
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, NULL);
-        curl_easy_setopt(curl, CURLOPT_HTTPGET, strcmp(method, "GET") == 0 ? 1L : 0L);
+        curl_easy_setopt(curl, CURLOPT_HTTPGET,
+                         strcmp(method, "GET") == 0 ? 1L : 0L);
         curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
     }
     rc = curl_easy_perform(curl);
@@ -172,7 +179,8 @@ static void solve_example(uint16_t port, CURL *curl)
     struct reply r;
 
     assert_int_equal(request(curl, port, "POST", "/solve", "application/json",
-                             EXAMPLE, strlen(EXAMPLE), &r), CURLE_OK);
+                             EXAMPLE, strlen(EXAMPLE), &r),
+                     CURLE_OK);
     assert_int_equal(r.status, 200);
     assert_non_null(strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION));
 }
@@ -189,10 +197,12 @@ static void test_solve_example(void **state)
 
     assert_int_equal(request(curl, s->port, "POST", "/solve",
                              "application/json; charset=utf-8", EXAMPLE,
-                             strlen(EXAMPLE), &r), CURLE_OK);
+                             strlen(EXAMPLE), &r),
+                     CURLE_OK);
     assert_int_equal(r.status, 200);
     assert_true(has_header(&r, "Content-Type: application/json"));
-    assert_non_null(strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION ",\"stats\":{"));
+    assert_non_null(
+        strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION ",\"stats\":{"));
     curl_easy_cleanup(curl);
 }
 
@@ -226,8 +236,8 @@ static void test_status_codes_and_headers(void **state)
     assert_int_equal(r.status, 415);
     assert_non_null(strstr(r.body, "\"code\":\"unsupported_media_type\""));
 
-    request(curl, s->port, "POST", "/solve", "application/json", "{\"board\":",
-            9, &r);
+    request(curl, s->port, "POST", "/solve", "application/json",
+            "{\"board\":", 9, &r);
     assert_int_equal(r.status, 400);
     assert_non_null(strstr(r.body, "\"code\":\"invalid_json\""));
 
@@ -294,14 +304,16 @@ static void test_body_limit(void **state)
 
     request(curl, s->port, "POST", "/solve", "application/json", at, 16384, &r);
     assert_int_equal(r.status, 200);
-    request(curl, s->port, "POST", "/solve", "application/json", over, 16385, &r);
+    request(curl, s->port, "POST", "/solve", "application/json", over, 16385,
+            &r);
     assert_int_equal(r.status, 413);
     assert_true(has_header(&r, "Content-Type: application/problem+json"));
     assert_non_null(strstr(r.body, "\"code\":\"body_too_large\""));
     assert_non_null(strstr(r.body, "\"limit\":16384"));
     /* 4 MiB: answered without reading it all, connection closed after. */
-    assert_int_equal(request(curl, s->port, "POST", "/solve", "application/json",
-                             huge, 4u << 20, &r), CURLE_OK);
+    assert_int_equal(request(curl, s->port, "POST", "/solve",
+                             "application/json", huge, 4u << 20, &r),
+                     CURLE_OK);
     assert_int_equal(r.status, 413);
     assert_non_null(strstr(r.body, "\"code\":\"body_too_large\""));
     solve_example(s->port, curl); /* the server is still fine */
@@ -311,7 +323,10 @@ static void test_body_limit(void **state)
 
 /* Chunked upload (no Content-Length): the limit is found while reading.
  * The body is `data` (`have` bytes), then spaces up to `len`. */
-struct chunked { const char *data; size_t have, len, off, step; };
+struct chunked {
+    const char *data;
+    size_t have, len, off, step;
+};
 
 static size_t read_chunk(char *buf, size_t size, size_t n, void *userdata)
 {
@@ -412,8 +427,8 @@ static void post_chunked(uint16_t port, CURL *curl, const char *body,
  * board sits at its end, so it is in the part that was moved or added). */
 static void test_body_sizes(void **state)
 {
-    static const size_t sizes[] = {128, 223, 224, 225, 256, 511, 512, 513,
-                                   1023, 1024, 1025, 5000, 16384};
+    static const size_t sizes[] = {128, 223,  224,  225,  256,  511,  512,
+                                   513, 1023, 1024, 1025, 5000, 16384};
     static const size_t steps[] = {1, 7, 100, 300};
     struct server *s = *state;
     struct reply r;
@@ -440,7 +455,10 @@ static void test_body_sizes(void **state)
     }
 }
 
-struct worker { uint16_t port; int ok; };
+struct worker {
+    uint16_t port;
+    int ok;
+};
 
 static void *client_thread(void *arg)
 {
@@ -482,7 +500,8 @@ static void many_at_once(uint16_t port, int n)
     CURLM *multi = curl_multi_init();
     CURL **easy = calloc((size_t)n, sizeof(*easy));
     struct reply *r = calloc((size_t)n, sizeof(*r));
-    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    struct curl_slist *hdrs =
+        curl_slist_append(NULL, "Content-Type: application/json");
     char url[64];
     int running = 1, ok = 0;
 
@@ -537,9 +556,9 @@ static void test_idle_timeout(void **state)
     p.fd = support_connect(s->port);
     assert_true(p.fd >= 0);
     p.events = POLLIN;
-    assert_int_equal(poll(&p, 1, 300), 0);      /* still open at 0.3 s */
-    assert_int_equal(poll(&p, 1, 5000), 1);     /* closed well before 5 s */
-    assert_int_equal(recv(p.fd, &c, 1, 0), 0);  /* EOF, no bytes */
+    assert_int_equal(poll(&p, 1, 300), 0);     /* still open at 0.3 s */
+    assert_int_equal(poll(&p, 1, 5000), 1);    /* closed well before 5 s */
+    assert_int_equal(recv(p.fd, &c, 1, 0), 0); /* EOF, no bytes */
     close(p.fd);
     (void)state;
     teardown((void **)&s);
@@ -565,7 +584,8 @@ static double scrape(struct server *s, const char *series)
     struct reply r;
     double v = -1;
 
-    if (request(curl, s->port, "GET", "/metrics", NULL, NULL, 0, &r) == CURLE_OK)
+    if (request(curl, s->port, "GET", "/metrics", NULL, NULL, 0, &r) ==
+        CURLE_OK)
         v = support_sample(r.body, series);
     curl_easy_cleanup(curl);
     return v;
@@ -579,7 +599,8 @@ static double scrape_stopped(struct server *s)
     double v;
 
     assert_non_null(text);
-    v = support_sample(text, "http_connections_closed_total{reason=\"shutdown\"}");
+    v = support_sample(text,
+                       "http_connections_closed_total{reason=\"shutdown\"}");
     free(text);
     return v;
 }
@@ -610,7 +631,8 @@ static void test_drain(void **state)
     n = recv(busy, buf, sizeof(buf) - 1, 0);
     assert_true(n > 0);
     assert_memory_equal(buf, "HTTP/1.1 100", 12);
-    assert_int_equal(http_server_connections(s->srv), 2); /* curl's kept alive */
+    assert_int_equal(http_server_connections(s->srv),
+                     2); /* curl's kept alive */
     assert_int_equal(http_server_drain(s->srv, 0), 1);
     /* It is answered, 503 draining, and its connection closed after. */
     send(busy, "{}", 2, MSG_NOSIGNAL);
@@ -657,7 +679,8 @@ static void test_drain_closes_idle(void **state)
     clock_gettime(CLOCK_MONOTONIC, &t0);
     assert_int_equal(http_server_drain(s->srv, 10000), 0);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    took = (double)(t1.tv_sec - t0.tv_sec) +
+           (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
     print_message("drain with %d idle clients: %.3f s\n", N, took);
     assert_true(took < 1.0);
     assert_int_equal(http_server_connections(s->srv), 0);
@@ -695,7 +718,8 @@ static CURLcode request_h(CURL *curl, uint16_t port, const char *method,
                           const char *body, struct reply *r)
 {
     char url[128];
-    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    struct curl_slist *hdrs =
+        curl_slist_append(NULL, "Content-Type: application/json");
     CURLcode rc;
 
     memset(r, 0, sizeof(*r));
@@ -731,7 +755,8 @@ static void test_request_id(void **state)
 
     request_h(curl, s->port, "POST", "/solve", given, "{}", &r);
     assert_int_equal(r.status, 400);
-    assert_string_equal(header_value(&r, "X-Request-Id", v1, sizeof(v1)), "trace-42.abc");
+    assert_string_equal(header_value(&r, "X-Request-Id", v1, sizeof(v1)),
+                        "trace-42.abc");
     assert_non_null(strstr(r.body, "\"request_id\":\"trace-42.abc\""));
 
     /* Not sane (a space; too long): a fresh 16-hex-digit id instead. */
@@ -749,7 +774,6 @@ static void test_request_id(void **state)
     assert_non_null(strstr(r.body, v2));
     curl_easy_cleanup(curl);
 }
-
 
 /* Sends a raw request on a new connection and reads the whole answer
  * (the request asks to close) into out. */
@@ -810,8 +834,9 @@ static void test_header_budget(void **state)
     memcpy(line, "X-Pad: ", 7);
     memset(line + 7, 'a', 12 * 1024);
     line[7 + 12 * 1024] = '\0';
-    assert_int_equal(request_h(curl, s->port, "POST", "/solve", extra, EXAMPLE, &r),
-                     CURLE_OK);
+    assert_int_equal(
+        request_h(curl, s->port, "POST", "/solve", extra, EXAMPLE, &r),
+        CURLE_OK);
     assert_int_equal(r.status, 200);
     assert_non_null(strstr(r.body, "{\"solution\":" EXAMPLE_SOLUTION));
     memset(line + 7, 'a', 20 * 1024);
@@ -843,18 +868,32 @@ static void test_metrics_scrape(void **state)
     assert_int_equal(r.status, 200);
     assert_string_equal(header_value(&r, "Content-Type", type, sizeof(type)),
                         "text/plain; version=0.0.4; charset=utf-8");
-    assert_true(support_sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"200\"}") == 3);
-    assert_true(support_sample(r.body, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"422\"}") == 1);
-    assert_true(support_sample(r.body, "http_requests_total{method=\"GET\",route=\"other\",code=\"404\"}") == 1);
-    assert_null(strstr(r.body, "user-secret-path")); /* no user input in labels */
-    assert_true(support_sample(r.body, "sudoku_puzzles_total{result=\"solved\"}") == 3);
-    assert_true(support_sample(r.body, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
-    assert_true(support_sample(r.body, "sudoku_solve_duration_seconds_count") == 3);
-    assert_true(support_sample(r.body, "sudoku_guesses_bucket{le=\"+Inf\"}") == 3);
-    assert_true(support_sample(r.body, "http_request_duration_seconds_count{route=\"/solve\"}") == 4);
-    assert_true(support_sample(r.body, "http_requests_in_flight") == 1); /* this scrape */
+    assert_true(support_sample(r.body, "http_requests_total{method=\"POST\","
+                                       "route=\"/solve\",code=\"200\"}") == 3);
+    assert_true(support_sample(r.body, "http_requests_total{method=\"POST\","
+                                       "route=\"/solve\",code=\"422\"}") == 1);
+    assert_true(support_sample(r.body, "http_requests_total{method=\"GET\","
+                                       "route=\"other\",code=\"404\"}") == 1);
+    assert_null(
+        strstr(r.body, "user-secret-path")); /* no user input in labels */
+    assert_true(
+        support_sample(r.body, "sudoku_puzzles_total{result=\"solved\"}") == 3);
+    assert_true(support_sample(
+                    r.body, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
+    assert_true(support_sample(r.body, "sudoku_solve_duration_seconds_count") ==
+                3);
+    assert_true(support_sample(r.body, "sudoku_guesses_bucket{le=\"+Inf\"}") ==
+                3);
+    assert_true(
+        support_sample(
+            r.body, "http_request_duration_seconds_count{route=\"/solve\"}") ==
+        4);
+    assert_true(support_sample(r.body, "http_requests_in_flight") ==
+                1); /* this scrape */
     assert_true(support_sample(r.body, "process_start_time_seconds") > 1.7e9);
-    assert_true(support_sample(r.body, "sudokud_build_info{version=\"" SUDOKUD_VERSION "\"}") == 1);
+    assert_true(support_sample(r.body,
+                               "sudokud_build_info{version=\"" SUDOKUD_VERSION
+                               "\"}") == 1);
     curl_easy_cleanup(curl);
     teardown((void **)&s);
 }
@@ -875,24 +914,36 @@ static void test_cors_any_origin(void **state)
 
     request_h(curl, s->port, "POST", "/solve", origin, EXAMPLE, &r);
     assert_int_equal(r.status, 200);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
-    assert_string_equal(header_value(&r, "Access-Control-Expose-Headers", v, sizeof(v)), "X-Request-Id");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Expose-Headers", v, sizeof(v)),
+        "X-Request-Id");
     assert_false(has_header(&r, "Vary: Origin"));
     request_h(curl, s->port, "OPTIONS", "/solve", preflight, NULL, &r);
     assert_int_equal(r.status, 204);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "POST, OPTIONS");
-    assert_non_null(strstr(header_value(&r, "Access-Control-Allow-Headers", v, sizeof(v)), "Content-Type"));
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)),
+        "POST, OPTIONS");
+    assert_non_null(
+        strstr(header_value(&r, "Access-Control-Allow-Headers", v, sizeof(v)),
+               "Content-Type"));
     assert_non_null(strstr(v, "X-Request-Id"));
-    assert_string_equal(header_value(&r, "Access-Control-Max-Age", v, sizeof(v)), "600");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Max-Age", v, sizeof(v)), "600");
     /* Header names are matched in any case. */
     request_h(curl, s->port, "OPTIONS", "/solve", preflight_cased, NULL, &r);
     assert_int_equal(r.status, 204);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "POST, OPTIONS");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)),
+        "POST, OPTIONS");
     /* Errors carry CORS too, so a page can read the problem. */
     request_h(curl, s->port, "GET", "/nope", origin, NULL, &r);
     assert_int_equal(r.status, 404);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "*");
     curl_easy_cleanup(curl);
 }
 
@@ -901,11 +952,14 @@ static void test_cors_origin_list(void **state)
     struct server *s;
     struct config cfg;
     CURL *curl = curl_easy_init();
-    static const char *const good[] = {
-        "Origin: http://localhost:3000", "Access-Control-Request-Method: POST", NULL};
-    static const char *const bad[] = {
-        "Origin: https://evil.example", "Access-Control-Request-Method: POST", NULL};
-    static const char *const good_post[] = {"Origin: https://app.example", NULL};
+    static const char *const good[] = {"Origin: http://localhost:3000",
+                                       "Access-Control-Request-Method: POST",
+                                       NULL};
+    static const char *const bad[] = {"Origin: https://evil.example",
+                                      "Access-Control-Request-Method: POST",
+                                      NULL};
+    static const char *const good_post[] = {"Origin: https://app.example",
+                                            NULL};
     struct reply r;
     char v[160];
 
@@ -915,17 +969,25 @@ static void test_cors_origin_list(void **state)
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     request_h(curl, s->port, "OPTIONS", "/livez", good, NULL, &r);
     assert_int_equal(r.status, 204);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "http://localhost:3000");
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "GET, HEAD, OPTIONS");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)),
+        "http://localhost:3000");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)),
+        "GET, HEAD, OPTIONS");
     assert_true(has_header(&r, "Vary: Origin"));
     request_h(curl, s->port, "POST", "/solve", good_post, EXAMPLE, &r);
     assert_int_equal(r.status, 200);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "https://app.example");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)),
+        "https://app.example");
     assert_true(has_header(&r, "Vary: Origin"));
     request_h(curl, s->port, "OPTIONS", "/solve", bad, NULL, &r);
     assert_int_equal(r.status, 204);
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "");
-    assert_string_equal(header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Origin", v, sizeof(v)), "");
+    assert_string_equal(
+        header_value(&r, "Access-Control-Allow-Methods", v, sizeof(v)), "");
     curl_easy_cleanup(curl);
     teardown((void **)&s);
 }
@@ -1021,8 +1083,9 @@ static void test_saturation(void **state)
     cfg.body_min_rate = 0;
     assert_int_equal(start_with((void **)&s, &cfg), 0);
     open_busy(s, fd, CAP);
-    assert_int_equal(request(curl, s->port, "POST", "/solve", "application/json",
-                             EXAMPLE, strlen(EXAMPLE), &r), CURLE_OK);
+    assert_int_equal(request(curl, s->port, "POST", "/solve",
+                             "application/json", EXAMPLE, strlen(EXAMPLE), &r),
+                     CURLE_OK);
     curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &took);
     assert_int_equal(r.status, 503);
     assert_true(took < 0.5);
@@ -1109,7 +1172,8 @@ static void test_accepts_again_after_limit(void **state)
     late = support_connect(s->port); /* waits in the backlog */
     assert_true(late >= 0);
     snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: t\r\n\r\n");
-    assert_int_equal(send(late, req, strlen(req), MSG_NOSIGNAL), (ssize_t)strlen(req));
+    assert_int_equal(send(late, req, strlen(req), MSG_NOSIGNAL),
+                     (ssize_t)strlen(req));
     p = (struct pollfd){.fd = late, .events = POLLIN};
     assert_int_equal(poll(&p, 1, 300), 0); /* not taken in yet */
     for (int i = 0; i < LIMIT; i++)
@@ -1174,7 +1238,9 @@ static void test_slow_headers_closed(void **state)
     cfg.header_timeout = 1;
     took = slow_client(&s, &cfg, "GET /livez HTTP/1.1\r\nX-Slow: ", "a");
     assert_true(took > 0.5 && took < 3);
-    assert_true(scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") == 1);
+    assert_true(
+        scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") ==
+        1);
     teardown((void **)&s);
 }
 
@@ -1197,8 +1263,12 @@ static void test_slow_body_closed(void **state)
                        "aaaaa"); /* 5 bytes / 50 ms */
     /* Behind from the grace's end: 1 s + a sweep (0.25 s) or so. */
     assert_true(took > 0.9 && took < 3);
-    assert_true(scrape(s, "http_connections_closed_total{reason=\"body_too_slow\"}") == 1);
-    assert_true(scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") == 0);
+    assert_true(
+        scrape(s, "http_connections_closed_total{reason=\"body_too_slow\"}") ==
+        1);
+    assert_true(
+        scrape(s, "http_connections_closed_total{reason=\"header_timeout\"}") ==
+        0);
     teardown((void **)&s);
 }
 
@@ -1236,7 +1306,8 @@ static void test_idle_evicted_for_new_client(void **state)
         close(fd[i]);
     }
     assert_true(closed >= 1);
-    assert_true(scrape(s, "http_connections_closed_total{reason=\"evicted\"}") >= 1);
+    assert_true(
+        scrape(s, "http_connections_closed_total{reason=\"evicted\"}") >= 1);
     curl_easy_cleanup(curl);
     teardown((void **)&s);
 }
@@ -1246,8 +1317,9 @@ static void test_idle_evicted_for_new_client(void **state)
  * budget and says so, 200 all the same. */
 static void test_logic_budget_flag(void **state)
 {
-    static const char body[] = "{\"board\": \"98.7..6..7..5..4......8....5....7.6.."
-                               "49..57.....9.....4..6..5....3.....6.....2.1.\"}";
+    static const char body[] =
+        "{\"board\": \"98.7..6..7..5..4......8....5....7.6.."
+        "49..57.....9.....4..6..5....3.....6.....2.1.\"}";
     struct server *s;
     struct config cfg;
     CURL *curl = curl_easy_init();
@@ -1350,7 +1422,8 @@ static void test_no_wait_below_limit(void **state)
     for (int i = 0; i < LATE; i++) {
         struct pollfd p = {.fd = late[i], .events = POLLIN};
         ssize_t n = poll(&p, 1, 3000) == 1
-                        ? recv(late[i], buf, sizeof(buf) - 1, 0) : -1;
+                        ? recv(late[i], buf, sizeof(buf) - 1, 0)
+                        : -1;
         /* 503 over the limit, or 200 where a connection closing after
          * its own 503 made room. */
         if (n > 12 && (strncmp(buf, "HTTP/1.1 503", 12) == 0 ||
@@ -1443,11 +1516,13 @@ static void *batch_thread(void *arg)
 {
     struct batch_call *b = arg;
     CURL *curl = curl_easy_init();
-    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    struct curl_slist *hdrs =
+        curl_slist_append(NULL, "Content-Type: application/json");
     struct grow_buf g = {NULL, 0};
     char url[64];
 
-    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve/batch", (unsigned)b->port);
+    snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve/batch",
+             (unsigned)b->port);
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_HTTPHEADER, hdrs);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, b->body);
@@ -1460,7 +1535,8 @@ static void *batch_thread(void *arg)
     curl_easy_getinfo(curl, CURLINFO_TOTAL_TIME, &b->seconds);
     curl_easy_getinfo(curl, CURLINFO_STARTTRANSFER_TIME, &b->first_byte);
     b->results = 0;
-    for (const char *p = g.data; p && (p = strstr(p, "\"index\":")) != NULL; p++)
+    for (const char *p = g.data; p && (p = strstr(p, "\"index\":")) != NULL;
+         p++)
         b->results++;
     free(g.data);
     curl_slist_free_all(hdrs);
@@ -1473,25 +1549,29 @@ static void test_batch_over_http(void **state)
     struct server *s = *state;
     CURL *curl = curl_easy_init();
     struct reply r;
-    static const char ndjson[] =
-        "\"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5.\"\n"
-        "\"x\"\n";
+    static const char ndjson[] = "\"9.7.....6824.3......1..9..2.9...2.18...4..."
+                                 ".51325.8......687.........8.9.4.9...5.\"\n"
+                                 "\"x\"\n";
 
     request(curl, s->port, "POST", "/solve/batch", "application/json",
-            "{\"boards\":[\"9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687.........8.9.4.9...5.\"]}",
+            "{\"boards\":[\"9.7.....6824.3......1..9..2.9...2.18...4....51325."
+            "8......687.........8.9.4.9...5.\"]}",
             96, &r);
     assert_int_equal(r.status, 200);
-    assert_non_null(strstr(r.body, "{\"results\":[{\"index\":0,\"solution\":\"957214386"));
-    request(curl, s->port, "POST", "/solve/batch", "application/x-ndjson", ndjson,
-            strlen(ndjson), &r);
+    assert_non_null(
+        strstr(r.body, "{\"results\":[{\"index\":0,\"solution\":\"957214386"));
+    request(curl, s->port, "POST", "/solve/batch", "application/x-ndjson",
+            ndjson, strlen(ndjson), &r);
     assert_int_equal(r.status, 200);
     assert_true(has_header(&r, "Content-Type: application/x-ndjson"));
     assert_non_null(strstr(r.body, "\n{\"index\":1,\"problem\":{"));
     /* A long Content-Type (parameters) reaches the job whole. */
     {
         char type[400];
-        snprintf(type, sizeof(type), "application/json; charset=utf-8; x=%0300d", 7);
-        request(curl, s->port, "POST", "/solve/batch", type, "{\"boards\":[]}", 13, &r);
+        snprintf(type, sizeof(type),
+                 "application/json; charset=utf-8; x=%0300d", 7);
+        request(curl, s->port, "POST", "/solve/batch", type, "{\"boards\":[]}",
+                13, &r);
         assert_int_equal(r.status, 200);
     }
     /* /generate runs on the job pool too. */
@@ -1541,8 +1621,8 @@ static void test_batch_leaves_others_flowing(void **state)
     assert_int_equal(b.results, 3000);
     print_message("batch of 3000 forum-hardest puzzles: first results after "
                   "%.0f ms, all after %.0f ms; slowest of 20 /solve requests "
-                  "meanwhile: %.1f ms\n", b.first_byte * 1e3, b.seconds * 1e3,
-                  worst * 1e3);
+                  "meanwhile: %.1f ms\n",
+                  b.first_byte * 1e3, b.seconds * 1e3, worst * 1e3);
     /* The short requests did not wait for the batch, and the answer was
      * streamed: its first results came long before its last. */
     assert_true(worst < b.seconds / 2);
@@ -1600,11 +1680,13 @@ static void test_batch_client_gone(void **state)
     assert_int_equal(start((void **)&s, 2, 10), 0);
     snprintf(head, sizeof(head),
              "POST /solve/batch HTTP/1.1\r\nHost: x\r\nContent-Type: "
-             "application/json\r\nContent-Length: %zu\r\n\r\n", len);
+             "application/json\r\nContent-Length: %zu\r\n\r\n",
+             len);
     for (int i = 0; i < 6; i++) {
         int fd = support_connect(s->port);
         assert_true(fd >= 0);
-        assert_int_equal(send(fd, head, strlen(head), MSG_NOSIGNAL), (ssize_t)strlen(head));
+        assert_int_equal(send(fd, head, strlen(head), MSG_NOSIGNAL),
+                         (ssize_t)strlen(head));
         assert_int_equal(send(fd, body, len, MSG_NOSIGNAL), (ssize_t)len);
         usleep((unsigned)(i % 3) * 20 * 1000);
         close(fd);
@@ -1664,7 +1746,8 @@ static void test_stop_with_queued_batches(void **state)
     }
     pthread_join(stopper_t, NULL);
     print_message("stop with 3 batches: %d answered in full, %d refused 503, "
-                  "%ld cut\n", ok, busy, st.cut);
+                  "%ld cut\n",
+                  ok, busy, st.cut);
     assert_int_equal(ok + busy, N);
     assert_true(ok >= 1);
     assert_true(busy >= 1);

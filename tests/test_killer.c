@@ -50,9 +50,11 @@ static size_t load_set(struct kp *out, size_t max)
                          SUDOKU_OK);
         assert_int_equal(killer_parse(line + SUDOKU_CELLS + 1,
                                       len - SUDOKU_CELLS - 1, &out[n].cages,
-                                      NULL), KILLER_OK);
-        assert_int_equal(sudoku_parse(bar + 1, strlen(bar + 1),
-                                      &out[n].solution, NULL), SUDOKU_OK);
+                                      NULL),
+                         KILLER_OK);
+        assert_int_equal(
+            sudoku_parse(bar + 1, strlen(bar + 1), &out[n].solution, NULL),
+            SUDOKU_OK);
         out[n].givens = 0;
         for (int x = 0; x < SUDOKU_CELLS; x++)
             out[n].givens += out[n].puzzle.cell[x] != 0;
@@ -194,10 +196,9 @@ static void test_parse_errors(void **state)
         const char *text;
         size_t bad;
     } cases[] = {
-        {"", 0},          {"3", 1},          {"3:", 2},
-        {":11", 0},       {"3:1", 2},        {"3:1x", 2},
-        {"3:11,", 5},     {"3:11;;4:22", 5}, {"3:11 12", 5},
-        {"1234567:11", 6}, {"3:111", 4},     {"x", 0},
+        {"", 0},        {"3", 1},          {"3:", 2},    {":11", 0},
+        {"3:1", 2},     {"3:1x", 2},       {"3:11,", 5}, {"3:11;;4:22", 5},
+        {"3:11 12", 5}, {"1234567:11", 6}, {"3:111", 4}, {"x", 0},
     };
     struct killer_cages k;
 
@@ -302,9 +303,9 @@ static void test_check_not_connected(void **state)
 static void test_check_sum_impossible(void **state)
 {
     static const char *const bad[] = {
-        "2:11,12",          /* least for 2 cells is 3 */
-        "18:11,12",         /* most is 17 */
-        "0:11",             /* one cell: 1-9 */
+        "2:11,12",  /* least for 2 cells is 3 */
+        "18:11,12", /* most is 17 */
+        "0:11",     /* one cell: 1-9 */
         "10:11",
         "-1:11",
         "46:11,12,13,14,15,16,17,18,19",
@@ -398,8 +399,7 @@ static void test_check_given_conflict(void **state)
     /* 2 and 2 in one cage (also a row conflict, not checked here) */
     board[0] = '2';
     board[1] = '2';
-    assert_int_equal(check_text(board, "4:11,12", &err),
-                     KILLER_GIVEN_CONFLICT);
+    assert_int_equal(check_text(board, "4:11,12", &err), KILLER_GIVEN_CONFLICT);
     assert_int_equal(err.digit, 2);
     assert_int_equal(err.ncells, 2);
     killer_describe(KILLER_GIVEN_CONFLICT, &err, 0, msg, sizeof(msg));
@@ -425,8 +425,7 @@ static void test_check_given_conflict(void **state)
     /* a full cage with the wrong total */
     board[10] = '5';
     board[11] = '4';
-    assert_int_equal(check_text(board, "8:22,23", &err),
-                     KILLER_GIVEN_CONFLICT);
+    assert_int_equal(check_text(board, "8:22,23", &err), KILLER_GIVEN_CONFLICT);
     assert_int_equal(check_text(board, "9:22,23", &err), KILLER_OK);
     /* 5 and 8 given in a 3-cell cage: of 14 the last cell is 1, fine; of
      * 12 it would be -1. */
@@ -488,8 +487,9 @@ static void test_solve_set(void **state)
         struct sudoku_grid sol;
         struct killer_stats st;
         unsigned count = 0;
-        assert_int_equal(killer_count(&set[i].puzzle, &set[i].cages, 2, 0,
-                                      &sol, &count, &st), KILLER_OK);
+        assert_int_equal(killer_count(&set[i].puzzle, &set[i].cages, 2, 0, &sol,
+                                      &count, &st),
+                         KILLER_OK);
         if (count != 1)
             fail_msg("puzzle %zu: %u solutions", i + 1, count);
         assert_memory_equal(&sol, &set[i].solution, sizeof(sol));
@@ -524,8 +524,9 @@ static void test_removing_cages(void **state)
                 killer_add_cell(&k, set[0].cages.row[cg->first + i],
                                 set[0].cages.col[cg->first + i]);
         }
-        assert_int_equal(killer_count(&set[0].puzzle, &k, 2, 0, &sol, &count,
-                                      NULL), KILLER_OK);
+        assert_int_equal(
+            killer_count(&set[0].puzzle, &k, 2, 0, &sol, &count, NULL),
+            KILLER_OK);
         assert_true(count >= 1);
         assert_true(killer_ok(&set[0].puzzle, &k, &sol));
         if (count == 2)
@@ -620,12 +621,14 @@ static void test_budget(void **state)
     }
     assert_true(hard > 0);
     assert_int_equal(killer_count(&set[hard].puzzle, &set[hard].cages, 2, 5,
-                                  &sol, &count, &st), KILLER_BUDGET);
+                                  &sol, &count, &st),
+                     KILLER_BUDGET);
     assert_int_equal(st.nodes, 5);
     assert_true(count <= 1);
     /* 0 is no bound */
     assert_int_equal(killer_count(&set[hard].puzzle, &set[hard].cages, 2, 0,
-                                  &sol, &count, &st), KILLER_OK);
+                                  &sol, &count, &st),
+                     KILLER_OK);
     assert_int_equal(count, 1);
     free(set);
 }
@@ -646,8 +649,7 @@ static void *solve_all(void *arg)
         unsigned count = 0;
         if (killer_count(&j->set[i].puzzle, &j->set[i].cages, 2, 0, &sol,
                          &count, NULL) != KILLER_OK ||
-            count != 1 ||
-            memcmp(&sol, &j->set[i].solution, sizeof(sol)) != 0)
+            count != 1 || memcmp(&sol, &j->set[i].solution, sizeof(sol)) != 0)
             j->ok = 0;
     }
     return NULL;

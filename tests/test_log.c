@@ -137,7 +137,9 @@ static void test_escape_bounds(void **state)
         char big[64];
         assert_int_equal(log_escape("\xc3\xa9", big, sizeof(big)), 2);
         assert_string_equal(big, "\xc3\xa9");
-        log_escape("a\xff\xfe" "b\xc3", big, sizeof(big));
+        log_escape("a\xff\xfe"
+                   "b\xc3",
+                   big, sizeof(big));
         assert_string_equal(big, "a\\ufffd\\ufffdb\\ufffd");
         log_escape("\xed\xa0\x80", big, sizeof(big)); /* a surrogate */
         assert_string_equal(big, "\\ufffd\\ufffd\\ufffd");
@@ -286,7 +288,8 @@ static void test_buffer_drops_when_nobody_reads(void **state)
     report = strstr(out, "\"msg\":\"log lines dropped\"");
     assert_non_null(report);
     assert_null(strstr(report + 1, "\"msg\":\"log lines dropped\""));
-    assert_non_null(strstr(out, "\"level\":\"warn\",\"msg\":\"log lines dropped\""));
+    assert_non_null(
+        strstr(out, "\"level\":\"warn\",\"msg\":\"log lines dropped\""));
     q = strstr(report, "\"dropped\":");
     assert_non_null(q);
     assert_int_equal(atol(q + 10), (long)dropped);

@@ -66,8 +66,8 @@ static void assert_sound(const struct logic_grid *g, const struct logic_step *s,
 struct technique_case {
     enum logic_technique technique;
     const char *board;
-    int place_cell, place_digit;   /* -1 when the step only eliminates */
-    const char *eliminations;      /* "cell:digit ..." in step order */
+    int place_cell, place_digit; /* -1 when the step only eliminates */
+    const char *eliminations;    /* "cell:digit ..." in step order */
 };
 
 /* Found by running the engine over tests/data and ../shared/data and keeping
@@ -76,40 +76,52 @@ struct technique_case {
 static const struct technique_case cases[] = {
     {LOGIC_HIDDEN_SINGLE,
      "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1....."
-     "2.4.5.....3", 17, 2, ""},
+     "2.4.5.....3",
+     17, 2, ""},
     {LOGIC_POINTING,
      "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9..28....."
-     "5.6.......2", -1, 0, "33:2 42:2"},
+     "5.6.......2",
+     -1, 0, "33:2 42:2"},
     {LOGIC_CLAIMING,
      "..7..8.....6.2.3...3......9.1..5..6.....1.....7.9..1.2........4.83..4."
-     "..264...51.", -1, 0, "58:9 59:9 67:9"},
+     "..264...51.",
+     -1, 0, "58:9 59:9 67:9"},
     {LOGIC_NAKED_PAIR,
      "679.12...845.67.12123.45...237491568561278...49865312778.13.2..31.52.."
-     "..952786431", -1, 0, "7:8 8:3"},
+     "..952786431",
+     -1, 0, "7:8 8:3"},
     {LOGIC_HIDDEN_PAIR,
      "..2......1..49.2.5.4.....9..8...14....63..5.75......6.6...8.3.....7..1"
-     ".63......5.", -1, 0, "30:2 30:9 31:2 31:7"},
+     ".63......5.",
+     -1, 0, "30:2 30:9 31:2 31:7"},
     {LOGIC_NAKED_TRIPLE,
      "..3.8.95.8...9.......7.3..123.....46..8.4..2.7....25..3.26.4......9..3"
-     "..59.......", -1, 0, "15:7 24:8 78:1 78:7 78:8"},
+     "..59.......",
+     -1, 0, "15:7 24:8 78:1 78:7 78:8"},
     {LOGIC_HIDDEN_TRIPLE,
      "1....2...9......122.31.4..5352741689647589123819263547738916254426...7"
-     "91591427...", -1, 0, "4:3 4:7 6:3 6:8"},
+     "91591427...",
+     -1, 0, "4:3 4:7 6:3 6:8"},
     {LOGIC_X_WING,
      "58..1..3434.5.8.12..1.345.84..186357718345..9653...84183.9614.5.6485.1"
-     ".31.54.3.86", -1, 0, "19:9"},
+     ".31.54.3.86",
+     -1, 0, "19:9"},
     {LOGIC_SWORDFISH,
      ".21.53.64.654.13.2.3462.1574.32167.52.6..543151734..26352197648678534"
-     "219149862573", -1, 0, "9:8"},
+     "219149862573",
+     -1, 0, "9:8"},
     {LOGIC_XY_WING,
      ".3....6.7.7.....24..4..1....9......3....1..8.....5.7..6125.4....532.84"
-     "61.4.1..5.2", -1, 0, "44:6 46:6 47:6"},
+     "61.4.1..5.2",
+     -1, 0, "44:6 46:6 47:6"},
     {LOGIC_XYZ_WING,
      ".23..6.41.....1.23.14325.78..2..316.....1.23.137692485391268754.56.398"
-     "122.815.396", -1, 0, "30:4"},
+     "122.815.396",
+     -1, 0, "30:4"},
     {LOGIC_JELLYFISH,
      "642..5.13.5.3.14621.3642.5..3.26.1.55214.36.78.615.3242..536.41.1.72.5"
-     "36365.1427.", -1, 0, "56:8 4:8"},
+     "36365.1427.",
+     -1, 0, "56:8 4:8"},
 };
 
 static void check_case(const struct technique_case *tc)
@@ -232,9 +244,9 @@ static void test_init_candidates(void **state)
 
 static void test_init_conflict(void **state)
 {
-    struct sudoku_grid b = grid_of(
-        "99......................................................................."
-        "........");
+    struct sudoku_grid b = grid_of("99........................................."
+                                   ".............................."
+                                   "........");
     struct logic_grid g;
     struct logic_step s;
 
@@ -301,7 +313,8 @@ static void test_grade_easy(void **state)
     assert_false(gr.needs_guessing);
     assert_int_equal(gr.blanks_left, 0);
     assert_int_equal(gr.counts[LOGIC_NAKED_SINGLE] +
-                         gr.counts[LOGIC_HIDDEN_SINGLE], gr.steps);
+                         gr.counts[LOGIC_HIDDEN_SINGLE],
+                     gr.steps);
     assert_int_equal(gr.steps, 52); /* one step per blank */
     logic_board(&end, &done);
     assert_memory_equal(done.cell, sol.cell, SUDOKU_CELLS);
@@ -419,18 +432,19 @@ static void test_names(void **state)
     for (int t = 0; t < LOGIC_NTECHNIQUES; t++) {
         const char *n = logic_technique_name((enum logic_technique)t);
         assert_non_null(n);
-        assert_int_equal(strspn(n, "abcdefghijklmnopqrstuvwxyz_0123456789"), strlen(n));
+        assert_int_equal(strspn(n, "abcdefghijklmnopqrstuvwxyz_0123456789"),
+                         strlen(n));
         for (int u = 0; u < t; u++)
-            assert_string_not_equal(n, logic_technique_name(
-                                           (enum logic_technique)u));
+            assert_string_not_equal(
+                n, logic_technique_name((enum logic_technique)u));
         assert_true(logic_technique_level((enum logic_technique)t) <
                     LOGIC_NLEVELS);
     }
     assert_null(logic_technique_name(LOGIC_NTECHNIQUES));
     assert_string_equal(logic_technique_name(LOGIC_X_WING), "x_wing");
     for (int i = 0; i < LOGIC_NLEVELS; i++) {
-        assert_int_equal(logic_level_parse(
-                             logic_level_name((enum logic_level)i), &l), 0);
+        assert_int_equal(
+            logic_level_parse(logic_level_name((enum logic_level)i), &l), 0);
         assert_int_equal(l, i);
     }
     assert_int_equal(logic_level_parse("Easy", &l), -1);

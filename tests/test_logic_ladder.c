@@ -56,7 +56,9 @@ struct ladder_case {
     const char *marks;
     int place_cell, place_digit;
     const char *eliminations; /* "cell:digit ..." in any order */
-    struct { int cell, digit; } brk[2]; /* candidates added to break it */
+    struct {
+        int cell, digit;
+    } brk[2]; /* candidates added to break it */
     int nbrk;
 };
 
@@ -71,7 +73,11 @@ static const struct ladder_case ladder[] = {
      "7][13479]6[12357][23457][136]7[59]2[168][134689][345][1358][3458]["
      "68][46][468]1927[35][35]5[12]3[78][678][678][129]4[29]9[12]7[35]4["
      "35][12][68][68]",
-     -1, 0, "69:1 69:2", {{73, 9}}, 1},
+     -1,
+     0,
+     "69:1 69:2",
+     {{73, 9}},
+     1},
     /* Floor [4,1] and [6,1] are {3,7}; roof [4,0] and [6,0] are {1,3,7}
      * (boxes 3 and 6). One roof cell is 1, so column 0's other cells with a
      * 1 lose it: [3,0] {1,7,9} and [8,0] {1,2,3,7}; 27:1 72:1. */
@@ -80,7 +86,11 @@ static const struct ladder_case ladder[] = {
      "689][269][89][179]2[159]4[67]3[56]8[15][137][37][15]8[267]9[2456]["
      "2467][145]648[27]51[29]3[79][137][37]6[135]98[45][457]2594[27][23]"
      "6[38]1[78][1237]8[12][35][137]4[359][579]6",
-     -1, 0, "27:1 72:1", {{54, 9}}, 1},
+     -1,
+     0,
+     "27:1 72:1",
+     {{54, 9}},
+     1},
     /* Floor [3,0] and [5,0] are {3,7}; roof [3,5] {2,3,7,9} and [5,5]
      * {3,7,9}. In column 5, 7 is only in the roof, so one roof cell is 7 and
      * neither may be 3 (that would complete the pattern): 32:3 50:3. */
@@ -88,14 +98,22 @@ static const struct ladder_case ladder[] = {
      "6791[345][345]28[35]4532[68][68]1972[18][18]7[359][359]64[35][37]["
      "14]58[139][2379][49]6[24]89[14]5[16][26]73[124][37]624[139][379][8"
      "9]5[18]52[48]67[48]3199[48]632157[48]1379[458][458][48]26",
-     -1, 0, "32:3 50:3", {{5, 7}, {40, 7}}, 2},
+     -1,
+     0,
+     "32:3 50:3",
+     {{5, 7}, {40, 7}},
+     2},
     /* Every blank is bivalue but [2,0] {1,7,9}. In row 2, 7 is in [2,0],
      * [2,1] {7,8} and [2,4] {6,7}: three times, so [2,0] is 7 (cell 18). */
     {LOGIC_BUG_PLUS_1,
      "[17]2345[67][68][18]9456189273[179][78][89]2[67]3[56][15]42345[16]"
      "[16]798[67][67]5938142[89]1[89]742365341[68]9[57][58]2[67]5[68]2[6"
      "8][17]493[17][68]9732[15]4[58][16]",
-     18, 7, "", {{20, 5}}, 1},
+     18,
+     7,
+     "",
+     {{20, 5}},
+     1},
     /* Digit 4: column 3 has it only in rows 2 and 4, column 6 only in rows
      * 2 and 5. Both share row 2, so one of the tops [4,3], [5,6] is 4. The
      * cells seeing both: row 4 in box 5 ([4,8] has 4) and row 5 in box 4
@@ -106,7 +124,11 @@ static const struct ladder_case ladder[] = {
      "7]1[1236][346][1246][378]5[13678][23]9[378][123]8[59][3479][17][13"
      "479]6[12357][3457][136]7[59]2[168][134689][345][1358][3458][68][46"
      "][468]1927[35][35]513[78][678][678]942927[35]4[35]1[68][68]",
-     -1, 0, "44:4 50:4", {{66, 4}}, 1},
+     -1,
+     0,
+     "44:4 50:4",
+     {{66, 4}},
+     1},
     /* Digit 4: row 4 only at [4,2] and [4,8], column 6 only at [3,6] and
      * [8,6]; [4,8] and [3,6] share box 5. So [4,2] or [8,6] is 4, and
      * [8,2], which sees both, is not: 74:4. */
@@ -116,7 +138,11 @@ static const struct ladder_case ladder[] = {
      "8][356][1356][256]7[35][1248][3578][368]24[13569][35679][89][35][1"
      "8][2458][2468][4568][56]7[1468]3[12]9[3489][34678][46789][369]2[14"
      "68]5[17][468]1[234678][45789][359][3458][3458][48][27][468]",
-     -1, 0, "74:4", {{39, 4}}, 1},
+     -1,
+     0,
+     "74:4",
+     {{39, 4}},
+     1},
     /* Digit 6: box 3 has it only at [4,2] and [5,1], inside row 4 and
      * column 1. Column 3 has it only at [4,3] and [6,3]. If [6,3] is not 6,
      * [4,3] is, the box's 6 leaves row 4 and lands in column 1; either way
@@ -127,7 +153,11 @@ static const struct ladder_case ladder[] = {
      "][356][1356][256]7[35][1248][3578][36]24[13569][35679][89][35][18]"
      "[2458][2468][4568][56]7[1468]3[12]9[349][34678][46789][39]2[1468]5"
      "[17][468]1[234678][5789][359][3458][3458][48][27][68]",
-     -1, 0, "55:6", {{66, 6}}, 1},
+     -1,
+     0,
+     "55:6",
+     {{66, 6}},
+     1},
     /* Digit 1: box 1 holds it at [1,4], [1,5], [2,5] (strong: [1,4] or the
      * column-5 pair); [2,5] and [1,5] see [6,5]; row 6 has it only at
      * [6,5] and [6,6]; [6,6] sees [4,6]; row 4 has it at [4,3..6]. So 1 is
@@ -138,7 +168,11 @@ static const struct ladder_case ladder[] = {
      "49][1469][146][168]52[568]12[57][36][3567][3678][49][49]2[39]56[89"
      "][134][13][348]7[14]87[1245][1234][12345]9[2346][1456][14][39]6[89"
      "]7[12345][1235][2348][1458]",
-     -1, 0, "31:1", {{58, 1}}, 1},
+     -1,
+     0,
+     "31:1",
+     {{58, 1}},
+     1},
     /* Digit 3: column 7 only in rows 3 and 7, column 1 in rows 3, 7 and the
      * fin [6,1] (box 6). Without the fin it is an X-wing on rows 3 and 7;
      * with it, box 6 loses 3. Both remove 3 from row 7 inside box 6 outside
@@ -149,7 +183,11 @@ static const struct ladder_case ladder[] = {
      "[2567][567][25]938[127][14][24][389]1[89][27]4[27][39]65[34568][34"
      "568]1[678][679][5679][3589]2[67][2568][3568][2358][2678][12679]4[3"
      "589][39][167][2568]973[12][1256]4[58][16]",
-     -1, 0, "65:3", {{80, 3}}, 1},
+     -1,
+     0,
+     "65:3",
+     {{80, 3}},
+     1},
     /* Digit 4: rows 0, 1, 3 have it in columns {1,6}, {0,1,3}, {0,3,6}:
      * covers 0, 3, 6 and fins [0,1], [1,1] in box 0 (sashimi: row 0 keeps
      * only [0,6]). Columns 0, 3, 6 in box 0, rows other than 0, 1, 3:
@@ -160,7 +198,11 @@ static const struct ladder_case ladder[] = {
      "]6[38][346][249][289][34678]1[2367][4789][345789][358][356]7[58]9["
      "48][36]1[348]27[59][159][25][368][125][68][38]4[15]83[15][67]4[29]"
      "[29][67]264[378][3789][379]51[378]",
-     -1, 0, "18:4", {{35, 4}}, 1},
+     -1,
+     0,
+     "18:4",
+     {{35, 4}},
+     1},
     /* Digit 5: rows 2, 3, 5, 6 have it in columns {4,8}, {0,4,5,8},
      * {0,5,6,7}, {0,4,5,8}: covers 0, 4, 5, 8, fins [5,6], [5,7] in box 5.
      * Cover columns inside box 5 outside the base rows: column 8, row 4:
@@ -171,7 +213,11 @@ static const struct ladder_case ladder[] = {
      "][1235]2[36789][35789]41[59][57][356][35][5679][3679]1[37][2367][2"
      "359][2457][3456]8[4579][2479]61[257][245]38[2457][14578][1278][578"
      "][357]9[3458][24][457]63[2478][578]6[257][2458]1[457]9",
-     -1, 0, "44:5", {{19, 5}}, 1},
+     -1,
+     0,
+     "44:5",
+     {{19, 5}},
+     1},
     /* [4,2] and [8,3] are both {4,9} and do not see each other. Row 7 has 9
      * only at [7,2] (sees [4,2]) and [7,5] (sees [8,3]): one of them is 9,
      * so [4,2] or [8,3] is 4. [8,2] sees both and has 4: 74:4 ([4,3], the
@@ -181,7 +227,11 @@ static const struct ladder_case ladder[] = {
      "][348][489]162[69][13469][49]2[1346][57]8[34][57][28][1346][28][57"
      "][1346][14][57][34]9[58][45]1[48]769233[67][89]1[28][289]45[67][26"
      "][4679][249][49]53[67]18",
-     -1, 0, "74:4", {{64, 9}}, 1},
+     -1,
+     0,
+     "74:4",
+     {{64, 9}},
+     1},
     /* Bivalue cells [3,1] {1,4} - [3,6] {4,9} - [5,6] {8,9} - [5,8] {1,8}:
      * if [3,1] is not 1 it is 4, so [3,6] is 9, [5,6] is 8, [5,8] is 1.
      * [3,8] sees both ends and has 1 (row 5 in box 3 has none): 35:1. */
@@ -191,7 +241,11 @@ static const struct ladder_case ladder[] = {
      "568][356][1356][2356]7[35][1248][3578][368]24[13569][35679][89][35"
      "][18][2458][2468][4568][56]7[1468]3[12]9[3489][34678][46789][369]2"
      "[1468]5[17][468]1[234678][45789][359][3458][3458][48][27][468]",
-     -1, 0, "35:1", {{51, 7}}, 1},
+     -1,
+     0,
+     "35:1",
+     {{51, 7}},
+     1},
     /* A = [6,3] {5,6}; B = [8,4], [8,5], [8,6], [8,8], four cells with
      * {3,4,5,6,8}. Every 5 of B ([8,4], [8,5]) sees [6,3] (box 7), so 5 is
      * the restricted common and 6 is in A or B. [8,3] sees [6,3] and every
@@ -203,7 +257,11 @@ static const struct ladder_case ladder[] = {
      "5679][89][35][18][2458][2468][4568][56]7[14568]3[12]9[34789][34678"
      "][46789][369]2[13468]5[17][468]1[234678][456789][3569][34568][3456"
      "8][48][27][468]",
-     -1, 0, "75:6", {{78, 7}}, 1},
+     -1,
+     0,
+     "75:6",
+     {{78, 7}},
+     1},
     /* 9[0,8] = 9[1,8] - 4[1,8] = 4[1,5] - 4[2,3] = 4[4,3] - 9[4,3] =
      * 9[0,3|2,3]: the last node is the grouped 9 of box 1 in column 3. [0,5]
      * sees [0,8] (row 0) and both cells of the group (box 1): 5:9.
@@ -215,7 +273,11 @@ static const struct ladder_case ladder[] = {
      "7]1[1236][346][1246][378]5[13678][23]9[378][123]8[59][3479][17][13"
      "479]6[12357][357][136]7[59]2[168][13689][345][1358][3458][68][46]["
      "468]1927[35][35]513[78][678][678]942927[35]4[35]1[68][68]",
-     -1, 0, "5:9", {{35, 9}, {7, 9}}, 2},
+     -1,
+     0,
+     "5:9",
+     {{35, 9}, {7, 9}},
+     2},
     /* Suppose [4,3] is 3: singles place [8,3]=5, [8,5]=3, [4,5]=4, ... and
      * row 2 is left without a 9. So [4,3] is not 3: 39:3. */
     {LOGIC_FORCING_CHAIN,
@@ -224,7 +286,11 @@ static const struct ladder_case ladder[] = {
      "]1[1236][346][1246][378]5[13678][23]9[378][123]8[59][3479][17][134"
      "79]6[12357][357][136]7[59]2[168][13689][345][1358][3458][68][46][4"
      "68]1927[35][35]513[78][678][678]942927[35]4[35]1[68][68]",
-     -1, 0, "39:3", {{0, 0}}, 0},
+     -1,
+     0,
+     "39:3",
+     {{0, 0}},
+     0},
     /* Column 3's 5 is at [2,3], [4,3], [6,3] or [8,3]; each, followed with
      * singles, removes 5 from [4,7]: 43:5. */
     {LOGIC_UNIT_FORCING,
@@ -234,7 +300,11 @@ static const struct ladder_case ladder[] = {
      "6][4568][34578]1[4567][2368]4[2568][356][23569][2567]1[25789][579]"
      "[126][1269]78[124569][12456][2459][259]3[1238][1239][1258][1345][1"
      "23459][1247][245789]6[457]",
-     -1, 0, "43:5", {{0, 0}}, 0},
+     -1,
+     0,
+     "43:5",
+     {{0, 0}},
+     0},
     /* No chain finds anything on this board. Suppose [8,7] is 4: singles
      * and the failing candidates of one nested level end with [4,7] empty,
      * so [8,7] is not 4: 79:4. */
@@ -245,7 +315,11 @@ static const struct ladder_case ladder[] = {
      "3467][4678][35689]2[369]1[4569][45789]3[2467][24678][689][6789][46"
      "9][24579][2459]1[1246]9[12467][136][1367]5[2347]8[2347][148][147]5"
      "2[13789][1349][3479][49]6",
-     -1, 0, "79:4", {{0, 0}}, 0},
+     -1,
+     0,
+     "79:4",
+     {{0, 0}},
+     0},
 };
 
 /* The step's eliminations as a sorted "cell:digit" list, like `want`. */
@@ -290,8 +364,7 @@ static void check_ladder(const struct ladder_case *tc)
     } else {
         assert_int_equal(s.nplacements, 0);
         if (!same_eliminations(&s, tc->eliminations))
-            fail_msg("%s: eliminations differ from %s", name,
-                     tc->eliminations);
+            fail_msg("%s: eliminations differ from %s", name, tc->eliminations);
     }
     for (int i = 0; i < s.neliminations; i++)
         assert_int_not_equal(sol.cell[s.eliminations[i].cell],
@@ -392,8 +465,8 @@ static void test_ratings(void **state)
     assert_int_equal(logic_rating_level(66), LOGIC_EXPERT);
     assert_int_equal(logic_rating_level(75), LOGIC_EXTREME);
     for (int l = 0; l < LOGIC_NLEVELS; l++)
-        assert_int_equal(logic_rating_level(logic_level_max_rating(
-                             (enum logic_level)l)), l);
+        assert_int_equal(
+            logic_rating_level(logic_level_max_rating((enum logic_level)l)), l);
 }
 
 /* ------------------------------------------------------------ soundness */

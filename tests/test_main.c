@@ -35,8 +35,8 @@
 
 struct daemon {
     pid_t pid;
-    int out;        /* read end of its stdout */
-    int err;        /* read end of its stderr */
+    int out; /* read end of its stdout */
+    int err; /* read end of its stderr */
     unsigned port;
     char log[8192]; /* stdout read so far */
     size_t loglen;
@@ -111,11 +111,11 @@ static void spawn_on_free_port(struct daemon *d, const char *const *args)
  * daemon then drops access lines (test_stdout_blocked_keeps_serving). */
 static void spawn_listening_with(struct daemon *d, int access_log)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+    static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",
                                        "--threads", "2", NULL};
-    static const char *const quiet[] = {"--port", "0", "--bind", "127.0.0.1",
-                                        "--threads", "2", "--access-log", "off",
-                                        NULL};
+    static const char *const quiet[] = {"--port",       "0",         "--bind",
+                                        "127.0.0.1",    "--threads", "2",
+                                        "--access-log", "off",       NULL};
 
     spawn_on_free_port(d, access_log ? args : quiet);
 }
@@ -138,7 +138,6 @@ static int wait_exit(struct daemon *d, int timeout_ms)
     }
     return -1;
 }
-
 
 static void send_all(int fd, const char *s, size_t n)
 {
@@ -164,7 +163,8 @@ static size_t read_response(int fd, char *buf, size_t cap)
         buf[len] = '\0';
         head = strstr(buf, "\r\n\r\n");
         cl = strstr(buf, "Content-Length: ");
-        if (head && cl && len >= (size_t)(head + 4 - buf) + (size_t)atol(cl + 16))
+        if (head && cl &&
+            len >= (size_t)(head + 4 - buf) + (size_t)atol(cl + 16))
             break;
     }
     buf[len] = '\0';
@@ -237,9 +237,11 @@ static int stopped_burst(struct daemon *d, int n)
     char req[512], buf[1024];
     int *fd = calloc((size_t)n, sizeof(*fd)), answered = 0;
     struct pollfd *p = calloc((size_t)n, sizeof(*p));
-    int len = snprintf(req, sizeof(req),
-                       "POST /solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-                       "Content-Length: %zu\r\n\r\n%s", strlen(EXAMPLE), EXAMPLE);
+    int len = snprintf(
+        req, sizeof(req),
+        "POST /solve HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(EXAMPLE), EXAMPLE);
     long deadline;
 
     for (int i = 0; i < n; i++) {
@@ -277,9 +279,9 @@ static int stopped_burst(struct daemon *d, int n)
 
 static void test_many_ready_at_once(void **state)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
-                                       "--threads", "1", "--timeout", "30",
-                                       "--access-log", "off", NULL};
+    static const char *const args[] = {
+        "--port",    "0",  "--bind",       "127.0.0.1", "--threads", "1",
+        "--timeout", "30", "--access-log", "off",       NULL};
     static const int sizes[] = {127, 128, 129, 256, 384};
     struct daemon d;
 
@@ -306,9 +308,11 @@ static void test_solve_and_sigint(void **state)
     spawn_listening(&d);
     fd = support_connect(d.port);
     assert_true(fd >= 0);
-    snprintf(req, sizeof(req),
-             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\n\r\n%s", strlen(EXAMPLE), EXAMPLE);
+    snprintf(
+        req, sizeof(req),
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(EXAMPLE), EXAMPLE);
     send_all(fd, req, strlen(req));
     read_response(fd, resp, sizeof(resp));
     assert_memory_equal(resp, "HTTP/1.1 200", 12);
@@ -335,10 +339,11 @@ static void test_sigterm_with_request_in_flight(void **state)
     spawn_listening(&d);
     fd = support_connect(d.port);
     assert_true(fd >= 0);
-    snprintf(head, sizeof(head),
-             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
-             strlen(EXAMPLE));
+    snprintf(
+        head, sizeof(head),
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
+        strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
     /* The server has the headers (it says so): the request is in flight. */
     assert_true(continued(fd));
@@ -346,7 +351,7 @@ static void test_sigterm_with_request_in_flight(void **state)
     kill(d.pid, SIGTERM);
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
     assert_non_null(strstr(d.log, "\"in_flight\":1"));
-    assert_int_equal(wait_exit(&d, 300), -1); /* still waiting for us */
+    assert_int_equal(wait_exit(&d, 300), -1);      /* still waiting for us */
     assert_int_equal(support_connect(d.port), -1); /* but not accepting */
     send_all(fd, EXAMPLE + half, strlen(EXAMPLE) - half);
     read_response(fd, resp, sizeof(resp));
@@ -384,7 +389,8 @@ static void test_bad_settings_exit_2(void **state)
     static const char *const port[] = {"--port", "70000", NULL};
     static const char *const threads[] = {"--threads", "many", NULL};
     static const char *const unknown[] = {"--colour", "red", NULL};
-    static const char *const bind[] = {"--bind", "localhost:80", "--port", "0", NULL};
+    static const char *const bind[] = {"--bind", "localhost:80", "--port", "0",
+                                       NULL};
 
     (void)state;
     expect_exit(port, 2, "--port: '70000'");
@@ -434,7 +440,8 @@ static void *load_thread(void *arg)
 {
     struct load *ld = arg;
     CURL *curl = curl_easy_init();
-    struct curl_slist *hdrs = curl_slist_append(NULL, "Content-Type: application/json");
+    struct curl_slist *hdrs =
+        curl_slist_append(NULL, "Content-Type: application/json");
     char url[64];
 
     snprintf(url, sizeof(url), "http://127.0.0.1:%u/solve", ld->port);
@@ -507,8 +514,8 @@ static void test_sigterm_under_load(void **state)
     for (int i = 0; i < THREADS; i++)
         refused += atomic_load(&ld[i].refused);
     print_message("SIGTERM under load: %d answered before the signal, %d in "
-                  "all, %d refused after it, %d failed\n", ok_before, ok,
-                  refused, failed);
+                  "all, %d refused after it, %d failed\n",
+                  ok_before, ok, refused, failed);
     assert_true(ok_before > 0);
     assert_int_equal(failed, 0);
     assert_true(WIFEXITED(status));
@@ -530,10 +537,12 @@ static void test_access_log(void **state)
     spawn_listening(&d);
     fd = support_connect(d.port);
     assert_true(fd >= 0);
-    snprintf(req, sizeof(req),
-             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "User-Agent: test \"agent\"\r\nX-Request-Id: log-test-1\r\n"
-             "Content-Length: %zu\r\n\r\n%s", strlen(EXAMPLE), EXAMPLE);
+    snprintf(
+        req, sizeof(req),
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "User-Agent: test \"agent\"\r\nX-Request-Id: log-test-1\r\n"
+        "Content-Length: %zu\r\n\r\n%s",
+        strlen(EXAMPLE), EXAMPLE);
     send_all(fd, req, strlen(req));
     read_response(fd, resp, sizeof(resp));
     assert_non_null(strstr(resp, "X-Request-Id: log-test-1"));
@@ -541,7 +550,9 @@ static void test_access_log(void **state)
     assert_true(wait_log(&d, "\"request_id\":\"log-test-1\"", 5000));
     line = strstr(d.log, "\"msg\":\"request\"");
     assert_non_null(line);
-    assert_non_null(strstr(line, "\"method\":\"POST\",\"path\":\"/solve\",\"status\":200,\"bytes\":"));
+    assert_non_null(strstr(
+        line,
+        "\"method\":\"POST\",\"path\":\"/solve\",\"status\":200,\"bytes\":"));
     assert_non_null(strstr(line, "\"duration_us\":"));
     assert_non_null(strstr(line, "\"remote\":\"127.0.0.1\""));
     assert_non_null(strstr(line, "\"user_agent\":\"test \\\"agent\\\"\""));
@@ -553,8 +564,8 @@ static void test_access_log(void **state)
 
 static void test_access_log_off(void **state)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
-                                       "--access-log", "off", NULL};
+    static const char *const args[] = {
+        "--port", "0", "--bind", "127.0.0.1", "--access-log", "off", NULL};
     struct daemon d;
     char req[256], resp[4096];
     int fd;
@@ -651,12 +662,14 @@ static void test_probe_daemon_url(void **state)
     FAKE(dir, 1, "/sbin/docker-init\0--\0sudokud");
     FAKE(dir, 3, "sh\0-c\0sudokud --port 1");
     FAKE(dir, 4, "/usr/local/bin/sudokud\0--probe");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), -1);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)),
+                     -1);
     assert_non_null(strstr(err, "no sudokud daemon"));
     /* The lowest-numbered daemon wins; flags as the daemon reads them. */
     FAKE(dir, 12, "/usr/local/bin/sudokud\0--port\0009002");
     FAKE(dir, 7, "/usr/local/bin/sudokud\0--threads\0002\0--port=9001");
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)),
+                     0);
     assert_string_equal(url, "http://127.0.0.1:9001/livez");
     rm_fake_proc(dir);
 
@@ -704,7 +717,8 @@ static void test_probe_daemon_url(void **state)
     n = snprintf(args, sizeof(args), "sudokud%c--bind%c127.0.0.1%c--port%c%u",
                  0, 0, 0, 0, d.port);
     fake_proc(dir, 1, args, (size_t)n + 1);
-    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)), 0);
+    assert_int_equal(probe_daemon_url(dir, url, sizeof(url), err, sizeof(err)),
+                     0);
     assert_int_equal(probe_get(url, 2000, err, sizeof(err)), 200);
     rm_fake_proc(dir);
     kill(d.pid, SIGTERM);
@@ -717,8 +731,9 @@ static void test_probe_daemon_url(void **state)
  * ------------------------------------------------------------------------ */
 
 /* A board that uses the whole default budget of 100000 nodes (issue 15). */
-#define HARD_BOARD \
-    ".....587.........3.....3.4...21........3..1......6.....4..........4...37........4"
+#define HARD_BOARD                                                             \
+    ".....587.........3.....3.4...21........3..1......6.....4..........4..."   \
+    "37........4"
 
 /* Sends POST /solve/batch with n copies of HARD_BOARD; returns the socket. */
 static int post_hard_batch(unsigned port, size_t n)
@@ -731,11 +746,13 @@ static int post_hard_batch(unsigned port, size_t n)
     assert_true(fd >= 0);
     len += (size_t)sprintf(body, "{\"boards\":[");
     for (size_t i = 0; i < n; i++)
-        len += (size_t)sprintf(body + len, "%s\"%s\"", i ? "," : "", HARD_BOARD);
+        len +=
+            (size_t)sprintf(body + len, "%s\"%s\"", i ? "," : "", HARD_BOARD);
     len += (size_t)sprintf(body + len, "]}");
     k = snprintf(head, sizeof(head),
                  "POST /solve/batch HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                 "application/json\r\nContent-Length: %zu\r\n\r\n", len);
+                 "application/json\r\nContent-Length: %zu\r\n\r\n",
+                 len);
     send_all(fd, head, (size_t)k);
     send_all(fd, body, len);
     free(body);
@@ -807,9 +824,10 @@ static int count_code(const cJSON *results, const char *code)
     const cJSON *item;
     int n = 0;
 
-    cJSON_ArrayForEach(item, results) {
-        const cJSON *c = cJSON_GetObjectItem(
-            cJSON_GetObjectItem(item, "problem"), "code");
+    cJSON_ArrayForEach(item, results)
+    {
+        const cJSON *c =
+            cJSON_GetObjectItem(cJSON_GetObjectItem(item, "problem"), "code");
         n += cJSON_IsString(c) && strcmp(c->valuestring, code) == 0;
     }
     return n;
@@ -821,9 +839,11 @@ static int count_code(const cJSON *results, const char *code)
  * (here) that 1000 searches cost. */
 static void test_batch_budget_bounds_time(void **state)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
-                                       "--threads", "2", "--access-log", "off",
-                                       "--max-batch-nodes", "2000000", NULL};
+    static const char *const args[] = {
+        "--port",       "0",         "--bind",
+        "127.0.0.1",    "--threads", "2",
+        "--access-log", "off",       "--max-batch-nodes",
+        "2000000",      NULL};
     struct daemon d;
     char *raw, *body;
     size_t len;
@@ -837,7 +857,8 @@ static void test_batch_budget_bounds_time(void **state)
     fd = post_hard_batch(d.port, 1000);
     raw = read_chunked(fd, t0 + 20000, &len);
     print_message("1000 hard boards, budget of 20 searches: answered in "
-                  "%ld ms\n", now_ms() - t0);
+                  "%ld ms\n",
+                  now_ms() - t0);
     assert_true(now_ms() - t0 < 5000);
     assert_memory_equal(raw, "HTTP/1.1 200", 12);
     body = dechunk(raw);
@@ -863,10 +884,18 @@ static void test_batch_budget_bounds_time(void **state)
  * small slack, with nothing abandoned. */
 static void test_sigterm_stops_batch(void **state)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
-                                       "--threads", "2", "--access-log", "off",
-                                       "--drain-timeout", "2",
-                                       "--max-batch-nodes", "1000000000000",
+    static const char *const args[] = {"--port",
+                                       "0",
+                                       "--bind",
+                                       "127.0.0.1",
+                                       "--threads",
+                                       "2",
+                                       "--access-log",
+                                       "off",
+                                       "--drain-timeout",
+                                       "2",
+                                       "--max-batch-nodes",
+                                       "1000000000000",
                                        NULL};
     struct daemon d;
     struct pollfd p;
@@ -891,10 +920,11 @@ static void test_sigterm_stops_batch(void **state)
             break;
         }
     print_message("SIGTERM during a batch, --drain-timeout 2: exit after "
-                  "%ld ms\n", exited);
+                  "%ld ms\n",
+                  exited);
     /* The drain timeout, then a board's search, the problems of the rest
-     * encoded and sent (docs/operations.md's bound: a second at most), on a busy
-     * machine. */
+     * encoded and sent (docs/operations.md's bound: a second at most), on a
+     * busy machine. */
     assert_true(exited >= 0 && exited < 4000);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
@@ -911,8 +941,10 @@ static void test_sigterm_stops_batch(void **state)
     assert_true(judged >= 1);
     assert_true(stopped >= 1);
     assert_int_equal(judged + stopped, 2000);
-    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "stats"),
-                                         "puzzles")->valueint, 2000);
+    assert_int_equal(
+        cJSON_GetObjectItem(cJSON_GetObjectItem(root, "stats"), "puzzles")
+            ->valueint,
+        2000);
     cJSON_Delete(root);
     free(body), free(raw);
     close(fd);
@@ -1014,7 +1046,7 @@ static size_t read_stdout_until(struct daemon *d, char *buf, size_t cap,
  * many. */
 static void test_stdout_blocked_keeps_serving(void **state)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+    static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",
                                        "--threads", "2", NULL};
     size_t cap = 4 << 20, len = 0;
     char *out = malloc(cap);
@@ -1030,7 +1062,8 @@ static void test_stdout_blocked_keeps_serving(void **state)
     /* It keeps counting while nobody reads. */
     later = fill_stdout(&d);
     assert_true(later > first);
-    len = read_stdout_until(&d, out, cap, 0, 0, "\"msg\":\"log lines dropped\"");
+    len =
+        read_stdout_until(&d, out, cap, 0, 0, "\"msg\":\"log lines dropped\"");
     report = strstr(out, "\"msg\":\"log lines dropped\"");
     assert_non_null(report);
     assert_true(report - out > 15);
@@ -1055,7 +1088,7 @@ static void test_stdout_blocked_keeps_serving(void **state)
  * well within 5 s instead of hanging in write(2). */
 static void test_sigterm_with_stdout_blocked(void **state)
 {
-    static const char *const args[] = {"--port", "0", "--bind", "127.0.0.1",
+    static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",
                                        "--threads", "2", NULL};
     struct daemon d;
     long t0;
@@ -1089,10 +1122,12 @@ static void test_sighup_drains_like_sigterm(void **state)
     spawn_listening(&d);
     fd = support_connect(d.port);
     assert_true(fd >= 0);
-    snprintf(head, sizeof(head),
-             "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-             "X-Request-Id: hup-1\r\nExpect: 100-continue\r\n"
-             "Content-Length: %zu\r\n\r\n", strlen(EXAMPLE));
+    snprintf(
+        head, sizeof(head),
+        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        "X-Request-Id: hup-1\r\nExpect: 100-continue\r\n"
+        "Content-Length: %zu\r\n\r\n",
+        strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
     /* The server has the headers (it says so): the request is in flight. */
     assert_true(continued(fd));

@@ -26,7 +26,6 @@ static const char *routes(size_t r)
     return path[r];
 }
 
-
 static void test_requests_and_histogram(void **state)
 {
     struct metrics *m = metrics_create(routes, 2, "9.9.9");
@@ -35,32 +34,50 @@ static void test_requests_and_histogram(void **state)
 
     (void)state;
     metrics_request_begin(m);
-    metrics_request_end(m, "POST", 0, 200, 300);     /* 0.3 ms */
+    metrics_request_end(m, "POST", 0, 200, 300); /* 0.3 ms */
     metrics_request_begin(m);
-    metrics_request_end(m, "POST", 0, 200, 7000);    /* 7 ms */
+    metrics_request_end(m, "POST", 0, 200, 7000); /* 7 ms */
     metrics_request_begin(m);
-    metrics_request_end(m, "BREW", 5, 418, 50);      /* unknown everything */
-    metrics_request_begin(m);                        /* still in flight */
+    metrics_request_end(m, "BREW", 5, 418, 50); /* unknown everything */
+    metrics_request_begin(m);                   /* still in flight */
     text = metrics_render(m, &len);
     assert_non_null(text);
     assert_int_equal(strlen(text), len);
-    assert_true(support_sample(text, "http_requests_total{method=\"POST\",route=\"/solve\",code=\"200\"}") == 2);
-    assert_true(support_sample(text, "http_requests_total{method=\"other\",route=\"other\",code=\"other\"}") == 1);
+    assert_true(support_sample(text, "http_requests_total{method=\"POST\","
+                                     "route=\"/solve\",code=\"200\"}") == 2);
+    assert_true(support_sample(text, "http_requests_total{method=\"other\","
+                                     "route=\"other\",code=\"other\"}") == 1);
     assert_null(strstr(text, "BREW"));
     assert_null(strstr(text, "418"));
     /* Cumulative buckets: 0.3 ms is in le=0.0005, 7 ms from le=0.01 on. */
-    assert_true(support_sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.00025\"}") == 0);
-    assert_true(support_sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.0005\"}") == 1);
-    assert_true(support_sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.005\"}") == 1);
-    assert_true(support_sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"0.01\"}") == 2);
-    assert_true(support_sample(text, "http_request_duration_seconds_bucket{route=\"/solve\",le=\"+Inf\"}") == 2);
-    assert_true(support_sample(text, "http_request_duration_seconds_count{route=\"/solve\"}") == 2);
-    assert_true(support_sample(text, "http_request_duration_seconds_sum{route=\"/solve\"}") > 0.0072);
-    assert_true(support_sample(text, "http_request_duration_seconds_sum{route=\"/solve\"}") < 0.0074);
+    assert_true(support_sample(text, "http_request_duration_seconds_bucket{"
+                                     "route=\"/solve\",le=\"0.00025\"}") == 0);
+    assert_true(support_sample(text, "http_request_duration_seconds_bucket{"
+                                     "route=\"/solve\",le=\"0.0005\"}") == 1);
+    assert_true(support_sample(text, "http_request_duration_seconds_bucket{"
+                                     "route=\"/solve\",le=\"0.005\"}") == 1);
+    assert_true(support_sample(text, "http_request_duration_seconds_bucket{"
+                                     "route=\"/solve\",le=\"0.01\"}") == 2);
+    assert_true(support_sample(text, "http_request_duration_seconds_bucket{"
+                                     "route=\"/solve\",le=\"+Inf\"}") == 2);
+    assert_true(
+        support_sample(
+            text, "http_request_duration_seconds_count{route=\"/solve\"}") ==
+        2);
+    assert_true(
+        support_sample(text,
+                       "http_request_duration_seconds_sum{route=\"/solve\"}") >
+        0.0072);
+    assert_true(
+        support_sample(text,
+                       "http_request_duration_seconds_sum{route=\"/solve\"}") <
+        0.0074);
     assert_true(support_sample(text, "http_requests_in_flight") == 1);
     assert_int_equal(metrics_in_flight(m), 1);
-    assert_true(support_sample(text, "sudokud_build_info{version=\"9.9.9\"}") == 1);
-    assert_non_null(strstr(text, "# TYPE http_request_duration_seconds histogram\n"));
+    assert_true(support_sample(text, "sudokud_build_info{version=\"9.9.9\"}") ==
+                1);
+    assert_non_null(
+        strstr(text, "# TYPE http_request_duration_seconds histogram\n"));
     free(text);
     metrics_destroy(m);
 }
@@ -77,12 +94,18 @@ static void test_puzzles(void **state)
     metrics_puzzle(m, METRICS_MULTIPLE_SOLUTIONS, 30, 1);
     metrics_puzzle(m, METRICS_INVALID, 0, 0);
     text = metrics_render(m, &len);
-    assert_true(support_sample(text, "sudoku_puzzles_total{result=\"solved\"}") == 2);
-    assert_true(support_sample(text, "sudoku_puzzles_total{result=\"multiple_solutions\"}") == 1);
-    assert_true(support_sample(text, "sudoku_puzzles_total{result=\"no_solution\"}") == 0);
-    assert_true(support_sample(text, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
+    assert_true(
+        support_sample(text, "sudoku_puzzles_total{result=\"solved\"}") == 2);
+    assert_true(
+        support_sample(
+            text, "sudoku_puzzles_total{result=\"multiple_solutions\"}") == 1);
+    assert_true(support_sample(
+                    text, "sudoku_puzzles_total{result=\"no_solution\"}") == 0);
+    assert_true(
+        support_sample(text, "sudoku_puzzles_total{result=\"invalid\"}") == 1);
     /* Invalid boards were never searched: 3 observations, not 4. */
-    assert_true(support_sample(text, "sudoku_solve_duration_seconds_count") == 3);
+    assert_true(support_sample(text, "sudoku_solve_duration_seconds_count") ==
+                3);
     assert_true(support_sample(text, "sudoku_guesses_bucket{le=\"0\"}") == 1);
     assert_true(support_sample(text, "sudoku_guesses_bucket{le=\"5\"}") == 2);
     assert_true(support_sample(text, "sudoku_guesses_bucket{le=\"10\"}") == 3);
@@ -142,12 +165,19 @@ static void test_no_lost_updates(void **state)
     for (int i = 0; i < 4; i++)
         pthread_join(t[i], NULL);
     text = metrics_render(h.m, &len);
-    assert_true(support_sample(text, "http_requests_total{method=\"GET\",route=\"/livez\",code=\"200\"}") == 400000);
-    assert_true(support_sample(text, "http_request_duration_seconds_count{route=\"/livez\"}") == 400000);
+    assert_true(support_sample(text, "http_requests_total{method=\"GET\",route="
+                                     "\"/livez\",code=\"200\"}") == 400000);
+    assert_true(
+        support_sample(
+            text, "http_request_duration_seconds_count{route=\"/livez\"}") ==
+        400000);
     assert_true(support_sample(text, "http_requests_in_flight") == 0);
-    assert_true(support_sample(text, "sudoku_puzzles_total{result=\"solved\"}") == 400000);
-    assert_true(support_sample(text, "sudoku_solve_duration_seconds_sum") > 2.79);
-    assert_true(support_sample(text, "sudoku_solve_duration_seconds_sum") < 2.81);
+    assert_true(support_sample(
+                    text, "sudoku_puzzles_total{result=\"solved\"}") == 400000);
+    assert_true(support_sample(text, "sudoku_solve_duration_seconds_sum") >
+                2.79);
+    assert_true(support_sample(text, "sudoku_solve_duration_seconds_sum") <
+                2.81);
     free(text);
     metrics_destroy(h.m);
 }

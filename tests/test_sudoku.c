@@ -289,8 +289,8 @@ static void test_known_counts(void **state)
 {
     (void)state;
     unsigned nmulti = 0;
-    assert_int_equal(each_puzzle("test_puzzles_with_solutions", check_known,
-                                 &nmulti), 43);
+    assert_int_equal(
+        each_puzzle("test_puzzles_with_solutions", check_known, &nmulti), 43);
     assert_true(nmulti > 0);
 }
 
@@ -415,8 +415,9 @@ static void test_budget(void **state)
 {
     (void)state;
     /* a forum-hardest puzzle that needs guessing */
-    struct sudoku_grid g = grid_of("98.7..6..75..4......3..8.7.5....7.3...94....."
-                                   "....2.1..3.......1.9...5.8...52....6"),
+    struct sudoku_grid g = grid_of(
+                           "98.7..6..75..4......3..8.7.5....7.3...94....."
+                           "....2.1..3.......1.9...5.8...52....6"),
                        s;
     struct sudoku_stats st;
     unsigned count = 0;

@@ -36,8 +36,8 @@ uint64_t bench_wall_ns(void)
 struct puzzle {
     struct sudoku_grid grid;
     unsigned lineno;
-    int want;            /* solutions known from the file, or -1 */
-    int has_solution;    /* the file gives the solution */
+    int want;         /* solutions known from the file, or -1 */
+    int has_solution; /* the file gives the solution */
     struct sudoku_grid solution;
 };
 
@@ -136,16 +136,16 @@ static char **list_sets(const char *dir, size_t *n)
  * ===================================================================== */
 
 struct figures {
-    double per_sec;      /* puzzles per second, untimed batch, wall */
-    double batch_cpu_us; /* mean CPU per puzzle, untimed batch */
+    double per_sec;                /* puzzles per second, untimed batch, wall */
+    double batch_cpu_us;           /* mean CPU per puzzle, untimed batch */
     double mean, median, p99, max; /* CPU us per puzzle, timed one by one */
     double wall_mean;
-    double guesses;      /* mean per puzzle */
+    double guesses; /* mean per puzzle */
     uint64_t max_nodes;
-    double nodes_per_s;  /* all nodes over all CPU, timed pass */
+    double nodes_per_s; /* all nodes over all CPU, timed pass */
     unsigned worst_line, max_nodes_line;
     size_t wrong;
-    double *cpu_us;      /* per puzzle, for the textbook comparison */
+    double *cpu_us; /* per puzzle, for the textbook comparison */
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -285,12 +285,13 @@ static void run_textbook(const struct set *s, double cap_s,
         printf("  textbook: no puzzle finished within %.1f s\n", cap_s);
         return;
     }
-    printf("  textbook: %zu/%zu puzzles in %.1f s cap, mean %.1f us, max %.1f us,"
-           " %.0f nodes/puzzle | ours on the same: mean %.2f us -> "
-           "speed-up x%.0f\n",
-           done, s->n, cap_s, total / (double)done, max,
-           (double)nodes_total / (double)done, ours_total / (double)done,
-           total / ours_total);
+    printf(
+        "  textbook: %zu/%zu puzzles in %.1f s cap, mean %.1f us, max %.1f us,"
+        " %.0f nodes/puzzle | ours on the same: mean %.2f us -> "
+        "speed-up x%.0f\n",
+        done, s->n, cap_s, total / (double)done, max,
+        (double)nodes_total / (double)done, ours_total / (double)done,
+        total / ours_total);
 }
 
 /* ========================================================================
@@ -300,8 +301,7 @@ static void run_textbook(const struct set *s, double cap_s,
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 3) {
-        fprintf(stderr, "usage: %s DATA_DIR [TEXTBOOK_CAP_SECONDS]\n",
-                argv[0]);
+        fprintf(stderr, "usage: %s DATA_DIR [TEXTBOOK_CAP_SECONDS]\n", argv[0]);
         return 2;
     }
     const char *dir = argv[1];

@@ -18,22 +18,28 @@ static const struct {
 } boards[] = {
     {"empty board", "", 0},
     {"a full first row",
-     "123456789........................................................................",
+     "123456789................................................................"
+     "........",
      0},
     {"17-clue minus 2 givens",
-     "...........................1..2.3.......4.5.....1.6..........2.......8....4.1....",
+     "...........................1..2.3.......4.5.....1.6..........2.......8..."
+     ".4.1....",
      2},
     {"17-clue minus 4 givens",
-     "...........................1..2.3.......4.5.....1.6..........2.......8....4.1....",
+     "...........................1..2.3.......4.5.....1.6..........2.......8..."
+     ".4.1....",
      4},
     {"forum-hardest minus 4 givens",
-     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8.."
+     ".52....6",
      4},
     {"forum-hardest minus 8 givens",
-     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8.."
+     ".52....6",
      8},
     {"forum-hardest minus 12 givens",
-     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+     "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8.."
+     ".52....6",
      12},
 };
 
@@ -44,7 +50,8 @@ void bench_budget(uint64_t max_seen, double real_rate)
     printf("node budget: real puzzles (slowest set) run at %.2f M nodes/s\n",
            real_rate / 1e6);
     printf("node budget: counting solutions (no limit) of adversarial boards "
-           "with a budget of %u nodes\n", BUDGET_PROBE);
+           "with a budget of %u nodes\n",
+           BUDGET_PROBE);
     for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
         struct sudoku_grid g;
         struct sudoku_stats st;
@@ -77,8 +84,9 @@ void bench_budget(uint64_t max_seen, double real_rate)
     double want = worst_rate * 0.1, step = 1;
     while (step * 10 <= want)
         step *= 10;
-    double budget = want >= 5 * step ? 5 * step : want >= 2 * step ? 2 * step
-                                                                    : step;
+    double budget = want >= 5 * step   ? 5 * step
+                    : want >= 2 * step ? 2 * step
+                                       : step;
     printf("  slowest: %.2f M nodes/s -> 100 ms is %.0f nodes; recommended "
            "budget %.0f nodes (%.0fx the largest real need, %llu)\n",
            worst_rate / 1e6, want, budget, budget / (double)max_seen,

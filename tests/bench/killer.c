@@ -145,10 +145,10 @@ static void run_perturbed(const struct kpuzzle *p, size_t n, uint64_t budget)
     if (runs == 0)
         return;
     printf("  perturbed sums (%zu puzzles, budget %llu): nodes mean %.0f max "
-           "%llu, %zu hit the budget, %.0f nodes/s, worst %.1f ms\n", runs,
-           (unsigned long long)budget, (double)nodes / (double)runs,
-           (unsigned long long)most, hit, (double)nodes / ((double)c_total / 1e9),
-           (double)worst_ns / 1e6);
+           "%llu, %zu hit the budget, %.0f nodes/s, worst %.1f ms\n",
+           runs, (unsigned long long)budget, (double)nodes / (double)runs,
+           (unsigned long long)most, hit,
+           (double)nodes / ((double)c_total / 1e9), (double)worst_ns / 1e6);
 }
 
 int bench_killer(const char *path)

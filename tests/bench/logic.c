@@ -101,8 +101,8 @@ static size_t grade_set(const char *dir, const char *name, int min_expert,
         printf(" %s %.1f%%", logic_level_name((enum logic_level)l),
                100.0 * (double)levels[l] / (double)n);
     printf("\n    stopped by the budget %lu (%.2f%%); rating median %.1f "
-           "p90 %.1f, 9.0 or more %.1f%%\n", stopped,
-           100.0 * (double)stopped / (double)n, ratings[n / 2] / 10.0,
+           "p90 %.1f, 9.0 or more %.1f%%\n",
+           stopped, 100.0 * (double)stopped / (double)n, ratings[n / 2] / 10.0,
            ratings[n * 9 / 10] / 10.0, 100.0 * (double)nine / (double)n);
     printf("    grade time: median %.3f ms  p99 %.3f ms  max %.1f ms\n",
            (double)ns[n / 2] / 1e6, (double)ns[n * 99 / 100] / 1e6,
@@ -124,17 +124,19 @@ int bench_logic(const char *dir)
     int bad = 0;
 
     printf("\ngrade calibration: every puzzle with one solution, %u ms "
-           "budget each\n", BUDGET_US / 1000);
+           "budget each\n",
+           BUDGET_US / 1000);
     for (size_t i = 0; i + 1 < sizeof(sets) / sizeof(sets[0]); i++)
         bad_sets += grade_set(dir, sets[i], 0, 1);
     forum = grade_set(dir, sets[3], 1, forum_step);
     printf("  stopped or below expert: %zu on the first sets, %zu on "
-           "forum-hardest%s\n", bad_sets, forum,
-           bad_sets ? "  FAIL" : "");
+           "forum-hardest%s\n",
+           bad_sets, forum, bad_sets ? "  FAIL" : "");
     bad |= bad_sets > 0;
 
     printf("\ngeneration time per level (symmetry none, seeds 1..%u, "
-           "2000 attempts / 2 s budget)\n", seeds);
+           "2000 attempts / 2 s budget)\n",
+           seeds);
     for (int l = 0; l < LOGIC_NLEVELS; l++) {
         uint64_t *us = malloc(seeds * sizeof(*us));
         unsigned matched = 0, attempts = 0;
@@ -149,12 +151,12 @@ int bench_logic(const char *dir)
             attempts += r.attempts;
         }
         qsort(us, seeds, sizeof(*us), cmp_u64);
-        printf("  %-8s median %7.1f ms  p99 %7.1f ms  max %7.1f ms"
-               "  attempts %5.1f avg  matched %u/%u\n",
-               logic_level_name((enum logic_level)l),
-               (double)us[seeds / 2] / 1e3, (double)us[(seeds * 99) / 100] / 1e3,
-               (double)us[seeds - 1] / 1e3, (double)attempts / seeds, matched,
-               seeds);
+        printf(
+            "  %-8s median %7.1f ms  p99 %7.1f ms  max %7.1f ms"
+            "  attempts %5.1f avg  matched %u/%u\n",
+            logic_level_name((enum logic_level)l), (double)us[seeds / 2] / 1e3,
+            (double)us[(seeds * 99) / 100] / 1e3, (double)us[seeds - 1] / 1e3,
+            (double)attempts / seeds, matched, seeds);
         bad |= matched != seeds;
         free(us);
     }

@@ -24,16 +24,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A small budget keeps one input around a millisecond. */
 #define FUZZ_MAX_NODES 20000
-#define FUZZ_MAX_BODY 16384  /* the daemon's default --max-body */
-#define WRAP_MAX 200         /* longest input also sent wrapped */
+#define FUZZ_MAX_BODY 16384 /* the daemon's default --max-body */
+#define WRAP_MAX 200        /* longest input also sent wrapped */
 #define REQUEST_ID "fuzz-42"
 #define FUZZ_MAX_BATCH 64
 #define FUZZ_BATCH_SEARCHES 3 /* the batch budget, in whole searches */
 
-#define CHECK(cond)                                                           \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            __builtin_trap();                                                 \
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            __builtin_trap();                                                  \
     } while (0)
 
 static struct api_context ctx;
@@ -152,7 +152,8 @@ static void check_solution(const cJSON *root, const struct expect *e)
         const cJSON *row;
         int r = 0;
         CHECK(cJSON_IsArray(sol) && cJSON_GetArraySize(sol) == SUDOKU_SIZE);
-        cJSON_ArrayForEach(row, sol) {
+        cJSON_ArrayForEach(row, sol)
+        {
             CHECK(cJSON_IsString(row) &&
                   strlen(row->valuestring) == SUDOKU_SIZE);
             memcpy(text + r++ * SUDOKU_SIZE, row->valuestring, SUDOKU_SIZE);
@@ -186,12 +187,12 @@ static void check_problem(const cJSON *root, const struct api_response *resp,
     if (e->code != NULL) {
         CHECK(matches(e, resp->status, code));
     } else if (e->killer) {
-        CHECK((resp->status == 400 && strcmp(code, "invalid_request") == 0) ||
-              (resp->status == 422 &&
-               (strncmp(code, "cage_", 5) == 0 ||
-                strcmp(code, "no_solution") == 0 ||
-                strcmp(code, "multiple_solutions") == 0 ||
-                strcmp(code, "search_limit") == 0)));
+        CHECK(
+            (resp->status == 400 && strcmp(code, "invalid_request") == 0) ||
+            (resp->status == 422 && (strncmp(code, "cage_", 5) == 0 ||
+                                     strcmp(code, "no_solution") == 0 ||
+                                     strcmp(code, "multiple_solutions") == 0 ||
+                                     strcmp(code, "search_limit") == 0)));
     } else {
         CHECK(resp->status == 422);
         CHECK(strcmp(code, "no_solution") == 0 ||
@@ -211,17 +212,19 @@ static void check_problem(const cJSON *root, const struct api_response *resp,
     CHECK((size_t)cJSON_GetArraySize(list) ==
           sudoku_conflicts(&e->puzzle, NULL, 0));
     const cJSON *c;
-    cJSON_ArrayForEach(c, list) {
+    cJSON_ArrayForEach(c, list)
+    {
         const char *unit = str_member(c, "unit");
         double digit = num_member(c, "digit"), index = num_member(c, "index");
         const cJSON *cells = cJSON_GetObjectItemCaseSensitive(c, "cells");
         const cJSON *rc;
-        CHECK(unit != NULL && (strcmp(unit, "row") == 0 ||
-                               strcmp(unit, "column") == 0 ||
-                               strcmp(unit, "box") == 0));
+        CHECK(unit != NULL &&
+              (strcmp(unit, "row") == 0 || strcmp(unit, "column") == 0 ||
+               strcmp(unit, "box") == 0));
         CHECK(index >= 0 && index <= 8 && digit >= 1 && digit <= 9);
         CHECK(cJSON_IsArray(cells) && cJSON_GetArraySize(cells) >= 2);
-        cJSON_ArrayForEach(rc, cells) {
+        cJSON_ArrayForEach(rc, cells)
+        {
             CHECK(cJSON_IsArray(rc) && cJSON_GetArraySize(rc) == 2);
             int r = cJSON_GetArrayItem(rc, 0)->valueint;
             int col = cJSON_GetArrayItem(rc, 1)->valueint;

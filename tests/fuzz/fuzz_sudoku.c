@@ -23,10 +23,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  * would be instrumented as part of its caller). */
 #define NOT_FUZZED __attribute__((noinline, no_sanitize("coverage")))
 
-#define CHECK(cond)                                                           \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            __builtin_trap();                                                 \
+#define CHECK(cond)                                                            \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            __builtin_trap();                                                  \
     } while (0)
 
 static int valid_char(uint8_t ch)
@@ -59,8 +59,9 @@ NOT_FUZZED static int ref_search(struct ref *r)
     for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
         if (r->cell[i])
             continue;
-        uint16_t free = (uint16_t)(~(r->row[i / 9] | r->col[i % 9] |
-                                      r->box[box_of(i)]) & 0x3FE);
+        uint16_t free =
+            (uint16_t)(~(r->row[i / 9] | r->col[i % 9] | r->box[box_of(i)]) &
+                       0x3FE);
         unsigned n = (unsigned)__builtin_popcount(free);
         if (n < best_n) {
             best = i, best_n = n, best_free = free;
@@ -318,7 +319,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* Board characters are kept; any other byte becomes '0' (a blank) or a
      * digit, so both sparse and crowded boards are reachable. */
     for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
-        text[i] = valid_char(data[i]) ? (char)data[i] : (char)('0' + data[i] % 10);
+        text[i] =
+            valid_char(data[i]) ? (char)data[i] : (char)('0' + data[i] % 10);
         pick += data[i];
     }
     CHECK(sudoku_parse(text, SUDOKU_CELLS, &g, NULL) == SUDOKU_OK);

@@ -109,7 +109,8 @@ int main(int argc, char **argv)
     int ngrids, count;
 
     if (argc != 4) {
-        fprintf(stderr, "usage: killer_gen PUZZLES_WITH_SOLUTIONS COUNT SEED\n");
+        fprintf(stderr,
+                "usage: killer_gen PUZZLES_WITH_SOLUTIONS COUNT SEED\n");
         return 2;
     }
     count = atoi(argv[2]);
