@@ -61,7 +61,7 @@ TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(wildcard tests/bench/*.c)
 
-.PHONY: all run test check install clean fmt bench bench-http bench-batch deps hostile
+.PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile
 all: $(B)/sudokud $(B)/sudoku
 
 $(B)/obj/%.o: src/%.c
@@ -152,8 +152,19 @@ install: $(B)/sudokud $(B)/sudoku
 	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 $(B)/sudokud $(B)/sudoku $(DESTDIR)$(BINDIR)/
 
+# The C sources `make fmt` formats and `make fmt-check` (in .ci/run) holds
+# to .clang-format.
+FMT_SRC = src/*.c src/*.h include/*.h tests/*.c tests/*.h tests/bench/*.c \
+          tests/bench/*.h tests/fuzz/*.c tests/tools/*.c
+
 fmt:
-	clang-format -i src/*.c include/*.h tests/*.c tests/*.h $(BENCH_SRC)
+	@command -v clang-format >/dev/null || $(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) clang-format"
+	clang-format -i $(FMT_SRC)
+
+fmt-check:
+	@command -v clang-format >/dev/null || $(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) clang-format"
+	clang-format --dry-run --Werror $(FMT_SRC)
+	@echo "fmt-check: every C file is as .clang-format says"
 
 clean:
 	rm -rf build
