@@ -326,30 +326,35 @@ static void test_solve_and_sigint(void **state)
     close(d.out), close(d.err);
 }
 
-/* SIGTERM arrives while a request is half sent: the daemon stops taking new
- * connections, answers that request in full, then exits 0. */
-static void test_sigterm_with_request_in_flight(void **state)
+/* `sig` arrives while a request is half sent: the daemon logs the signal
+ * as it drains, stops taking new connections, answers that request in
+ * full (Connection: close), logs its access line before "stopped", and
+ * exits 0 (a daemon killed by SIGHUP would exit 129). */
+static void drain_with_request_in_flight(int sig, const char *name)
 {
     struct daemon d;
-    char head[256], resp[4096];
+    char head[256], resp[4096], want[64];
     size_t half = strlen(EXAMPLE) / 2;
+    const char *access, *stopped;
     int fd, status;
 
-    (void)state;
     spawn_listening(&d);
     fd = support_connect(d.port);
     assert_true(fd >= 0);
     snprintf(
         head, sizeof(head),
         "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "Expect: 100-continue\r\nContent-Length: %zu\r\n\r\n",
+        "X-Request-Id: held-1\r\nExpect: 100-continue\r\n"
+        "Content-Length: %zu\r\n\r\n",
         strlen(EXAMPLE));
     send_all(fd, head, strlen(head));
     /* The server has the headers (it says so): the request is in flight. */
     assert_true(continued(fd));
     send_all(fd, EXAMPLE, half);
-    kill(d.pid, SIGTERM);
+    kill(d.pid, sig);
     assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
+    snprintf(want, sizeof(want), "\"signal\":\"%s\"", name);
+    assert_non_null(strstr(d.log, want));
     assert_non_null(strstr(d.log, "\"in_flight\":1"));
     assert_int_equal(wait_exit(&d, 300), -1);      /* still waiting for us */
     assert_int_equal(support_connect(d.port), -1); /* but not accepting */
@@ -363,7 +368,18 @@ static void test_sigterm_with_request_in_flight(void **state)
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     assert_true(wait_log(&d, "\"abandoned\":0", 1000));
+    access = strstr(d.log, "\"request_id\":\"held-1\"");
+    stopped = strstr(d.log, "\"msg\":\"stopped\"");
+    assert_non_null(access);
+    assert_non_null(stopped);
+    assert_true(access < stopped);
     close(d.out), close(d.err);
+}
+
+static void test_sigterm_with_request_in_flight(void **state)
+{
+    (void)state;
+    drain_with_request_in_flight(SIGTERM, "SIGTERM");
 }
 
 static void expect_exit(const char *const *args, int code, const char *in_err)
@@ -1108,50 +1124,11 @@ static void test_sigterm_with_stdout_blocked(void **state)
 }
 
 /* Issue 15 item 5: SIGHUP drains exactly as SIGTERM (there is no log file
- * to reopen): the request in flight is answered, the exit status is 0 and
- * the access line of that request is out before "stopped". */
+ * to reopen). */
 static void test_sighup_drains_like_sigterm(void **state)
 {
-    struct daemon d;
-    char head[256], resp[4096];
-    size_t half = strlen(EXAMPLE) / 2;
-    const char *access, *stopped;
-    int fd, status;
-
     (void)state;
-    spawn_listening(&d);
-    fd = support_connect(d.port);
-    assert_true(fd >= 0);
-    snprintf(
-        head, sizeof(head),
-        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "X-Request-Id: hup-1\r\nExpect: 100-continue\r\n"
-        "Content-Length: %zu\r\n\r\n",
-        strlen(EXAMPLE));
-    send_all(fd, head, strlen(head));
-    /* The server has the headers (it says so): the request is in flight. */
-    assert_true(continued(fd));
-    send_all(fd, EXAMPLE, half);
-    kill(d.pid, SIGHUP);
-    assert_true(wait_log(&d, "\"msg\":\"draining\"", 5000));
-    assert_non_null(strstr(d.log, "\"signal\":\"SIGHUP\""));
-    assert_non_null(strstr(d.log, "\"in_flight\":1"));
-    assert_int_equal(wait_exit(&d, 300), -1); /* still waiting for us */
-    send_all(fd, EXAMPLE + half, strlen(EXAMPLE) - half);
-    read_response(fd, resp, sizeof(resp));
-    assert_memory_equal(resp, "HTTP/1.1 200", 12);
-    assert_non_null(strstr(resp, EXAMPLE_SOLUTION));
-    close(fd);
-    status = wait_exit(&d, 5000);
-    assert_true(WIFEXITED(status)); /* not killed by the signal (129) */
-    assert_int_equal(WEXITSTATUS(status), 0);
-    assert_true(wait_log(&d, "\"abandoned\":0", 1000));
-    access = strstr(d.log, "\"request_id\":\"hup-1\"");
-    stopped = strstr(d.log, "\"msg\":\"stopped\"");
-    assert_non_null(access);
-    assert_non_null(stopped);
-    assert_true(access < stopped);
-    close(d.out), close(d.err);
+    drain_with_request_in_flight(SIGHUP, "SIGHUP");
 }
 
 int test_main(unsigned *ntests)
