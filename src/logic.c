@@ -266,21 +266,6 @@ static int placed_in(const struct logic_grid *g, int u, int digit)
     return 0;
 }
 
-/* Next n-combination of 0..m-1 in idx (lexicographic); 0 when done. */
-static int next_comb(int *idx, int n, int m)
-{
-    int i = n - 1;
-
-    while (i >= 0 && idx[i] == m - n + i)
-        i--;
-    if (i < 0)
-        return 0;
-    idx[i]++;
-    for (int j = i + 1; j < n; j++)
-        idx[j] = idx[j - 1] + 1;
-    return 1;
-}
-
 /* ------------------------------------------------------------------------
  * Singles
  * ------------------------------------------------------------------------ */
@@ -453,7 +438,7 @@ static int naked_subset(const struct logic_grid *g, int n,
                 logic_step_cell(out, cells[idx[i]]);
             logic_step_unit(out, u);
             return 1;
-        } while (next_comb(idx, n, m));
+        } while (logic_next_comb(idx, n, m));
     }
     return 0;
 }
@@ -502,7 +487,7 @@ static int hidden_subset(const struct logic_grid *g, int n,
                     logic_step_cell(out, logic_unit_cell(u, k));
             logic_step_unit(out, u);
             return 1;
-        } while (next_comb(idx, n, m));
+        } while (logic_next_comb(idx, n, m));
     }
     return 0;
 }

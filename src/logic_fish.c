@@ -40,7 +40,7 @@ int logic_find_fish(const struct logic_grid *g, int size,
                 continue;
             for (int i = 0; i < size; i++)
                 idx[i] = i;
-            for (;;) {
+            do {
                 unsigned cover = 0, base = 0;
                 for (int i = 0; i < size; i++) {
                     cover |= mask[idx[i]];
@@ -73,16 +73,7 @@ int logic_find_fish(const struct logic_grid *g, int size,
                         return 1;
                     }
                 }
-                /* next combination of `size` of the m lines */
-                int i = size - 1;
-                while (i >= 0 && idx[i] == m - size + i)
-                    i--;
-                if (i < 0)
-                    break;
-                idx[i]++;
-                for (int j = i + 1; j < size; j++)
-                    idx[j] = idx[j - 1] + 1;
-            }
+            } while (logic_next_comb(idx, size, m));
         }
     }
     return 0;
@@ -214,7 +205,7 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                 continue;
             for (int i = 0; i < size; i++)
                 idx[i] = i;
-            for (;;) {
+            do {
                 unsigned uni = 0, base = 0;
                 for (int i = 0; i < size; i++) {
                     uni |= mask[idx[i]];
@@ -284,15 +275,7 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                         return 1;
                     }
                 }
-                int i = size - 1;
-                while (i >= 0 && idx[i] == m - size + i)
-                    i--;
-                if (i < 0)
-                    break;
-                idx[i]++;
-                for (int j = i + 1; j < size; j++)
-                    idx[j] = idx[j - 1] + 1;
-            }
+            } while (logic_next_comb(idx, size, m));
         }
     }
     return 0;

@@ -49,6 +49,22 @@ static inline int logic_sees(int a, int b)
             logic_box(a) == logic_box(b));
 }
 
+/* The next n-combination of 0..m-1 in idx (lexicographic, starting from
+ * 0, 1, ..., n-1); 0 when there is none. */
+static inline int logic_next_comb(int *idx, int n, int m)
+{
+    int i = n - 1;
+
+    while (i >= 0 && idx[i] == m - n + i)
+        i--;
+    if (i < 0)
+        return 0;
+    idx[i]++;
+    for (int j = i + 1; j < n; j++)
+        idx[j] = idx[j - 1] + 1;
+    return 1;
+}
+
 /* Bits set in a candidate mask. Written out because the default build has
  * no popcnt instruction, and libgcc's call was 6% of grading time. */
 static inline int logic_popcount(unsigned x)
