@@ -7,6 +7,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -82,4 +83,16 @@ void support_check_conflict(const cJSON *item, const char *unit, int index,
         assert_true(cJSON_GetArrayItem(pair, 1)->valuedouble == cells[k][1]);
         k++;
     }
+}
+
+FILE *support_open_data(const char *name)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "tests/data/%s", name);
+    f = fopen(path, "r");
+    if (f == NULL)
+        fail_msg("cannot open %s (run from the repository root)", path);
+    return f;
 }

@@ -1,9 +1,12 @@
 /* support.h - small helpers several suites share: the example puzzle,
  * reading members of a JSON answer (failing the test when one is missing)
- * and checking a conflict in it, connecting to the server under test, and
- * reading one sample of a Prometheus scrape. */
+ * and checking a conflict in it, connecting to the server under test,
+ * reading one sample of a Prometheus scrape, and opening a tests/data
+ * file. */
 #ifndef SUPPORT_H
 #define SUPPORT_H
+
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -28,6 +31,10 @@
  * another type. */
 double support_num(const cJSON *obj, const char *name);
 const char *support_str(const cJSON *obj, const char *name);
+
+/* tests/data/<name>, open for reading; fails the test when it cannot be
+ * opened (the tests run from the repository root). */
+FILE *support_open_data(const char *name);
 
 /* A TCP connection to 127.0.0.1:port, or -1. */
 int support_connect(unsigned port);

@@ -14,6 +14,7 @@
 
 #include "logic.h"
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
 static struct sudoku_grid grid_of(const char *text)
@@ -386,13 +387,10 @@ static void walk_puzzle(const char *line, struct walk *w, int monotone)
 
 static void walk_file(const char *name, struct walk *w, int monotone)
 {
-    char path[256], line[512];
+    char line[512];
     FILE *f;
 
-    snprintf(path, sizeof(path), "tests/data/%s", name);
-    f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the repository root)", path);
+    f = support_open_data(name);
     while (fgets(line, sizeof(line), f))
         if (line[0] != '#' && strlen(line) >= SUDOKU_CELLS)
             walk_puzzle(line, w, monotone);

@@ -19,6 +19,7 @@
 #include "../src/logic_internal.h"
 #include "logic.h"
 #include "sudoku.h"
+#include "support.h"
 #include "tests.h"
 
 /* A candidate grid: a digit is a placed cell, "[..]" a blank with those
@@ -480,13 +481,10 @@ struct tally {
  * these samples). */
 static void walk(const char *name, unsigned max, struct tally *t)
 {
-    char path[256], line[512];
+    char line[512];
     FILE *f;
 
-    snprintf(path, sizeof(path), "tests/data/%s", name);
-    f = fopen(path, "r");
-    if (f == NULL)
-        fail_msg("cannot open %s (run from the repository root)", path);
+    f = support_open_data(name);
     while (t->puzzles < max && fgets(line, sizeof(line), f)) {
         struct sudoku_grid b, sol;
         struct logic_grid g;
