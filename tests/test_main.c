@@ -179,21 +179,32 @@ static long now_ms(void)
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* GET path on a new connection; the answer in resp (NUL-terminated), and
+ * how long it took in *took_ms. */
+static void get_on_new_connection(unsigned port, const char *path, char *resp,
+                                  size_t cap, long *took_ms)
+{
+    char req[256];
+    long t0 = now_ms();
+    int fd = support_connect(port);
+
+    assert_true(fd >= 0);
+    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
+    send_all(fd, req, strlen(req));
+    read_response(fd, resp, cap);
+    *took_ms = now_ms() - t0;
+    close(fd);
+}
+
 /* The value of a series of the daemon's GET /metrics, scraped on a new
  * connection (which http_connections_open counts); -1 when absent. */
 static double metric(unsigned port, const char *series)
 {
     static char resp[256 * 1024];
-    static const char req[] = "GET /metrics HTTP/1.1\r\nHost: x\r\n"
-                              "Connection: close\r\n\r\n";
-    int fd = support_connect(port);
-    size_t n;
+    long took;
 
-    assert_true(fd >= 0);
-    send_all(fd, req, strlen(req));
-    n = read_response(fd, resp, sizeof(resp) - 1);
-    resp[n] = '\0';
-    close(fd);
+    get_on_new_connection(port, "/metrics", resp, sizeof(resp), &took);
+    assert_memory_equal(resp, "HTTP/1.1 200", 12);
     return support_sample(resp, series);
 }
 
@@ -971,33 +982,6 @@ static void test_sigterm_stops_batch(void **state)
  * stdout that nobody reads; SIGHUP
  * ------------------------------------------------------------------------ */
 
-/* GET path on a new connection; the answer in resp (NUL-terminated), and
- * how long it took in *took_ms. */
-static void get_on_new_connection(unsigned port, const char *path, char *resp,
-                                  size_t cap, long *took_ms)
-{
-    char req[256];
-    long t0 = now_ms();
-    int fd = support_connect(port);
-
-    assert_true(fd >= 0);
-    snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
-    send_all(fd, req, strlen(req));
-    read_response(fd, resp, cap);
-    *took_ms = now_ms() - t0;
-    close(fd);
-}
-
-static double dropped_lines(unsigned port)
-{
-    static char resp[256 * 1024];
-    long took;
-
-    get_on_new_connection(port, "/metrics", resp, sizeof(resp), &took);
-    assert_memory_equal(resp, "HTTP/1.1 200", 12);
-    return support_sample(resp, "sudokud_log_lines_dropped_total");
-}
-
 /* With the daemon's stdout a pipe that the test no longer reads, sends
  * requests with a 1 KiB User-Agent (so access lines of about 1.3 KiB) on
  * one keep-alive connection until /metrics counts dropped log lines; each
@@ -1027,7 +1011,7 @@ static double fill_stdout(struct daemon *d)
             get_on_new_connection(d->port, "/livez", resp, sizeof(resp), &took);
             assert_memory_equal(resp, "HTTP/1.1 200", 12);
             assert_true(took < 1000);
-            dropped = dropped_lines(d->port);
+            dropped = metric(d->port, "sudokud_log_lines_dropped_total");
         }
     }
     close(fd);
