@@ -99,6 +99,17 @@ static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
     return NULL;
 }
 
+/* Closes lp's evictable connection (see evictable): 0, or -1 when none. */
+static int evict(struct http_loop *lp, uint64_t now, uint64_t min_age, int any)
+{
+    struct http_conn *v = evictable(lp, now, min_age, any);
+
+    if (v == NULL)
+        return -1;
+    shut(lp, v, METRICS_CLOSE_EVICTED);
+    return 0;
+}
+
 struct http_conn *http_conn_open(struct http_loop *lp,
                                  struct MHD_Connection *conn, long open)
 {
@@ -119,10 +130,7 @@ struct http_conn *http_conn_open(struct http_loop *lp,
          * sending a body at a fair rate or being answered stays. Only this
          * loop's own: another loop's may close and have its descriptor reused
          * at any moment. */
-        struct http_conn *v = evictable(lp, now, EVICT_MIN_US, 0);
-        if (v != NULL)
-            shut(lp, v, METRICS_CLOSE_EVICTED);
-        else
+        if (evict(lp, now, EVICT_MIN_US, 0) != 0)
             cs->over_capacity = 1;
     }
     append_conn(lp, cs);
@@ -131,12 +139,7 @@ struct http_conn *http_conn_open(struct http_loop *lp,
 
 int http_conn_make_room(struct http_loop *lp, int any)
 {
-    struct http_conn *v = evictable(lp, http_now_us(), 0, any);
-
-    if (v == NULL)
-        return -1;
-    shut(lp, v, METRICS_CLOSE_EVICTED);
-    return 0;
+    return evict(lp, http_now_us(), 0, any);
 }
 
 void http_conn_close(struct http_loop *lp, struct http_conn *cs)
@@ -233,13 +236,9 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
         long excess =
             atomic_load_explicit(&srv->connections, memory_order_relaxed) -
             (long)srv->max_connections;
-        for (long k = (excess + srv->nloops - 1) / (long)srv->nloops; k > 0;
-             k--) {
-            struct http_conn *v = evictable(lp, now, EVICT_MIN_US, 0);
-            if (v == NULL)
-                break;
-            shut(lp, v, METRICS_CLOSE_EVICTED);
-        }
+        for (long k = (excess + srv->nloops - 1) / (long)srv->nloops;
+             k > 0 && evict(lp, now, EVICT_MIN_US, 0) == 0; k--)
+            ;
     }
     return (int)((lp->next_sweep_us - now + 999) / 1000);
 }
