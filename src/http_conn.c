@@ -67,6 +67,15 @@ static void shut(struct http_loop *lp, struct http_conn *cs,
     metrics_connection_closed(lp->srv->metrics, why);
 }
 
+/* Bytes on cs's socket that libmicrohttpd has not read yet: a request that
+ * arrived in this round, not a slow or idle client. */
+static int unread(const struct http_conn *cs)
+{
+    int n = 0;
+
+    return ioctl(cs->fd, FIONREAD, &n) == 0 && n > 0;
+}
+
 /* Fewer than --body-min-rate bytes a second over `us` microseconds? */
 static int below_rate(const struct http_server *srv, size_t bytes, uint64_t us)
 {
@@ -82,7 +91,6 @@ static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
                                    uint64_t min_age, int any)
 {
     for (struct http_conn *v = lp->oldest; v != NULL; v = v->next) {
-        int unread = 0;
         if (now - v->since_us < min_age)
             return NULL; /* the rest began later still */
         if (v->closing ||
@@ -90,9 +98,7 @@ static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
               (v->phase == CONN_BODY &&
                below_rate(lp->srv, v->body_bytes, now - v->since_us))))
             continue;
-        /* Bytes libmicrohttpd has not read yet: a request that arrived
-         * with its connection in this round, not a slow client. */
-        if (!any && ioctl(v->fd, FIONREAD, &unread) == 0 && unread > 0)
+        if (!any && unread(v))
             continue;
         return v;
     }
@@ -200,10 +206,8 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
  * would be at the idle timeout. */
 static int idle(const struct http_conn *cs, uint64_t now)
 {
-    int unread = 0;
-
     return cs->phase == CONN_WAITING && now - cs->since_us >= EVICT_MIN_US &&
-           !(ioctl(cs->fd, FIONREAD, &unread) == 0 && unread > 0);
+           !unread(cs);
 }
 
 void http_conn_sweep_soon(struct http_loop *lp)
