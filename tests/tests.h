@@ -22,5 +22,6 @@ int test_api_logic(unsigned *ntests);
 int test_cli(unsigned *ntests);
 int test_killer(unsigned *ntests);
 int test_api_killer(unsigned *ntests);
+int test_cover(unsigned *ntests);
 
 #endif
