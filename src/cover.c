@@ -131,6 +131,102 @@ static struct cover_ws *ws_alloc(unsigned n, size_t npeers, unsigned nunits)
     return w;
 }
 
+/* The units of each cell: unit_of[c * COVER_MAX_GROUPS + i], i below
+ * nunit_of[c]. */
+static void cell_units(struct cover_ws *w)
+{
+    memset(w->nunit_of, 0, w->ncells);
+    for (unsigned u = 0; u < w->nunits; u++)
+        for (unsigned i = 0; i < w->n; i++) {
+            unsigned c = w->unit[u * w->n + i];
+            w->unit_of[c * COVER_MAX_GROUPS + w->nunit_of[c]++] = (uint8_t)u;
+        }
+}
+
+/* How many cells each two units share: meet[u * nunits + v], u < v. */
+static uint8_t *unit_meets(const struct cover_ws *w)
+{
+    unsigned nu = w->nunits;
+    uint8_t *meet = calloc((size_t)nu * nu, 1);
+
+    if (meet)
+        for (unsigned c = 0; c < w->ncells; c++) {
+            const uint8_t *of = w->unit_of + c * COVER_MAX_GROUPS;
+            for (unsigned i = 0; i < w->nunit_of[c]; i++)
+                for (unsigned j = i + 1; j < w->nunit_of[c]; j++)
+                    meet[of[i] * nu + of[j]]++;
+        }
+    return meet;
+}
+
+/* Lays out pair p of units u and v as struct cover_ws draws it. */
+static void lay_pair(struct cover_ws *w, unsigned p, unsigned u, unsigned v,
+                     uint16_t *mark)
+{
+    unsigned n = w->n, k = 0, a = 0, b = 0;
+    const uint16_t *cu = w->unit + (size_t)u * n, *cv = w->unit + (size_t)v * n;
+    uint16_t *out = w->pair_cell + (size_t)p * 2 * n;
+
+    for (unsigned i = 0; i < n; i++)
+        mark[cv[i]] = (uint16_t)(p + 1);
+    for (unsigned i = 0; i < n; i++)
+        k += mark[cu[i]] == p + 1;
+    for (unsigned i = 0; i < n; i++) {
+        if (mark[cu[i]] == p + 1) {
+            out[a++] = cu[i];
+            mark[cu[i]] = 0; /* shared: not in the second unit's rest */
+        } else {
+            out[k + b++] = cu[i];
+        }
+    }
+    b = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (mark[cv[i]] == p + 1)
+            out[n + b++] = cv[i];
+    w->pair_k[p] = (uint8_t)k;
+    w->pair_unit[2 * p] = (uint8_t)u;
+    w->pair_unit[2 * p + 1] = (uint8_t)v;
+}
+
+/* The second block: units per cell, dirty flags and the pairs. */
+static int build_pairs(struct cover_ws *w)
+{
+    unsigned nu = w->nunits, n = w->n, np = 0;
+    size_t cells = w->ncells, size;
+    uint8_t *meet = NULL, *p;
+    uint16_t *mark = calloc(cells, sizeof(*mark));
+
+    w->aux = malloc(cells * (COVER_MAX_GROUPS + 1) + 2 * nu);
+    if (!mark || !w->aux)
+        goto fail;
+    w->unit_of = w->aux;
+    w->nunit_of = w->unit_of + cells * COVER_MAX_GROUPS;
+    w->dirty = w->nunit_of + cells;
+    w->dirty_pairs = w->dirty + nu;
+    cell_units(w);
+    if (!(meet = unit_meets(w)))
+        goto fail;
+    for (unsigned i = 0; i < nu * nu; i++)
+        np += meet[i] >= 2;
+    size = (size_t)np * (2 * n * sizeof(uint16_t) + 3);
+    if (!(w->pair_cell = malloc(size + 1)))
+        goto fail;
+    p = (uint8_t *)(w->pair_cell + (size_t)np * 2 * n);
+    w->pair_k = p;
+    w->pair_unit = p + np;
+    for (unsigned u = 0; u < nu; u++)
+        for (unsigned v = u + 1; v < nu; v++)
+            if (meet[u * nu + v] >= 2)
+                lay_pair(w, w->npairs++, u, v, mark);
+    free(meet);
+    free(mark);
+    return 0;
+fail:
+    free(meet);
+    free(mark);
+    return -1;
+}
+
 struct cover_ws *cover_ws_new(const struct cover_rules *r)
 {
     struct cover_group g[COVER_MAX_GROUPS];
@@ -164,22 +260,36 @@ struct cover_ws *cover_ws_new(const struct cover_rules *r)
     for (unsigned i = 0; i < ng; i++)
         if (g[i].ncells == n)
             memcpy(w->unit + (size_t)n * nunits++, g[i].cell, n * 2);
+    if (build_pairs(w) != 0) {
+        cover_ws_free(w);
+        return NULL;
+    }
     return w;
 }
 
 void cover_ws_free(struct cover_ws *w)
 {
+    if (w) {
+        free(w->pair_cell);
+        free(w->aux);
+    }
     free(w);
 }
 
 /* ---- the state: placements, propagation, undo ----------------------- */
 
+/* Records cell c before a change, and flags its units for the next
+ * sweeps of hidden singles and locked candidates. */
 static void save(struct cover_ws *w, unsigned c)
 {
     struct cover_trail *t = &w->trail[w->ntrail++];
+    const uint8_t *of = w->unit_of + c * COVER_MAX_GROUPS;
+
     t->cell = (uint16_t)c;
     t->mask = w->cand[c];
     t->val = w->val[c];
+    for (unsigned i = 0; i < w->nunit_of[c]; i++)
+        w->dirty[of[i]] = w->dirty_pairs[of[i]] = 1;
 }
 
 static void undo(struct cover_ws *w, size_t mark)
@@ -261,7 +371,80 @@ static int hidden_singles(struct cover_ws *w, const uint16_t *u)
     return placed_now;
 }
 
-/* Naked and hidden singles to a fixpoint; 0 on a contradiction. */
+/* Removes the digits of mask from cell c; -1 on a contradiction, else 1
+ * when something went. */
+static int eliminate(struct cover_ws *w, unsigned c, uint32_t mask)
+{
+    uint32_t m = w->cand[c];
+
+    if (!(m & mask))
+        return 0;
+    if (w->val[c] || !(m & ~mask))
+        return -1;
+    save(w, c);
+    m &= ~mask;
+    w->cand[c] = m;
+    if (!(m & (m - 1)))
+        w->queue[w->nqueue++] = (uint16_t)c;
+    return 1;
+}
+
+static uint32_t union_of(const struct cover_ws *w, const uint16_t *c,
+                         unsigned k)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < k; i++)
+        m |= w->cand[c[i]];
+    return m;
+}
+
+/* The same over the open cells only: a digit placed in the shared cells is
+ * gone from both units' other cells already. */
+static uint32_t open_union_of(const struct cover_ws *w, const uint16_t *c,
+                              unsigned k)
+{
+    uint32_t m = 0;
+    for (unsigned i = 0; i < k; i++)
+        m |= w->val[c[i]] ? 0 : w->cand[c[i]];
+    return m;
+}
+
+/* Locked candidates over every pair; -1 on a contradiction, else how many
+ * cells lost a digit. */
+static int locked(struct cover_ws *w)
+{
+    unsigned n = w->n;
+    int changed = 0;
+
+    uint8_t flag[COVER_MAX_GROUPS];
+
+    /* Pairs whose units changed since the last sweep; changes made now
+     * flag them again for the next. */
+    memcpy(flag, w->dirty_pairs, w->nunits);
+    memset(w->dirty_pairs, 0, w->nunits);
+    for (unsigned p = 0; p < w->npairs; p++) {
+        unsigned k = w->pair_k[p];
+        if (!flag[w->pair_unit[2 * p]] && !flag[w->pair_unit[2 * p + 1]])
+            continue;
+        const uint16_t *c = w->pair_cell + (size_t)p * 2 * n;
+        uint32_t shared = open_union_of(w, c, k);
+        if (!shared)
+            continue;
+        uint32_t only_a = shared & ~union_of(w, c + k, n - k);
+        uint32_t only_b = shared & ~union_of(w, c + n, n - k);
+        for (unsigned i = 0; i < n - k && (only_a | only_b); i++) {
+            int ra = eliminate(w, c[n + i], only_a);
+            int rb = eliminate(w, c[k + i], only_b);
+            if (ra < 0 || rb < 0)
+                return -1;
+            changed += ra + rb;
+        }
+    }
+    return changed;
+}
+
+/* Naked and hidden singles to a fixpoint, then locked candidates, again
+ * until nothing changes; 0 on a contradiction. */
 static int propagate(struct cover_ws *w)
 {
     int changed = 1;
@@ -271,12 +454,21 @@ static int propagate(struct cover_ws *w)
         if (!drain(w))
             goto fail;
         for (unsigned u = 0; u < w->nunits; u++) {
+            if (!w->dirty[u])
+                continue;
+            w->dirty[u] = 0;
             int k = hidden_singles(w, w->unit + (size_t)u * w->n);
             if (k < 0)
                 goto fail;
             changed |= k > 0;
         }
         changed |= w->nqueue > 0;
+        if (!changed && w->npairs) {
+            int k = locked(w);
+            if (k < 0)
+                goto fail;
+            changed = k > 0;
+        }
     }
     return 1;
 fail:
@@ -407,6 +599,7 @@ enum cover_status cover_ws_count(struct cover_ws *w,
     w->rng = rng;
     w->solution = solution;
     w->out_of_budget = 0;
+    memset(w->dirty, 1, 2 * w->nunits); /* and dirty_pairs */
     for (unsigned c = 0; c < w->ncells && alive; c++) {
         unsigned v = puzzle->cell[c];
         if (v && (v > w->n || !assign(w, c, v)))

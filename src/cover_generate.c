@@ -11,7 +11,9 @@
 /* A fill that runs past this many nodes restarts with the next random
  * state; a uniqueness count that does keeps its cell. */
 #define FILL_NODES 20000
+#ifndef COUNT_NODES
 #define COUNT_NODES 20000
+#endif
 
 static uint64_t now_us(void)
 {

@@ -24,6 +24,12 @@ struct cover_trail {
  *
  *   peer[peer_start[c] .. peer_start[c + 1]) : the peers of cell c
  *   unit[u * n .. u * n + n)                 : the cells of unit u
+ *
+ * Two units that share two cells or more make a pair for locked candidates
+ * (a digit of one unit confined to the shared cells leaves the rest of the
+ * other): pair p has pair_k[p] shared cells, and at pair_cell + p * 2n
+ *
+ *   [ shared (k) | first unit only (n - k) | second unit only (n - k) ]
  */
 struct cover_ws {
     unsigned n, ncells, nunits;
@@ -31,6 +37,16 @@ struct cover_ws {
     uint32_t *peer_start;
     uint16_t *peer;
     uint16_t *unit;
+    unsigned npairs;
+    uint8_t *pair_k;
+    uint8_t *pair_unit;  /* the two units of pair p at 2p, 2p + 1 */
+    uint16_t *pair_cell; /* its own block (with pair_k and pair_unit) */
+    /* A third block, aux: the units of each cell (unit_of, stride
+     * COVER_MAX_GROUPS, nunit_of of them), and per unit a flag: changed
+     * since its last hidden-singles check (dirty), and since the last
+     * locked-candidates sweep (dirty_pairs). */
+    uint8_t *aux;
+    uint8_t *unit_of, *nunit_of, *dirty, *dirty_pairs;
     /* The state: */
     uint32_t *cand;
     uint8_t *val; /* the placed digit, 0 while open */
