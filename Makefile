@@ -57,7 +57,7 @@ KILLER_SRC := src/killer.c src/killer_search.c
 KILLER_OBJ := $(KILLER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(KILLER_SRC) src/api_killer.c src/codec_killer.c
 # The generic engine: other sizes and variant rules (also CLI and bench).
-COVER_SRC := src/cover.c src/cover_rules.c src/cover_generate.c
+COVER_SRC := src/cover.c src/cover_build.c src/cover_rules.c src/cover_generate.c
 COVER_OBJ := $(COVER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(COVER_SRC)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o

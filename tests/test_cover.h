@@ -45,5 +45,7 @@ int tc_set_rules(const char *name, struct cover_rules *r);
 /* The tests of tests/test_cover_data.c, run in the "cover" suite. */
 void tc_test_engines_agree(void **state);
 void tc_test_generate(void **state);
+void tc_test_data_sets(void **state);
+void tc_test_threads(void **state);
 
 #endif
