@@ -30,5 +30,8 @@ int test_http_headers(unsigned *ntests);
 int test_http_timeout(unsigned *ntests);
 int test_http_conn(unsigned *ntests);
 int test_http_batch(unsigned *ntests);
+int test_main_log(unsigned *ntests);
+int test_main_probe(unsigned *ntests);
+int test_main_batch(unsigned *ntests);
 
 #endif
