@@ -1,6 +1,6 @@
 /* support.h - small helpers several suites share: the example puzzle,
- * reading members of a JSON answer (failing the test when one is missing)
- * and checking a conflict in it, connecting to the server under test,
+ * its rows, reading members of a JSON answer (failing the test when one is
+ * missing) and checking a conflict in it, connecting to the server under test,
  * reading one sample of a Prometheus scrape, and opening a tests/data
  * file. */
 #ifndef SUPPORT_H
@@ -26,6 +26,12 @@
 #define SUPPORT_EXAMPLE_SOLUTION_ROWS                                          \
     "[\"957214386\",\"824736591\",\"361859742\",\"495372618\",\"786491235\","  \
     "\"132568974\",\"519687423\",\"273145869\",\"648923157\"]"
+
+/* The example's rows and its solution's, and the 81-character line of 9
+ * rows (a row per 9 characters) in out. */
+extern const char *const support_example_rows[9];
+extern const char *const support_solution_rows[9];
+void support_join_rows(const char *const *rows, char out[82]);
 
 /* The number / string member `name` of obj; fails the test if absent or of
  * another type. */
