@@ -35,5 +35,7 @@ int test_main_probe(unsigned *ntests);
 int test_main_batch(unsigned *ntests);
 int test_codec_errors(unsigned *ntests);
 int test_codec_encode(unsigned *ntests);
+int test_api_board(unsigned *ntests);
+int test_api_routes(unsigned *ntests);
 
 #endif
