@@ -156,6 +156,17 @@ long daemon_now_ms(void)
     return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
+/* Sends req on a new connection and reads the answer into resp. */
+void daemon_exchange(unsigned port, const char *req, char *resp, size_t cap)
+{
+    int fd = support_connect(port);
+
+    assert_true(fd >= 0);
+    daemon_send_all(fd, req, strlen(req));
+    daemon_read_response(fd, resp, cap);
+    close(fd);
+}
+
 /* GET path on a new connection; the answer in resp (NUL-terminated), and
  * how long it took in *took_ms. */
 void daemon_get_on_new_connection(unsigned port, const char *path, char *resp,
@@ -163,14 +174,10 @@ void daemon_get_on_new_connection(unsigned port, const char *path, char *resp,
 {
     char req[256];
     long t0 = daemon_now_ms();
-    int fd = support_connect(port);
 
-    assert_true(fd >= 0);
     snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", path);
-    daemon_send_all(fd, req, strlen(req));
-    daemon_read_response(fd, resp, cap);
+    daemon_exchange(port, req, resp, cap);
     *took_ms = daemon_now_ms() - t0;
-    close(fd);
 }
 
 /* The value of a series of the daemon's GET /metrics, scraped on a new

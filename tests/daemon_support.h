@@ -51,6 +51,10 @@ size_t daemon_read_response(int fd, char *buf, size_t cap);
 /* CLOCK_MONOTONIC in milliseconds. */
 long daemon_now_ms(void);
 
+/* Sends the request req on a new connection and reads the answer into
+ * resp (NUL-terminated), as daemon_read_response does. */
+void daemon_exchange(unsigned port, const char *req, char *resp, size_t cap);
+
 /* GET path on a new connection; the answer in resp (NUL-terminated), and
  * how long it took in *took_ms. */
 void daemon_get_on_new_connection(unsigned port, const char *path, char *resp,

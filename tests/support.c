@@ -112,3 +112,16 @@ FILE *support_open_data(const char *name)
         fail_msg("cannot open %s (run from the repository root)", path);
     return f;
 }
+
+int support_run_parts(int (*const *parts)(unsigned *), size_t n,
+                      unsigned *ntests)
+{
+    int failed = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        unsigned k = 0;
+        failed += parts[i](&k);
+        *ntests += k;
+    }
+    return failed;
+}

@@ -6,6 +6,7 @@
 #ifndef SUPPORT_H
 #define SUPPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -53,5 +54,10 @@ double support_sample(const char *text, const char *series);
  * and digit, and exactly the ncells [row, column] pairs of cells, in order. */
 void support_check_conflict(const cJSON *item, const char *unit, int index,
                             int digit, const int (*cells)[2], int ncells);
+
+/* Runs the n parts of a suite (see tests.h) after its own group: adds
+ * their tests to *ntests and returns how many of them failed. */
+int support_run_parts(int (*const *parts)(unsigned *), size_t n,
+                      unsigned *ntests);
 
 #endif

@@ -389,10 +389,6 @@ int test_api(unsigned *ntests)
 
     *ntests = TESTS_COUNT(tests);
     failed = cmocka_run_group_tests_name("api", tests, NULL, NULL);
-    for (size_t i = 0; i < TESTS_COUNT(parts); i++) {
-        unsigned n = 0;
-        failed += parts[i](&n);
-        *ntests += n;
-    }
+    failed += support_run_parts(parts, TESTS_COUNT(parts), ntests);
     return failed;
 }

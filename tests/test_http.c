@@ -402,11 +402,7 @@ int test_http(unsigned *ntests)
     *ntests = TESTS_COUNT(tests);
     curl_global_init(CURL_GLOBAL_DEFAULT);
     failed = cmocka_run_group_tests_name("http", tests, ht_setup, ht_teardown);
-    for (size_t i = 0; i < TESTS_COUNT(parts); i++) {
-        unsigned n = 0;
-        failed += parts[i](&n);
-        *ntests += n;
-    }
+    failed += support_run_parts(parts, TESTS_COUNT(parts), ntests);
     curl_global_cleanup();
     return failed;
 }

@@ -35,22 +35,18 @@ static void test_solve_and_sigint(void **state)
 {
     struct daemon d;
     char req[1024], resp[4096];
-    int fd, status;
+    int status;
 
     (void)state;
     daemon_spawn_listening(&d);
-    fd = support_connect(d.port);
-    assert_true(fd >= 0);
     snprintf(
         req, sizeof(req),
         "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         "Content-Length: %zu\r\n\r\n%s",
         strlen(EXAMPLE), EXAMPLE);
-    daemon_send_all(fd, req, strlen(req));
-    daemon_read_response(fd, resp, sizeof(resp));
+    daemon_exchange(d.port, req, resp, sizeof(resp));
     assert_memory_equal(resp, "HTTP/1.1 200", 12);
     assert_non_null(strstr(resp, EXAMPLE_SOLUTION));
-    close(fd);
     kill(d.pid, SIGINT);
     status = daemon_wait_exit(&d, 5000);
     assert_true(WIFEXITED(status));
@@ -387,10 +383,6 @@ int test_main(unsigned *ntests)
 
     *ntests = TESTS_COUNT(tests);
     failed = cmocka_run_group_tests_name("main", tests, NULL, NULL);
-    for (size_t i = 0; i < TESTS_COUNT(parts); i++) {
-        unsigned n = 0;
-        failed += parts[i](&n);
-        *ntests += n;
-    }
+    failed += support_run_parts(parts, TESTS_COUNT(parts), ntests);
     return failed;
 }

@@ -35,23 +35,19 @@ static void test_access_log(void **state)
 {
     struct daemon d;
     char req[1024], resp[4096];
-    int fd, status;
+    int status;
     const char *line;
 
     (void)state;
     daemon_spawn_listening(&d);
-    fd = support_connect(d.port);
-    assert_true(fd >= 0);
     snprintf(
         req, sizeof(req),
         "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
         "User-Agent: test \"agent\"\r\nX-Request-Id: log-test-1\r\n"
         "Content-Length: %zu\r\n\r\n%s",
         strlen(EXAMPLE), EXAMPLE);
-    daemon_send_all(fd, req, strlen(req));
-    daemon_read_response(fd, resp, sizeof(resp));
+    daemon_exchange(d.port, req, resp, sizeof(resp));
     assert_non_null(strstr(resp, "X-Request-Id: log-test-1"));
-    close(fd);
     assert_true(daemon_wait_log(&d, "\"request_id\":\"log-test-1\"", 5000));
     line = strstr(d.log, "\"msg\":\"request\"");
     assert_non_null(line);
@@ -72,17 +68,13 @@ static void test_access_log_off(void **state)
     static const char *const args[] = {
         "--port", "0", "--bind", "127.0.0.1", "--access-log", "off", NULL};
     struct daemon d;
-    char req[256], resp[4096];
-    int fd;
+    char resp[4096];
+    long took;
 
     (void)state;
     daemon_spawn_on_free_port(&d, args);
-    fd = support_connect(d.port);
-    snprintf(req, sizeof(req), "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
-    daemon_send_all(fd, req, strlen(req));
-    daemon_read_response(fd, resp, sizeof(resp));
+    daemon_get_on_new_connection(d.port, "/livez", resp, sizeof(resp), &took);
     assert_memory_equal(resp, "HTTP/1.1 200", 12);
-    close(fd);
     kill(d.pid, SIGTERM);
     assert_int_equal(WEXITSTATUS(daemon_wait_exit(&d, 5000)), 0);
     assert_true(daemon_wait_log(&d, "\"msg\":\"stopped\"", 1000));
