@@ -57,6 +57,9 @@ KILLER_SRC := src/killer.c src/killer_search.c
 KILLER_OBJ := $(KILLER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(KILLER_SRC) src/api_killer.c src/codec_killer.c
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
+# The command-line tool (src/cli_internal.h is what its files share).
+CLI_SRC  := src/cli.c src/cli_run.c src/cli_line.c src/cli_generate.c
+CLI_OBJ  := $(CLI_SRC:src/%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(wildcard tests/bench/*.c)
@@ -80,7 +83,7 @@ $(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 $(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(B)/obj/cli.o
+$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(CLI_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
