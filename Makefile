@@ -132,7 +132,7 @@ hostile: deps
 	python3 tests/hostile/run.py ./$(B)/sudokud $(CASES)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/sudoku
+	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/sudoku $(B)/sudokud
 	tests/bench/run.sh $(B) $(SHARED)/data
 
 # sudokud against Debian's nginx under wrk, side by side (tests/bench/http/).
