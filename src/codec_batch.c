@@ -208,38 +208,46 @@ static const char *skip_space(const char *p, const char *end)
 
 /* A JSON string of exactly 81 printable ASCII characters, none a quote or
  * a backslash, after whitespace at p: cJSON and codec_board_value would
- * read the same 81 bytes. Points *text at them; returns the byte after the
- * string, or NULL. */
+ * read the same 81 bytes. Reads them into *out, and the grid too when all
+ * are digits and dots (has_grid, as sudoku_parse would read them). Returns
+ * the byte after the string, or NULL. */
 static const char *plain_board(const char *p, const char *end,
-                               const char **text)
+                               struct codec_board *out)
 {
+    unsigned other = 0;
+
     p = skip_space(p, end);
     if ((size_t)(end - p) < SUDOKU_CELLS + 2 || p[0] != '"' ||
         p[SUDOKU_CELLS + 1] != '"')
         return NULL;
-    for (size_t i = 1; i <= SUDOKU_CELLS; i++) {
+    p++;
+    for (size_t i = 0; i < SUDOKU_CELLS; i++) { /* no branch per cell */
+        unsigned v = (unsigned char)p[i] - (unsigned)'0';
+        out->grid.cell[i] = (uint8_t)(v <= 9 ? v : 0);
+        other |= (unsigned)(v > 9) & (unsigned)(p[i] != '.');
+    }
+    for (size_t i = 0; other && i < SUDOKU_CELLS; i++) {
         unsigned char c = (unsigned char)p[i];
         if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
             return NULL;
     }
-    *text = p + 1;
-    return p + SUDOKU_CELLS + 2;
+    memcpy(out->text, p, SUDOKU_CELLS);
+    out->shape = CODEC_SHAPE_LINE;
+    out->has_grid = !other;
+    return p + SUDOKU_CELLS + 1;
 }
 
-/* Adds the plain board at text as the next item, as add_item would: at is
- * "/boards/INDEX" when index >= 0, else "". */
-static enum codec_status add_plain(struct codec_batch *b, const char *text,
-                                   long index)
+/* The next item, for a plain board, with its error cleared as add_item
+ * would and its pointer "/boards/INDEX" when index >= 0, else ""; NULL
+ * when out of memory. */
+static struct codec_batch_item *next_plain(struct codec_batch *b, long index)
 {
     struct codec_batch_item *it;
     size_t n = 0;
 
     if (b->n == b->cap && grow(b) != 0)
-        return CODEC_NO_MEMORY;
+        return NULL;
     it = &b->items[b->n++];
-    memcpy(it->board.text, text, SUDOKU_CELLS);
-    it->board.shape = CODEC_SHAPE_LINE;
-    it->board.has_grid = 0;
     it->status = CODEC_OK;
     it->err.offset = -1;
     it->err.row = -1;
@@ -250,7 +258,7 @@ static enum codec_status add_plain(struct codec_batch *b, const char *text,
         n = 8 + put_decimal(it->at + 8, (size_t)index);
     }
     it->at[n] = '\0';
-    return CODEC_OK;
+    return it;
 }
 
 /* The body as nearly every client sends it: {"boards": [...]} with only
@@ -261,7 +269,8 @@ static enum codec_status add_plain(struct codec_batch *b, const char *text,
 static int decode_object_fast(const char *body, size_t len, size_t max_items,
                               struct codec_batch *b, enum codec_status *st)
 {
-    const char *p = skip_space(body, body + len), *end = body + len, *text;
+    const char *p = skip_space(body, body + len), *end = body + len;
+    struct codec_batch_item *it;
     size_t hint = len / (SUDOKU_CELLS + 3) + 1;
 
     if (end - p < 10 || memcmp(p, "{\"boards\"", 9) != 0)
@@ -276,16 +285,22 @@ static int decode_object_fast(const char *body, size_t len, size_t max_items,
         return 1;
     }
     for (;;) {
-        if (b->n == max_items || (p = plain_board(p, end, &text)) == NULL)
+        if (b->n == max_items)
             break;
-        if ((*st = add_plain(b, text, (long)b->n)) != CODEC_OK)
+        if ((it = next_plain(b, (long)b->n)) == NULL) {
+            *st = CODEC_NO_MEMORY;
             return 1;
+        }
+        if ((p = plain_board(p, end, &it->board)) == NULL)
+            break;
         if ((p = skip_space(p, end)) == end || (*p != ',' && *p != ']'))
             break;
         if (*p++ == ']') {
             p = skip_space(p, end);
-            if (p < end && *p++ == '}' && skip_space(p, end) == end)
+            if (p < end && *p++ == '}' && skip_space(p, end) == end) {
+                *st = CODEC_OK;
                 return 1;
+            }
             break;
         }
     }
@@ -392,16 +407,18 @@ static enum codec_status decode_ndjson(const char *body, size_t len,
         if (n > 0 && p[n - 1] == '\r')
             n--;
         if (n > 0) { /* empty lines are skipped */
-            const char *text, *after;
+            struct codec_batch_item *it;
+            const char *after;
             if (b->n == max_items)
                 return too_many(err, max_items);
-            after = plain_board(p, p + n, &text);
-            if (after != NULL && skip_space(after, p + n) == p + n)
-                st = add_plain(b, text, -1);
-            else
-                st = decode_line(p, n, b);
-            if (st != CODEC_OK)
-                return st;
+            if ((it = next_plain(b, -1)) == NULL)
+                return CODEC_NO_MEMORY;
+            after = plain_board(p, p + n, &it->board);
+            if (after == NULL || skip_space(after, p + n) != p + n) {
+                b->n--; /* not plain: the general path */
+                if ((st = decode_line(p, n, b)) != CODEC_OK)
+                    return st;
+            }
         }
         p = stop + (nl != NULL);
     }
