@@ -10,6 +10,11 @@ build=$1
 data=$2
 bench_out=$3
 reps=${CLI_REPS:-5}
+# CLI_FIFO=1: the thread-scaling runs under SCHED_FIFO (chrt -f 1, as
+# root), so that other jobs on a shared machine do not take the cores.
+fifo=()
+[ -n "${CLI_FIFO:-}" ] && fifo=(chrt -f 1)
+run_as=(env) # what cli_wall runs the CLI under
 status=0
 tmp=$(mktemp -d)
 daemon=""
@@ -35,7 +40,7 @@ cli_cpu() {
 out=/dev/null
 cli_wall() {
     local t0=$EPOCHREALTIME
-    "$build/sudoku" "$@" >"$out" 2>/dev/null || true
+    "${run_as[@]}" "$build/sudoku" "$@" >"$out" 2>/dev/null || true
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }'
 }
 
@@ -108,7 +113,8 @@ fi
 # identical (input order is kept). Wall time on a shared machine is noisy:
 # the load average is printed with it.
 echo
-echo "thread scaling: sudoku solve --threads N, wall, median of $reps interleaved runs"
+echo "thread scaling: sudoku solve --threads N, wall, median of $reps interleaved runs${fifo:+ (SCHED_FIFO)}"
+run_as=(env "${fifo[@]}")
 for name in puzzles2_17_clue "puzzles5_forum_hardest_1905_11+"; do
     [ -r "$data/$name" ] || continue
     : >"$tmp/t1" && : >"$tmp/t2"
