@@ -2,7 +2,8 @@
  * and printed straight into the caller's buffers, so that nothing of a
  * line outlives it. The hot path (solve, count) is parse, count to 2 and
  * 82 bytes of output; the rules are checked only when the search found no
- * solution, since a board that breaks them has none. */
+ * solution, since a board that breaks them has none. The growing output
+ * buffer (struct cli_buf) is here too. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
