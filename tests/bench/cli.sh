@@ -10,11 +10,10 @@ build=$1
 data=$2
 bench_out=$3
 reps=${CLI_REPS:-5}
-# CLI_FIFO=1: the thread-scaling runs under SCHED_FIFO (chrt -f 1, as
-# root), so that other jobs on a shared machine do not take the cores.
-fifo=()
-[ -n "${CLI_FIFO:-}" ] && fifo=(chrt -f 1)
-run_as=(env) # what cli_wall runs the CLI under
+# CLI_FIFO=1: the thread-scaling runs under SCHED_FIFO (this shell set
+# with chrt -f 1, as root), so that other jobs on a shared machine do not
+# take the cores.
+fifo=${CLI_FIFO:-}
 status=0
 tmp=$(mktemp -d)
 daemon=""
@@ -40,7 +39,7 @@ cli_cpu() {
 out=/dev/null
 cli_wall() {
     local t0=$EPOCHREALTIME
-    "${run_as[@]}" "$build/sudoku" "$@" >"$out" 2>/dev/null || true
+    "$build/sudoku" "$@" >"$out" 2>/dev/null || true
     awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }'
 }
 
@@ -114,7 +113,7 @@ fi
 # the load average is printed with it.
 echo
 echo "thread scaling: sudoku solve --threads N, wall, median of $reps interleaved runs${fifo:+ (SCHED_FIFO)}"
-run_as=(env "${fifo[@]}")
+[ -n "$fifo" ] && chrt -f -p 1 $$
 for name in puzzles2_17_clue "puzzles5_forum_hardest_1905_11+"; do
     [ -r "$data/$name" ] || continue
     : >"$tmp/t1" && : >"$tmp/t2"
@@ -130,5 +129,6 @@ for name in puzzles2_17_clue "puzzles5_forum_hardest_1905_11+"; do
     awk -v s="$name" -v a="$w1" -v b="$w2" -v c="$same" 'BEGIN {
         printf "  %-34s 1: %7.3f s  2: %7.3f s  x%.2f (goal >= 1.8)  %s\n", s, a, b, a / b, c }'
 done
+[ -n "$fifo" ] && chrt -o -p 0 $$
 echo "  (cores: $(nproc); load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 exit $status
