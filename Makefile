@@ -61,6 +61,9 @@ COVER_SRC := src/cover.c src/cover_build.c src/cover_rules.c src/cover_generate.
 COVER_OBJ := $(COVER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(COVER_SRC)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
+# The command-line tool (src/cli_internal.h is what its files share).
+CLI_SRC  := src/cli.c src/cli_run.c src/cli_line.c src/cli_generate.c
+CLI_OBJ  := $(CLI_SRC:src/%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(filter-out tests/bench/cover.c,$(wildcard tests/bench/*.c))
@@ -84,7 +87,7 @@ $(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 $(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ) $(B)/obj/cli.o
+$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ) $(CLI_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
@@ -137,7 +140,7 @@ hostile: deps
 	python3 tests/hostile/run.py ./$(B)/sudokud $(CASES)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/bench_cover $(B)/sudoku
+	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/bench_cover $(B)/sudoku $(B)/sudokud
 	tests/bench/run.sh $(B) $(SHARED)/data
 
 # sudokud against Debian's nginx under wrk, side by side (tests/bench/http/).

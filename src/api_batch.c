@@ -120,11 +120,13 @@ static int judge_item(struct api_batch *b, size_t i)
     if (it->status != CODEC_OK) {
         api_decode_problem(it->status, &it->err, &p);
         codec_out_problem(o, i, &p);
-    } else if (sudoku_parse(it->board.text, SUDOKU_CELLS, &puzzle, &bad) !=
-               SUDOKU_OK) {
+    } else if (!it->board.has_grid &&
+               sudoku_parse(it->board.text, SUDOKU_CELLS, &puzzle, &bad) !=
+                   SUDOKU_OK) {
         api_bad_char_problem(&it->board, bad, it->at, &p, &t);
         codec_out_problem(o, i, &p);
-    } else if ((judged = judge_puzzle(b, &puzzle)) <= 0) {
+    } else if ((judged = judge_puzzle(b, it->board.has_grid ? &it->board.grid
+                                                            : &puzzle)) <= 0) {
         unjudged_problem(b->ctx, judged < 0, &p, &t);
         codec_out_problem(o, i, &p);
         return 0; /* not judged: not counted as a result */

@@ -181,6 +181,133 @@ static enum codec_status too_complex(struct codec_error *err, size_t allowed,
                       CODEC_BATCH_PER_BOARD);
 }
 
+/* ------------------------------------------------------------------------
+ * The fast path: boards that are plain strings, read without cJSON
+ * ------------------------------------------------------------------------ */
+
+/* Writes v in decimal at out (20 bytes of room); returns the length. */
+static size_t put_decimal(char *out, size_t v)
+{
+    char digits[20];
+    size_t n = 0;
+
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) > 0);
+    for (size_t i = 0; i < n; i++)
+        out[i] = digits[n - 1 - i];
+    return n;
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* A JSON string of exactly 81 printable ASCII characters, none a quote or
+ * a backslash, after whitespace at p: cJSON and codec_board_value would
+ * read the same 81 bytes. Reads them into *out, and the grid too when all
+ * are digits and dots (has_grid, as sudoku_parse would read them). Returns
+ * the byte after the string, or NULL. */
+static const char *plain_board(const char *p, const char *end,
+                               struct codec_board *out)
+{
+    unsigned other = 0;
+
+    p = skip_space(p, end);
+    if ((size_t)(end - p) < SUDOKU_CELLS + 2 || p[0] != '"' ||
+        p[SUDOKU_CELLS + 1] != '"')
+        return NULL;
+    p++;
+    for (size_t i = 0; i < SUDOKU_CELLS; i++) { /* no branch per cell */
+        unsigned v = (unsigned char)p[i] - (unsigned)'0';
+        out->grid.cell[i] = (uint8_t)(v <= 9 ? v : 0);
+        other |= (unsigned)(v > 9) & (unsigned)(p[i] != '.');
+    }
+    for (size_t i = 0; other && i < SUDOKU_CELLS; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+            return NULL;
+    }
+    memcpy(out->text, p, SUDOKU_CELLS);
+    out->shape = CODEC_SHAPE_LINE;
+    out->has_grid = !other;
+    return p + SUDOKU_CELLS + 1;
+}
+
+/* The next item, for a plain board, with its error cleared as add_item
+ * would and its pointer "/boards/INDEX" when index >= 0, else ""; NULL
+ * when out of memory. */
+static struct codec_batch_item *next_plain(struct codec_batch *b, long index)
+{
+    struct codec_batch_item *it;
+    size_t n = 0;
+
+    if (b->n == b->cap && grow(b) != 0)
+        return NULL;
+    it = &b->items[b->n++];
+    it->status = CODEC_OK;
+    it->err.offset = -1;
+    it->err.row = -1;
+    it->err.column = -1;
+    it->err.pointer[0] = '\0';
+    if (index >= 0) {
+        memcpy(it->at, "/boards/", 8);
+        n = 8 + put_decimal(it->at + 8, (size_t)index);
+    }
+    it->at[n] = '\0';
+    return it;
+}
+
+/* The body as nearly every client sends it: {"boards": [...]} with only
+ * plain boards, at most max_items of them, and JSON whitespace between the
+ * tokens. Returns 1 with the items added when it is exactly that (the
+ * general path would give the same items), else 0 with none added:
+ * anything else takes the general path, which decides and explains. */
+static int decode_object_fast(const char *body, size_t len, size_t max_items,
+                              struct codec_batch *b, enum codec_status *st)
+{
+    const char *p = skip_space(body, body + len), *end = body + len;
+    struct codec_batch_item *it;
+    size_t hint = len / (SUDOKU_CELLS + 3) + 1;
+
+    if (end - p < 10 || memcmp(p, "{\"boards\"", 9) != 0)
+        return 0;
+    p = skip_space(p + 9, end);
+    if (p == end || *p++ != ':' || (p = skip_space(p, end)) == end ||
+        *p++ != '[' || (p = skip_space(p, end)) == end || *p == ']')
+        return 0;
+    b->cap = hint < max_items ? hint : max_items; /* room for them all */
+    if ((b->items = malloc(b->cap * sizeof(*b->items))) == NULL) {
+        *st = CODEC_NO_MEMORY;
+        return 1;
+    }
+    for (;;) {
+        if (b->n == max_items)
+            break;
+        if ((it = next_plain(b, (long)b->n)) == NULL) {
+            *st = CODEC_NO_MEMORY;
+            return 1;
+        }
+        if ((p = plain_board(p, end, &it->board)) == NULL)
+            break;
+        if ((p = skip_space(p, end)) == end || (*p != ',' && *p != ']'))
+            break;
+        if (*p++ == ']') {
+            p = skip_space(p, end);
+            if (p < end && *p++ == '}' && skip_space(p, end) == end) {
+                *st = CODEC_OK;
+                return 1;
+            }
+            break;
+        }
+    }
+    codec_batch_free(b);
+    return 0;
+}
+
 static enum codec_status decode_object(const char *body, size_t len,
                                        size_t max_items, struct codec_batch *b,
                                        struct codec_error *err)
@@ -280,10 +407,18 @@ static enum codec_status decode_ndjson(const char *body, size_t len,
         if (n > 0 && p[n - 1] == '\r')
             n--;
         if (n > 0) { /* empty lines are skipped */
+            struct codec_batch_item *it;
+            const char *after;
             if (b->n == max_items)
                 return too_many(err, max_items);
-            if ((st = decode_line(p, n, b)) != CODEC_OK)
-                return st;
+            if ((it = next_plain(b, -1)) == NULL)
+                return CODEC_NO_MEMORY;
+            after = plain_board(p, p + n, &it->board);
+            if (after == NULL || skip_space(after, p + n) != p + n) {
+                b->n--; /* not plain: the general path */
+                if ((st = decode_line(p, n, b)) != CODEC_OK)
+                    return st;
+            }
         }
         p = stop + (nl != NULL);
     }
@@ -301,8 +436,10 @@ enum codec_status codec_decode_batch(const char *body, size_t len, int ndjson,
     err->row = -1;
     err->column = -1;
     err->pointer[0] = '\0';
-    st = ndjson ? decode_ndjson(body, len, max_items, out, err)
-                : decode_object(body, len, max_items, out, err);
+    if (ndjson)
+        st = decode_ndjson(body, len, max_items, out, err);
+    else if (!decode_object_fast(body, len, max_items, out, &st))
+        st = decode_object(body, len, max_items, out, err);
     if (st != CODEC_OK)
         codec_batch_free(out);
     return st;
@@ -342,11 +479,15 @@ static void out_put(struct codec_out *o, const char *s, size_t n)
 /* The separator before result `index`, and its opening. */
 static void item_start(struct codec_out *o, size_t index)
 {
-    char head[48];
-    int n = snprintf(head, sizeof(head), "%s{\"index\":%zu,",
-                     !o->ndjson && index > 0 ? "," : "", index);
+    char head[48], *p = head;
 
-    out_put(o, head, (size_t)n);
+    if (!o->ndjson && index > 0)
+        *p++ = ',';
+    memcpy(p, "{\"index\":", 9);
+    p += 9;
+    p += put_decimal(p, index);
+    *p++ = ',';
+    out_put(o, head, (size_t)(p - head));
 }
 
 static void item_end(struct codec_out *o)
@@ -374,14 +515,23 @@ void codec_out_solution(struct codec_out *o, size_t index,
 
     sudoku_format(g, text);
     item_start(o, index);
-    p += sprintf(p, "\"solution\":%s", shape == CODEC_SHAPE_ROWS ? "[" : "\"");
-    for (int r = 0; r < SUDOKU_SIZE; r++) {
-        if (shape == CODEC_SHAPE_ROWS)
-            p += sprintf(p, "%s\"%.9s\"", r ? "," : "", text + 9 * r);
-        else
-            p += sprintf(p, "%.9s", text + 9 * r);
+    memcpy(p, "\"solution\":", 11);
+    p += 11;
+    if (shape == CODEC_SHAPE_ROWS) {
+        for (int r = 0; r < SUDOKU_SIZE; r++) {
+            *p++ = r ? ',' : '[';
+            *p++ = '"';
+            memcpy(p, text + 9 * r, 9);
+            p += 9;
+            *p++ = '"';
+        }
+        *p++ = ']';
+    } else {
+        *p++ = '"';
+        memcpy(p, text, SUDOKU_CELLS);
+        p += SUDOKU_CELLS;
+        *p++ = '"';
     }
-    *p++ = shape == CODEC_SHAPE_ROWS ? ']' : '"';
     out_put(o, buf, (size_t)(p - buf));
     item_end(o);
 }

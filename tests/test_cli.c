@@ -336,6 +336,97 @@ static void test_killer_lines(void **state)
     free(r);
 }
 
+/* The lines of tests/data/test_puzzles_with_solutions ("puzzle:count:
+ * solution") into lines[], their counts into counts[]; returns how many. */
+static size_t read_counted(char lines[][256], long *counts, size_t max)
+{
+    FILE *f = fopen("tests/data/test_puzzles_with_solutions", "r");
+    size_t n = 0;
+
+    assert_non_null(f);
+    while (n < max && fgets(lines[n], sizeof(lines[n]), f)) {
+        const char *c = strchr(lines[n], ':');
+        if (lines[n][0] == '#' || c == NULL)
+            continue;
+        lines[n][strcspn(lines[n], "\n")] = '\0';
+        counts[n++] = strtol(c + 1, NULL, 10);
+    }
+    fclose(f);
+    return n;
+}
+
+/* Many copies of the counted puzzles, with malformed, empty, blank and
+ * comment lines, CRLF endings, a very long line and no newline at the
+ * end: every answer and every report in input order, the same with any
+ * number of threads. The expected text is made along with the input. */
+static void test_order_and_line_forms(void **state)
+{
+    static char lines[64][256];
+    static long counts[64];
+    static const char *const threads[] = {"1", "2", "5", "16"};
+    size_t n = read_counted(lines, counts, 64), cap = 1 << 20, len = 0;
+    char *in = malloc(cap), *want = malloc(1 << 16), *want_err = malloc(8192);
+    struct run *r = new_run();
+    unsigned lineno = 0;
+
+    (void)state;
+    assert_true(n > 10 && in && want && want_err);
+    want[0] = want_err[0] = '\0';
+    for (size_t k = 0; k < 60; k++) {
+        for (size_t j = 0; j < n; j++) {
+            len += (size_t)sprintf(in + len, "%s%s", lines[j],
+                                   (k + j) % 5 ? "\n" : " \r\n");
+            lineno++;
+            strcat(want, counts[j] == 0   ? "0\n"
+                         : counts[j] == 1 ? "1\n"
+                                          : "2+\n");
+            if (j != k % n)
+                continue;
+            /* A short line of k + 1 dots, then lines that are skipped. */
+            memset(in + len, '.', k + 1);
+            len += k + 1;
+            len += (size_t)sprintf(in + len, "\n\n \t\r\n# comment %zu\n", k);
+            sprintf(want_err + strlen(want_err),
+                    "<stdin>:%u: malformed: %zu characters, need 81\n",
+                    lineno + 1, k + 1);
+            lineno += 4;
+        }
+    }
+    /* A very long line: only its first 81 characters are the puzzle. */
+    len += (size_t)sprintf(in + len, "%s:", EXAMPLE);
+    memset(in + len, 'x', 200000);
+    len += 200000;
+    len += (size_t)sprintf(in + len, "\n%s", EXAMPLE); /* no newline */
+    strcat(want, "1\n1\n");
+    assert_true(len < cap);
+    for (size_t t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+        const char *args[] = {"--threads", threads[t], "count", NULL};
+        run(r, in, args);
+        assert_int_equal(r->status, 1);
+        assert_string_equal(r->out, want);
+        assert_string_equal(r->err, want_err);
+    }
+    free(in), free(want), free(want_err), free(r);
+}
+
+/* Input with no puzzle at all: no output, nothing reported. */
+static void test_no_puzzles(void **state)
+{
+    static const char *const args[] = {"--threads", "4", "solve", NULL};
+    struct run *r = new_run();
+
+    (void)state;
+    run(r, "", args);
+    assert_int_equal(r->status, 0);
+    assert_string_equal(r->out, "");
+    assert_string_equal(r->err, "");
+    run(r, "\n# only a comment\r\n\n", args);
+    assert_int_equal(r->status, 0);
+    assert_string_equal(r->out, "");
+    assert_string_equal(r->err, "");
+    free(r);
+}
+
 int test_cli(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
@@ -347,6 +438,8 @@ int test_cli(unsigned *ntests)
         cmocka_unit_test(test_logic_subcommands),
         cmocka_unit_test(test_generate_lines),
         cmocka_unit_test(test_killer_lines),
+        cmocka_unit_test(test_order_and_line_forms),
+        cmocka_unit_test(test_no_puzzles),
     };
 
     *ntests = TESTS_COUNT(tests);

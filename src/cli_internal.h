@@ -1,0 +1,85 @@
+/* cli_internal.h - what the files of the `sudoku` command share: its
+ * options, the output buffer a puzzle line is printed into, and the entry
+ * points of running a file and of `generate`. Not a contract for anything
+ * outside the command. */
+#ifndef CLI_INTERNAL_H
+#define CLI_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+enum cli_mode {
+    CLI_SOLVE,
+    CLI_COUNT,
+    CLI_VALIDATE,
+    CLI_HINT,
+    CLI_GRADE,
+    CLI_EXPLAIN
+};
+
+struct cli_options {
+    enum cli_mode mode;
+    unsigned threads;
+    uint64_t max_nodes;
+    uint64_t max_logic_ms;
+};
+
+/* A growing byte buffer (not NUL-terminated). Once an allocation fails,
+ * `failed` is set and appends are dropped; the owner frees `data`. */
+struct cli_buf {
+    char *data;
+    size_t len, cap;
+    int failed;
+};
+
+/* Makes room for n more bytes; returns the place to write them, or NULL
+ * (and sets b->failed) when out of memory. */
+char *cli_buf_reserve(struct cli_buf *b, size_t n);
+
+static inline void cli_buf_put(struct cli_buf *b, const char *s, size_t n)
+{
+    char *p = b->len + n <= b->cap ? b->data + b->len : cli_buf_reserve(b, n);
+
+    if (p) {
+        memcpy(p, s, n);
+        b->len += n;
+    }
+}
+
+void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
+/* Judges one puzzle line (text[0..len), trimmed, not empty) of input
+ * `name` and prints its answer into out, or its report into err as
+ * "NAME:LINE: reason\n". Returns 1 when the line was reported as a
+ * failure (exit status 1), else 0. Reentrant. */
+int cli_line(const struct cli_options *opt, const char *name, unsigned lineno,
+             const char *text, size_t len, struct cli_buf *out,
+             struct cli_buf *err);
+
+/* Runs one input ("-": standard input) and writes its answers in input
+ * order. Returns 0 when every puzzle was answered, 1 when some was
+ * reported, 2 when the input could not be read. */
+int cli_run_file(const struct cli_options *opt, const char *path);
+
+/* `sudoku generate`: argv holds the arguments after the word. Returns the
+ * exit status. */
+int cli_generate(int argc, char **argv);
+
+/* The help text, for --help. */
+extern const char cli_usage[];
+
+/* A usage error: says the one thing that is wrong on stderr, points to
+ * --help, and returns the exit status for it (2). */
+int cli_bad_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads option `flag`'s value v as a whole number from min to max into
+ * *out: returns 0, or the usage error's status (reported). */
+int cli_option_number(const char *flag, const char *v, unsigned long long min,
+                      unsigned long long max, unsigned long long *out);
+
+#endif
