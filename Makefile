@@ -47,6 +47,8 @@ TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
 LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_framing.c src/http_conn.c src/http_loop.c src/http_server.c src/http_jobs.c src/config.c \
             src/log.c src/metrics.c src/probe.c
+# Other sizes and variant rules on the wire (the engine: COVER_SRC).
+LIB_SRC  += src/api_variant.c src/codec_variant.c
 # The logic engine and the generator (also linked into the CLI and bench).
 LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_unique.c src/logic_chain.c \
              src/logic_als.c src/logic_force.c src/logic_explain.c src/generate.c

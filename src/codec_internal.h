@@ -41,4 +41,19 @@ enum codec_status codec_board_general(const char *body, size_t len,
                                       struct codec_board *out,
                                       struct codec_error *err);
 
+/* Counts the characters (UTF-8 code points) of s and copies up to `max` of
+ * them into out, one byte each (CODEC_NON_ASCII for non-ASCII ones). */
+size_t codec_copy_chars(const char *s, char *out, size_t max);
+
+/* codec_variant.c: "conflicts": [...] of the generic engine's units under
+ * r. 0, or -1 when out of memory. */
+int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
+                              const struct cover_conflict *c, size_t n);
+
+/* One puzzle value of any size found at `at` (a batch item): a board, or
+ * an object with "board" and its own rule members. */
+enum codec_status codec_variant_value(const cJSON *item, const char *at,
+                                      struct codec_variant *out,
+                                      struct codec_error *err);
+
 #endif

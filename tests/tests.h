@@ -22,5 +22,7 @@ int test_api_logic(unsigned *ntests);
 int test_cli(unsigned *ntests);
 int test_killer(unsigned *ntests);
 int test_api_killer(unsigned *ntests);
+int test_codec_variant(unsigned *ntests);
+int test_api_variant(unsigned *ntests);
 
 #endif

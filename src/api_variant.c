@@ -1,0 +1,418 @@
+/* api_variant.c - other sizes and variant rules on the puzzle routes, through
+ * the generic exact-cover engine (cover.h). A body reaches this file only
+ * when it is not the plain classic one (api_read_board decides): its rules
+ * are checked, then the search counts to 2 within --max-nodes, as for a
+ * classic board, and the answers keep the board's shape and characters. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_internal.h"
+#include "codec.h"
+#include "cover.h"
+#include "killer.h"
+
+/* Conflicts listed in one answer at most; the detail says how many more. */
+#define MAX_CONFLICTS 256
+
+void api_respond_unsupported(struct api_response *resp, const char *pointer,
+                             const char *detail)
+{
+    struct codec_problem p;
+
+    codec_problem_init(&p, 422, "unsupported_variant",
+                       "Not supported for this size or variant", detail);
+    p.pointer = pointer;
+    api_respond_problem(resp, &p);
+}
+
+void api_variant_decode_problem(enum codec_status st,
+                                const struct codec_error *err,
+                                struct codec_problem *p)
+{
+    static const struct {
+        enum codec_status st;
+        const char *code, *title;
+    } map[] = {
+        {CODEC_INVALID_BOX, "invalid_box", "Box does not tile the board"},
+        {CODEC_INVALID_REGIONS, "invalid_regions", "Malformed region map"},
+        {CODEC_INVALID_EXTRA, "invalid_extra_regions",
+         "Malformed extra region"},
+        {CODEC_INVALID_SIZE, "invalid_size", "No such size"},
+    };
+    size_t i = 0;
+
+    while (i + 1 < sizeof(map) / sizeof(map[0]) && map[i].st != st)
+        i++;
+    codec_problem_init(p, 422, map[i].code, map[i].title, err->detail);
+    p->pointer = err->pointer;
+    p->row = err->row;
+    p->column = err->column;
+}
+
+/* The problem of a cover_rules_check failure. */
+static void rules_problem(enum cover_status st, int bad, const char *why,
+                          struct api_response *resp)
+{
+    struct codec_error err = {.offset = -1, .row = -1, .column = -1};
+    struct codec_problem p;
+    enum codec_status as = st == COVER_BAD_BOX       ? CODEC_INVALID_BOX
+                           : st == COVER_BAD_EXTRA   ? CODEC_INVALID_EXTRA
+                           : st == COVER_BAD_REGIONS ? CODEC_INVALID_REGIONS
+                                                     : CODEC_INVALID_BOARD;
+
+    snprintf(err.detail, sizeof(err.detail), "%s",
+             why[0] ? why : "the rules do not make a puzzle");
+    if (as == CODEC_INVALID_EXTRA && bad >= 0)
+        snprintf(err.pointer, sizeof(err.pointer), "/extra_regions/%d", bad);
+    else
+        snprintf(err.pointer, sizeof(err.pointer), "%s",
+                 as == CODEC_INVALID_BOX       ? "/box"
+                 : as == CODEC_INVALID_REGIONS ? "/regions"
+                                               : "/board");
+    if (as == CODEC_INVALID_BOARD) {
+        codec_problem_init(&p, 422, "invalid_board", "Malformed board",
+                           err.detail);
+        p.pointer = err.pointer;
+    } else
+        api_variant_decode_problem(as, &err, &p);
+    api_respond_problem(resp, &p);
+}
+
+/* 422 invalid_board for the bad character at `index`. */
+static void bad_char(const struct codec_variant *b, size_t index,
+                     struct api_response *resp)
+{
+    unsigned n = b->rules.n;
+    int row = (int)(index / n), col = (int)(index % n);
+    char shown[32], detail[200], pointer[24] = "/board";
+    struct codec_problem p;
+
+    api_shown_char(b->text[index], shown, sizeof(shown));
+    snprintf(detail, sizeof(detail),
+             "row %d, column %d: %s is not allowed; a %ux%u board takes '.' "
+             "or '0' for a blank and %c to %c for a digit",
+             row, col, shown, n, n, cover_digit_char(1), cover_digit_char(n));
+    if (b->shape == CODEC_SHAPE_ROWS)
+        snprintf(pointer, sizeof(pointer), "/board/%d", row);
+    codec_problem_init(&p, 422, "invalid_board", "Malformed board", detail);
+    p.pointer = pointer;
+    p.row = row;
+    p.column = col;
+    api_respond_problem(resp, &p);
+}
+
+/* Killer cages are the 9x9 solver's: refused beside variants. */
+static int has_cages(const struct api_request *req, struct api_response *resp)
+{
+    struct killer_cages *k = malloc(sizeof(*k));
+    struct codec_error err;
+    int present = 0;
+
+    if (k == NULL) {
+        api_respond_no_memory(resp);
+        return 1;
+    }
+    codec_decode_cages(req->body, req->body_len, k, &present, &err);
+    free(k);
+    if (present)
+        api_respond_unsupported(resp, "/cages",
+                                "killer cages are for classic 9x9 boards "
+                                "without variant rules");
+    return present;
+}
+
+int api_variant_check(const struct api_request *req, struct api_response *resp,
+                      struct api_variant *var)
+{
+    struct codec_variant *b = &var->body;
+    char why[160] = "";
+    enum cover_status st;
+    size_t bad = 0;
+    int which = -1;
+
+    if (has_cages(req, resp))
+        return -1;
+    st = cover_rules_check(&b->rules, &which, why, sizeof(why));
+    if (st != COVER_OK) {
+        rules_problem(st, which, why, resp);
+        return -1;
+    }
+    st = cover_parse(b->text, (size_t)b->rules.n * b->rules.n, b->rules.n,
+                     &var->puzzle, &bad);
+    if (st == COVER_BAD_CHAR) {
+        bad_char(b, bad, resp);
+        return -1;
+    }
+    if (st != COVER_OK) {
+        rules_problem(st, -1, "", resp);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * POST /solve and /validate
+ * ------------------------------------------------------------------------ */
+
+static const char *unit_word(const struct cover_rules *r, enum cover_unit u)
+{
+    static const char *const words[] = {
+        [COVER_ROW] = "row",
+        [COVER_COLUMN] = "column",
+        [COVER_BOX] = "box",
+        [COVER_DIAGONAL] = "diagonal",
+        [COVER_EXTRA] = "extra region",
+        [COVER_KNIGHT] = "knight's move",
+        [COVER_KING] = "king's move",
+    };
+
+    return u == COVER_BOX && r->has_regions ? "region" : words[u];
+}
+
+/* 422 conflict listing the n (>= 1) conflicts c, of `total`. */
+static void respond_conflicts(struct api_response *resp,
+                              const struct cover_rules *r,
+                              const struct cover_conflict *c, size_t n,
+                              size_t total)
+{
+    struct codec_problem p;
+    char detail[240];
+    size_t cap = sizeof(detail);
+    int len;
+
+    if (c[0].unit == COVER_KNIGHT || c[0].unit == COVER_KING)
+        len = snprintf(detail, cap, "digit %c is a %s from itself (cells",
+                       cover_digit_char(c[0].digit), unit_word(r, c[0].unit));
+    else
+        len = snprintf(detail, cap, "digit %c appears %d times in %s %d (cells",
+                       cover_digit_char(c[0].digit), c[0].ncells,
+                       unit_word(r, c[0].unit), c[0].index);
+    for (int k = 0; k < c[0].ncells && len < (int)cap; k++)
+        len += snprintf(detail + len, cap - (size_t)len, "%s [%u,%u]",
+                        k ? "," : "", c[0].cell[k] / r->n, c[0].cell[k] % r->n);
+    if (len < (int)cap)
+        snprintf(detail + len, cap - (size_t)len,
+                 total > 1 ? "), and %zu more conflict%s" : ")", total - 1,
+                 total > 2 ? "s" : "");
+    codec_problem_init(&p, 422, "conflict", "Board breaks the rules", detail);
+    p.cover_conflicts = c;
+    p.ncover = n;
+    p.cover_rules = r;
+    api_respond_problem(resp, &p);
+}
+
+/* The conflicts of var's board into a heap array (*n stored, *total in
+ * all); NULL (resp set) when out of memory. */
+static struct cover_conflict *conflicts_of(const struct api_variant *var,
+                                           size_t *n, size_t *total,
+                                           struct api_response *resp)
+{
+    struct cover_conflict *c = malloc(MAX_CONFLICTS * sizeof(*c));
+
+    if (c == NULL) {
+        api_respond_no_memory(resp);
+        return NULL;
+    }
+    *total = cover_conflicts(&var->body.rules, &var->puzzle, c, MAX_CONFLICTS);
+    *n = *total < MAX_CONFLICTS ? *total : MAX_CONFLICTS;
+    return c;
+}
+
+/* count == 0: the conflicts when there are some, else no_solution. */
+static enum api_result respond_unsolvable(const struct api_variant *var,
+                                          struct api_response *resp)
+{
+    struct codec_problem p;
+    size_t n = 0, total = 0;
+    struct cover_conflict *c = conflicts_of(var, &n, &total, resp);
+
+    if (c == NULL)
+        return API_INVALID;
+    if (n > 0)
+        respond_conflicts(resp, &var->body.rules, c, n, total);
+    free(c);
+    if (n > 0)
+        return API_INVALID;
+    api_no_solution_problem(&p);
+    api_respond_problem(resp, &p);
+    return API_NO_SOLUTION;
+}
+
+void api_solve_variant(const struct api_context *ctx,
+                       const struct api_request *req, struct api_response *resp,
+                       const struct api_variant *var, struct api_verdict *v)
+{
+    struct cover_grid sol;
+    struct codec_problem p;
+    enum cover_status st;
+    unsigned count = 0;
+    uint64_t t0 = api_now_us();
+    size_t len = 0;
+    char *body;
+
+    (void)req;
+    v->stats.nodes = v->stats.guesses = 0;
+    st = cover_count(&var->body.rules, &var->puzzle, 2, ctx->max_nodes, &sol,
+                     &count, &v->stats);
+    v->took_us = api_now_us() - t0;
+    if (st == COVER_NO_MEMORY) {
+        api_respond_no_memory(resp);
+        v->result = API_INVALID;
+    } else if (st == COVER_BUDGET) {
+        api_respond_search_limit(resp, ctx->max_nodes);
+        v->result = API_SEARCH_LIMIT;
+    } else if (count == 0) {
+        v->result = respond_unsolvable(var, resp);
+    } else if (count > 1) {
+        api_multiple_solutions_problem(&p);
+        api_respond_problem(resp, &p);
+        v->result = API_MULTIPLE_SOLUTIONS;
+    } else {
+        body = codec_encode_variant_solution(&sol, var->body.shape, &v->stats,
+                                             v->took_us, &len);
+        api_respond_json(resp, body, len);
+        v->result = body != NULL ? API_SOLVED : API_INVALID;
+    }
+}
+
+void api_validate_variant(const struct api_context *ctx,
+                          struct api_response *resp,
+                          const struct api_variant *var)
+{
+    const struct cover_rules *r = &var->body.rules;
+    size_t n = 0, total = 0, len = 0;
+    unsigned count = 0;
+    int complete = 1;
+    enum cover_status st = COVER_OK;
+    struct cover_conflict *c = conflicts_of(var, &n, &total, resp);
+    char *body;
+
+    if (c == NULL)
+        return;
+    if (n == 0)
+        st =
+            cover_count(r, &var->puzzle, 2, ctx->max_nodes, NULL, &count, NULL);
+    if (st == COVER_BUDGET || st == COVER_NO_MEMORY) {
+        free(c);
+        if (st == COVER_BUDGET)
+            api_respond_search_limit(resp, ctx->max_nodes);
+        else
+            api_respond_no_memory(resp);
+        return;
+    }
+    for (unsigned i = 0; i < (unsigned)r->n * r->n; i++)
+        complete &= var->puzzle.cell[i] != 0;
+    body = codec_encode_variant_validate(n == 0 && count == 1, count, complete,
+                                         r, c, n, &len);
+    free(c);
+    api_respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /generate
+ * ------------------------------------------------------------------------ */
+
+/* The classic members the generic engine cannot honour: 422 at the first
+ * one present. 0, or -1 with resp set. */
+static int refuse_classic_members(const struct codec_generate_request *o,
+                                  struct api_response *resp)
+{
+    const char *pointer = o->difficulty[0] ? "/difficulty"
+                          : o->symmetry[0] ? "/symmetry"
+                          : o->min_rating  ? "/min_rating"
+                          : o->max_rating  ? "/max_rating"
+                                           : NULL;
+
+    if (pointer == NULL)
+        return 0;
+    api_respond_unsupported(resp, pointer,
+                            "difficulty, symmetry and ratings come from the "
+                            "logic engine, which knows classic 9x9 sudoku "
+                            "only; other sizes and variants take \"seed\" "
+                            "and the rule members");
+    return -1;
+}
+
+/* cover_generate, and the answer when it found no puzzle: COVER_OK when
+ * *puzzle holds one (maybe with more givens, after the time budget). */
+static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
+                                  struct cover_grid *puzzle,
+                                  struct cover_grid *solution,
+                                  struct api_response *resp)
+{
+    struct codec_problem p;
+    enum cover_status st;
+
+    puzzle->n = 0; /* untouched when no full grid was found in time */
+    st = cover_generate(&b->rules, seed, API_GENERATE_MAX_US, puzzle, solution);
+    if (st == COVER_OK || (st == COVER_BUDGET && puzzle->n != 0))
+        return COVER_OK;
+    if (st == COVER_NO_MEMORY) {
+        api_respond_no_memory(resp);
+    } else if (st == COVER_BUDGET) {
+        codec_problem_init(&p, 503, "generation_timeout",
+                           "Generation budget exhausted",
+                           "no grid obeying these rules was found within the "
+                           "time budget; try another seed or fewer rules");
+        p.limit = (long long)(API_GENERATE_MAX_US / 1000);
+        api_respond_problem(resp, &p);
+    } else {
+        codec_problem_init(&p, 422, "no_solution", "No solution",
+                           "no grid obeys these rules together, so there is "
+                           "no puzzle to make");
+        api_respond_problem(resp, &p);
+    }
+    return st;
+}
+
+int api_generate_variant(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp,
+                         const struct codec_generate_request *o)
+{
+    struct codec_variant_generated out;
+    struct codec_variant *b = malloc(sizeof(*b));
+    struct cover_grid puzzle, solution;
+    struct codec_error err;
+    struct codec_problem p;
+    enum codec_status st;
+    enum cover_status cs;
+    uint64_t t0 = api_now_us();
+    uint64_t seed = o->has_seed ? o->seed : t0 & CODEC_SEED_MAX;
+    char why[160] = "", *body;
+    size_t len = 0;
+    int which = -1;
+
+    (void)ctx;
+    if (b == NULL) {
+        api_respond_no_memory(resp);
+        return 1;
+    }
+    st = codec_decode_variant_options(req->body, req->body_len, b, &err);
+    if (!b->is_variant) {
+        free(b);
+        return 0;
+    }
+    if (st != CODEC_OK) {
+        api_decode_problem(st, &err, &p);
+        api_respond_problem(resp, &p);
+    } else if (refuse_classic_members(o, resp) == 0) {
+        cs = cover_rules_check(&b->rules, &which, why, sizeof(why));
+        if (cs != COVER_OK)
+            rules_problem(cs, which, why, resp);
+        else if ((cs = generate(b, seed, &puzzle, &solution, resp)) ==
+                 COVER_OK) {
+            out = (struct codec_variant_generated){
+                &puzzle, &solution, &b->rules,        CODEC_SHAPE_LINE,
+                seed,    0,         api_now_us() - t0};
+            for (unsigned i = 0; i < (unsigned)puzzle.n * puzzle.n; i++)
+                out.givens += puzzle.cell[i] != 0;
+            body = codec_encode_variant_generated(&out, &len);
+            api_respond_json(resp, body, len);
+        }
+    }
+    free(b);
+    return 1;
+}
