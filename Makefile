@@ -58,6 +58,10 @@ LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c
 KILLER_SRC := src/killer.c src/killer_search.c
 KILLER_OBJ := $(KILLER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(KILLER_SRC) src/api_killer.c src/codec_killer.c
+# The generic engine: other sizes and variant rules (also CLI and bench).
+COVER_SRC := src/cover.c src/cover_rules.c src/cover_generate.c
+COVER_OBJ := $(COVER_SRC:src/%.c=$(B)/obj/%.o)
+LIB_SRC  += $(COVER_SRC)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
@@ -82,13 +86,13 @@ $(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
 $(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(B)/obj/cli.o
+$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ) $(B)/obj/cli.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) $(LDLIBS)
 
-$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ)
+$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
 
 # Installs the Debian packages the build needs when any is missing (as root),

@@ -28,19 +28,21 @@ enum cover_status {
                           names a cell twice or one off the grid */
     COVER_BUDGET,      /* the node budget ran out before the search ended */
     COVER_NO_MEMORY,
+    COVER_NO_SOLUTION, /* cover_generate: no grid obeys these rules (e.g.
+                          4x4 with diagonals and anti-king) */
 };
 
 /* The rules of one puzzle. Fill it with cover_rules_init, then set the
  * variant members, then call cover_rules_check before any search. */
 struct cover_rules {
-    uint8_t n;                 /* side: 4, 6, 8, 9, 12, 16 or 25 */
-    uint8_t box_rows;          /* box shape (rows x columns); unused when */
-    uint8_t box_cols;          /* has_regions is set */
-    int has_regions;           /* jigsaw: region[] replaces the boxes */
+    uint8_t n;        /* side: 4, 6, 8, 9, 12, 16 or 25 */
+    uint8_t box_rows; /* box shape (rows x columns); unused when */
+    uint8_t box_cols; /* has_regions is set */
+    int has_regions;  /* jigsaw: region[] replaces the boxes */
     uint8_t region[COVER_MAX_CELLS]; /* region (0..n-1) of each cell,
                                         row-major; cover_rules_check fills
                                         it from the boxes otherwise */
-    int diagonals;   /* both main diagonals all different */
+    int diagonals;                   /* both main diagonals all different */
     int anti_knight; /* no digit a chess knight's move from itself */
     int anti_king;   /* no digit a king's move (diagonally) from itself */
     unsigned nextra;
@@ -59,8 +61,8 @@ enum cover_status cover_rules_init(struct cover_rules *r, unsigned n);
  * failure *bad says which: the region letter, the extra group, or -1.
  * `why` (if not NULL, `why_len` bytes) gets one sentence for a person, e.g.
  * "region 'C' has 8 cells, not 9" or "region 'B' is not connected". */
-enum cover_status cover_rules_check(struct cover_rules *r, int *bad,
-                                    char *why, size_t why_len);
+enum cover_status cover_rules_check(struct cover_rules *r, int *bad, char *why,
+                                    size_t why_len);
 
 /* A board: n * n cells, row-major; 0 blank, 1..n a digit. */
 struct cover_grid {
@@ -127,7 +129,8 @@ int cover_is_solution_of(const struct cover_rules *r,
  * (seeded, deterministic for a seed and r unless max_us cuts in), then
  * blanks removed while the solution stays unique. max_us bounds the wall
  * clock (0: none); on COVER_BUDGET *out still holds a unique puzzle, with
- * more givens. */
+ * more givens, unless max_us ran out before a full grid was found (then
+ * *puzzle is untouched). COVER_NO_SOLUTION: no grid obeys r. */
 enum cover_status cover_generate(const struct cover_rules *r, uint64_t seed,
                                  uint64_t max_us, struct cover_grid *puzzle,
                                  struct cover_grid *solution);

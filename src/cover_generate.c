@@ -1,0 +1,87 @@
+/* cover_generate.c - unique puzzles for the generic engine: a random full
+ * grid (the search with its options shuffled by a seeded splitmix64), then
+ * its cells blanked in a seeded random order, each kept blank only while
+ * the puzzle still has exactly one solution. Every count has a fixed node
+ * budget, so the result depends on the seed and the rules alone unless the
+ * wall-clock bound max_us cuts in. */
+#include <time.h>
+
+#include "cover_internal.h"
+
+/* A fill that runs past this many nodes restarts with the next random
+ * state; a uniqueness count that does keeps its cell. */
+#define FILL_NODES 20000
+#define COUNT_NODES 20000
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static int late(uint64_t start, uint64_t max_us)
+{
+    return max_us && now_us() - start > max_us;
+}
+
+/* A random full grid into *solution; COVER_BUDGET when max_us ran out,
+ * COVER_NO_SOLUTION when the rules leave no grid at all. */
+static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
+                              uint64_t max_us, struct cover_grid *solution)
+{
+    struct cover_grid empty = {.n = (uint8_t)w->n};
+    unsigned count = 0;
+
+    for (;;) {
+        enum cover_status st = cover_ws_count(w, &empty, 1, FILL_NODES, rng,
+                                              solution, &count, NULL);
+        if (count == 1)
+            return COVER_OK;
+        if (st == COVER_OK)
+            return COVER_NO_SOLUTION;
+        if (late(start, max_us))
+            return COVER_BUDGET;
+    }
+}
+
+enum cover_status cover_generate(const struct cover_rules *r, uint64_t seed,
+                                 uint64_t max_us, struct cover_grid *puzzle,
+                                 struct cover_grid *solution)
+{
+    uint64_t start = now_us(), rng = seed;
+    uint16_t order[COVER_MAX_CELLS];
+    struct cover_ws *w = cover_ws_new(r);
+    enum cover_status st;
+
+    if (!w)
+        return COVER_NO_MEMORY;
+    st = fill(w, &rng, start, max_us, solution);
+    if (st != COVER_OK) {
+        cover_ws_free(w);
+        return st;
+    }
+    *puzzle = *solution;
+    for (unsigned i = 0; i < w->ncells; i++)
+        order[i] = (uint16_t)i;
+    for (unsigned i = w->ncells; i > 1; i--) {
+        unsigned j = (unsigned)(cover_rand(&rng) % i);
+        uint16_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (unsigned i = 0; i < w->ncells; i++) {
+        unsigned c = order[i], count = 0;
+        if (late(start, max_us)) {
+            st = COVER_BUDGET;
+            break;
+        }
+        puzzle->cell[c] = 0;
+        if (cover_ws_count(w, puzzle, 2, COUNT_NODES, NULL, NULL, &count,
+                           NULL) != COVER_OK ||
+            count != 1)
+            puzzle->cell[c] = solution->cell[c];
+    }
+    cover_ws_free(w);
+    return st;
+}

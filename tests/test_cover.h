@@ -1,0 +1,42 @@
+/* test_cover.h - what the generic engine's two test files share: the
+ * independent rule verifier, the test's own uniqueness proof, and the
+ * variant rules the known grids and the data sets use. */
+#ifndef TEST_COVER_H
+#define TEST_COVER_H
+
+#include "cover.h"
+
+/* 1 when grid is complete and obeys every rule of r, checked with loops of
+ * the test's own (never cover_conflicts); the boxes come from box_rows and
+ * box_cols, not from r->region. */
+int tc_verify(const struct cover_rules *r, const struct cover_grid *grid);
+
+/* 1 when filling the last blank of a unit, over and over, completes the
+ * puzzle: then it has exactly one solution. */
+int tc_peel(const struct cover_rules *r, const struct cover_grid *puzzle);
+
+/* A puzzle from a solution, blanked as far as tc_peel allows. */
+void tc_blank(const struct cover_rules *r, const struct cover_grid *solution,
+              struct cover_grid *puzzle);
+
+/* The puzzle tc_blank makes from `solution` has exactly that solution by
+ * cover_count; r is checked first. */
+void tc_expect_unique(struct cover_rules *r, const struct cover_grid *solution);
+
+/* The region (box or jigsaw region) of cell c, from the box shape when r
+ * has no region map. */
+unsigned tc_region_of(const struct cover_rules *r, unsigned c);
+
+struct cover_grid tc_grid(unsigned n, const char *text);
+void tc_check_rules(struct cover_rules *r);
+
+/* The fixed 9x9 jigsaw map of the tests and the data set, and the four
+ * windoku groups (rows and columns 2-4 and 6-8). */
+void tc_jigsaw_map(struct cover_rules *r);
+void tc_hyper_groups(struct cover_rules *r);
+
+/* The tests of tests/test_cover_data.c, run in the "cover" suite. */
+void tc_test_engines_agree(void **state);
+void tc_test_generate(void **state);
+
+#endif

@@ -1,0 +1,110 @@
+/* test_cover_data.c - the generic engine on shared data and its own data
+ * sets: both engines agree on classic puzzles, the generator makes unique,
+ * seed-determined puzzles, and every puzzle of tests/data/cover/ has one
+ * solution that the independent verifier accepts. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cover.h"
+#include "test_cover.h"
+
+/* ---------------------------------------------- both engines agree */
+
+/* Every puzzle of two shared-data samples: cover_count and sudoku_count
+ * give the same count (to 2) and, when unique, the same solution. */
+static void agree_on(const char *path)
+{
+    char line[256];
+    unsigned lines = 0;
+    struct cover_rules r;
+    FILE *f = fopen(path, "r");
+
+    if (!f)
+        fail_msg("cannot open %s (run from the repository root)", path);
+    cover_rules_init(&r, 9);
+    tc_check_rules(&r);
+    while (fgets(line, sizeof(line), f)) {
+        struct sudoku_grid sp, ss;
+        struct cover_grid cp, cs;
+        unsigned sc = 9, cc = 9;
+        if (line[0] == '#' || strcspn(line, "\r\n") != 81)
+            continue;
+        assert_int_equal(sudoku_parse(line, 81, &sp, NULL), SUDOKU_OK);
+        line[81] = '\0';
+        cp = tc_grid(9, line);
+        assert_int_equal(sudoku_count(&sp, 2, 0, &ss, &sc, NULL), SUDOKU_OK);
+        assert_int_equal(cover_count(&r, &cp, 2, 0, &cs, &cc, NULL), COVER_OK);
+        assert_int_equal(cc, sc);
+        if (sc == 1)
+            assert_memory_equal(cs.cell, ss.cell, 81);
+        lines++;
+    }
+    fclose(f);
+    assert_true(lines >= 100);
+}
+
+void tc_test_engines_agree(void **state)
+{
+    (void)state;
+    agree_on("tests/data/puzzles2_17_clue");
+    agree_on("tests/data/puzzles7_serg_benchmark");
+    agree_on("tests/data/puzzles5_forum_hardest_1905_11+");
+}
+
+/* ------------------------------------------------------------ generation */
+
+static void generate_one(struct cover_rules *r, uint64_t seed)
+{
+    struct cover_grid p, s, p2, s2, found;
+    unsigned count = 0, n = r->n;
+
+    tc_check_rules(r);
+    assert_int_equal(cover_generate(r, seed, 0, &p, &s), COVER_OK);
+    assert_true(tc_verify(r, &s));
+    for (unsigned c = 0; c < n * n; c++)
+        assert_true(p.cell[c] == 0 || p.cell[c] == s.cell[c]);
+    assert_int_equal(cover_count(r, &p, 2, 0, &found, &count, NULL), COVER_OK);
+    assert_int_equal(count, 1);
+    assert_memory_equal(found.cell, s.cell, n * n);
+    /* the same seed, the same puzzle */
+    assert_int_equal(cover_generate(r, seed, 0, &p2, &s2), COVER_OK);
+    assert_memory_equal(p2.cell, p.cell, n * n);
+    assert_memory_equal(s2.cell, s.cell, n * n);
+}
+
+void tc_test_generate(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+
+    (void)state;
+    cover_rules_init(&r, 4);
+    generate_one(&r, 1);
+    cover_rules_init(&r, 6);
+    generate_one(&r, 2);
+    cover_rules_init(&r, 8);
+    r.anti_king = 1;
+    generate_one(&r, 3);
+    cover_rules_init(&r, 9);
+    r.diagonals = 1;
+    tc_jigsaw_map(&r);
+    generate_one(&r, 4);
+    cover_rules_init(&r, 9);
+    tc_hyper_groups(&r);
+    r.anti_knight = 1;
+    generate_one(&r, 5);
+    /* r2c1 must differ from all of row 1 (its column and box hold r1c1
+     * and r1c2, the extra group r1c3 and r1c4): five cells, four digits */
+    cover_rules_init(&r, 4);
+    r.nextra = 1;
+    r.extra[0].ncells = 3;
+    r.extra[0].cell[0] = 4, r.extra[0].cell[1] = 2, r.extra[0].cell[2] = 3;
+    tc_check_rules(&r);
+    assert_int_equal(cover_generate(&r, 1, 0, &p, &s), COVER_NO_SOLUTION);
+}
