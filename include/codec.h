@@ -131,6 +131,10 @@ struct codec_batch_item {
     enum codec_status status;
     struct codec_error err;
     char at[32]; /* JSON pointer of the board: "/boards/3", "/board", "" */
+    /* NULL, or (heap, freed by codec_batch_free) a board of another size
+     * or with rule members: an element {"board": ..., "diagonals": true}
+     * or a line like it. status and err are then its decoding's. */
+    struct codec_variant *variant;
 };
 
 struct codec_batch {
@@ -175,6 +179,9 @@ void codec_out_begin(struct codec_out *o, int ndjson);
 void codec_out_raw(struct codec_out *o, const char *s, size_t n);
 void codec_out_solution(struct codec_out *o, size_t index,
                         const struct sudoku_grid *g, enum codec_shape shape);
+void codec_out_variant_solution(struct codec_out *o, size_t index,
+                                const struct cover_grid *g,
+                                enum codec_shape shape);
 void codec_out_problem(struct codec_out *o, size_t index,
                        const struct codec_problem *p);
 /* Appends the closing part (the JSON form ends with "stats"). */
@@ -311,6 +318,8 @@ struct codec_variant {
     char text[COVER_MAX_CELLS]; /* the n * n characters as sent */
     struct cover_rules rules;
     int has_box;
+    char at[32];       /* JSON pointer of the puzzle: "", "/boards/3" */
+    char board_at[40]; /* and of its board: "/board", "/boards/3/board" */
 };
 
 /* Decodes a puzzle body of any size with its rule members. On failure

@@ -62,7 +62,7 @@ int api_check_body(const struct api_context *ctx, const struct api_request *req,
 /* Room for the texts a problem points into. */
 struct api_problem_text {
     char detail[200];
-    char pointer[40];
+    char pointer[64];
 };
 
 /* 422 search_limit for a search that used its `budget` of nodes. */
@@ -123,11 +123,24 @@ enum api_result api_judge(const struct api_context *ctx,
                           const struct sudoku_grid *puzzle,
                           struct api_verdict *v);
 
+/* Conflicts of a variant board listed in one answer at most; the detail
+ * says how many more there are. */
+#define API_VARIANT_CONFLICTS 256
+
 /* A puzzle for the generic engine (another size, or variant rules): its
- * body as decoded, the rules checked, the board parsed. */
+ * body as decoded, the board parsed, and what became of it. Big (the
+ * conflicts): allocate it. */
 struct api_variant {
-    struct codec_variant body; /* body.rules: checked */
+    struct codec_variant body; /* body.rules: checked by prepare */
     struct cover_grid puzzle;
+    enum api_result result;     /* of api_variant_judge */
+    struct cover_grid solution; /* API_SOLVED */
+    struct sudoku_stats stats;
+    uint64_t took_us;
+    struct codec_problem problem; /* a failed prepare, or not API_SOLVED */
+    struct api_problem_text text;
+    struct cover_conflict conflicts[API_VARIANT_CONFLICTS];
+    size_t nconflicts, total; /* stored, and in all */
 };
 
 /* Reads the board of a puzzle route's JSON body: size limit, media type,
@@ -156,20 +169,26 @@ void api_multiple_solutions_problem(struct codec_problem *p);
 
 /* api_variant.c: the generic engine behind the puzzle routes. */
 
-/* Reads and checks a body codec_decode_variant found to be a variant
- * (*var allocated by the caller): the rules (cover_rules_check), the
- * characters, no "cages". 0, or -1 with resp set. */
+/* Checks var->body's rules (cover_rules_check) and parses its board into
+ * var->puzzle. 0, or -1 with var->problem set (pointers under body.at). */
+int api_variant_prepare(struct api_variant *var);
+
+/* Counts the solutions of a prepared var up to 2 within max_nodes: fills
+ * the verdict members (the conflicts when it has none) and returns
+ * var->result. */
+enum api_result api_variant_judge(uint64_t max_nodes, struct api_variant *var);
+
+/* A body codec_decode_variant found to be a variant: prepared, and no
+ * "cages". 0, or -1 with resp set. */
 int api_variant_check(const struct api_request *req, struct api_response *resp,
                       struct api_variant *var);
 
-/* POST /solve and /validate of a variant; the verdict goes into *v (result,
- * took_us, stats) for the metrics. */
-void api_solve_variant(const struct api_context *ctx,
-                       const struct api_request *req, struct api_response *resp,
-                       const struct api_variant *var, struct api_verdict *v);
+/* POST /solve and /validate of a checked variant; the verdict stays in
+ * *var (result, took_us, stats) for the metrics. */
+void api_solve_variant(const struct api_context *ctx, struct api_response *resp,
+                       struct api_variant *var);
 void api_validate_variant(const struct api_context *ctx,
-                          struct api_response *resp,
-                          const struct api_variant *var);
+                          struct api_response *resp, struct api_variant *var);
 
 /* POST /generate with a "size" other than 9 or a rule member: answers and
  * returns 1; 0 (nothing done) for a classic body. o is the classic

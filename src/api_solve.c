@@ -360,7 +360,10 @@ void api_handle_solve(const struct api_context *ctx,
     v.stats.guesses = 0;
     in = api_read_board(ctx, req, resp, &board, &puzzle, &var);
     if (in == 1) {
-        api_solve_variant(ctx, req, resp, var, &v);
+        api_solve_variant(ctx, resp, var);
+        v.result = var->result;
+        v.took_us = var->took_us;
+        v.stats = var->stats;
         free(var);
     } else if (in == 0 &&
                !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {

@@ -13,9 +13,6 @@
 #include "cover.h"
 #include "killer.h"
 
-/* Conflicts listed in one answer at most; the detail says how many more. */
-#define MAX_CONFLICTS 256
-
 void api_respond_unsupported(struct api_response *resp, const char *pointer,
                              const char *detail)
 {
@@ -51,56 +48,95 @@ void api_variant_decode_problem(enum codec_status st,
     p->column = err->column;
 }
 
-/* The problem of a cover_rules_check failure. */
-static void rules_problem(enum cover_status st, int bad, const char *why,
-                          struct api_response *resp)
+/* var->problem for a cover_rules_check failure; pointers under body.at. */
+static void rules_problem(struct api_variant *var, enum cover_status st,
+                          int bad, const char *why)
 {
     struct codec_error err = {.offset = -1, .row = -1, .column = -1};
-    struct codec_problem p;
+    const char *at = var->body.at;
     enum codec_status as = st == COVER_BAD_BOX       ? CODEC_INVALID_BOX
                            : st == COVER_BAD_EXTRA   ? CODEC_INVALID_EXTRA
                            : st == COVER_BAD_REGIONS ? CODEC_INVALID_REGIONS
                                                      : CODEC_INVALID_BOARD;
 
-    snprintf(err.detail, sizeof(err.detail), "%s",
+    snprintf(var->text.detail, sizeof(var->text.detail), "%s",
              why[0] ? why : "the rules do not make a puzzle");
     if (as == CODEC_INVALID_EXTRA && bad >= 0)
-        snprintf(err.pointer, sizeof(err.pointer), "/extra_regions/%d", bad);
+        snprintf(var->text.pointer, sizeof(var->text.pointer),
+                 "%s/extra_regions/%d", at, bad);
+    else if (as == CODEC_INVALID_BOARD)
+        snprintf(var->text.pointer, sizeof(var->text.pointer), "%s",
+                 var->body.board_at);
     else
-        snprintf(err.pointer, sizeof(err.pointer), "%s",
-                 as == CODEC_INVALID_BOX       ? "/box"
-                 : as == CODEC_INVALID_REGIONS ? "/regions"
-                                               : "/board");
-    if (as == CODEC_INVALID_BOARD) {
-        codec_problem_init(&p, 422, "invalid_board", "Malformed board",
-                           err.detail);
-        p.pointer = err.pointer;
-    } else
-        api_variant_decode_problem(as, &err, &p);
-    api_respond_problem(resp, &p);
+        snprintf(var->text.pointer, sizeof(var->text.pointer), "%s%s", at,
+                 as == CODEC_INVALID_BOX ? "/box" : "/regions");
+    if (as == CODEC_INVALID_BOARD)
+        codec_problem_init(&var->problem, 422, "invalid_board",
+                           "Malformed board", var->text.detail);
+    else
+        api_variant_decode_problem(as, &err, &var->problem);
+    var->problem.detail = var->text.detail;
+    var->problem.pointer = var->text.pointer;
 }
 
-/* 422 invalid_board for the bad character at `index`. */
-static void bad_char(const struct codec_variant *b, size_t index,
-                     struct api_response *resp)
+/* var->problem: 422 invalid_board for the bad character at `index`. */
+static void bad_char(struct api_variant *var, size_t index)
 {
+    const struct codec_variant *b = &var->body;
     unsigned n = b->rules.n;
     int row = (int)(index / n), col = (int)(index % n);
-    char shown[32], detail[200], pointer[24] = "/board";
-    struct codec_problem p;
+    char shown[32];
 
     api_shown_char(b->text[index], shown, sizeof(shown));
-    snprintf(detail, sizeof(detail),
+    snprintf(var->text.detail, sizeof(var->text.detail),
              "row %d, column %d: %s is not allowed; a %ux%u board takes '.' "
              "or '0' for a blank and %c to %c for a digit",
              row, col, shown, n, n, cover_digit_char(1), cover_digit_char(n));
     if (b->shape == CODEC_SHAPE_ROWS)
-        snprintf(pointer, sizeof(pointer), "/board/%d", row);
-    codec_problem_init(&p, 422, "invalid_board", "Malformed board", detail);
-    p.pointer = pointer;
-    p.row = row;
-    p.column = col;
-    api_respond_problem(resp, &p);
+        snprintf(var->text.pointer, sizeof(var->text.pointer), "%s/%d",
+                 b->board_at, row);
+    else
+        snprintf(var->text.pointer, sizeof(var->text.pointer), "%s",
+                 b->board_at);
+    codec_problem_init(&var->problem, 422, "invalid_board", "Malformed board",
+                       var->text.detail);
+    var->problem.pointer = var->text.pointer;
+    var->problem.row = row;
+    var->problem.column = col;
+}
+
+/* cover_rules_check of var's rules: 0, or -1 with var->problem. */
+static int check_rules(struct api_variant *var)
+{
+    char why[160] = "";
+    int which = -1;
+    enum cover_status st =
+        cover_rules_check(&var->body.rules, &which, why, sizeof(why));
+
+    if (st == COVER_OK)
+        return 0;
+    rules_problem(var, st, which, why);
+    return -1;
+}
+
+int api_variant_prepare(struct api_variant *var)
+{
+    struct codec_variant *b = &var->body;
+    enum cover_status st;
+    size_t bad = 0;
+
+    var->result = API_INVALID;
+    var->took_us = 0;
+    var->stats.nodes = var->stats.guesses = 0;
+    if (check_rules(var) != 0)
+        return -1;
+    st = cover_parse(b->text, (size_t)b->rules.n * b->rules.n, b->rules.n,
+                     &var->puzzle, &bad);
+    if (st == COVER_BAD_CHAR)
+        bad_char(var, bad);
+    else if (st != COVER_OK)
+        rules_problem(var, st, -1, "");
+    return st == COVER_OK ? 0 : -1;
 }
 
 /* Killer cages are the 9x9 solver's: refused beside variants. */
@@ -126,34 +162,17 @@ static int has_cages(const struct api_request *req, struct api_response *resp)
 int api_variant_check(const struct api_request *req, struct api_response *resp,
                       struct api_variant *var)
 {
-    struct codec_variant *b = &var->body;
-    char why[160] = "";
-    enum cover_status st;
-    size_t bad = 0;
-    int which = -1;
-
     if (has_cages(req, resp))
         return -1;
-    st = cover_rules_check(&b->rules, &which, why, sizeof(why));
-    if (st != COVER_OK) {
-        rules_problem(st, which, why, resp);
-        return -1;
-    }
-    st = cover_parse(b->text, (size_t)b->rules.n * b->rules.n, b->rules.n,
-                     &var->puzzle, &bad);
-    if (st == COVER_BAD_CHAR) {
-        bad_char(b, bad, resp);
-        return -1;
-    }
-    if (st != COVER_OK) {
-        rules_problem(st, -1, "", resp);
+    if (api_variant_prepare(var) != 0) {
+        api_respond_problem(resp, &var->problem);
         return -1;
     }
     return 0;
 }
 
 /* ------------------------------------------------------------------------
- * POST /solve and /validate
+ * The verdict: POST /solve, /validate and batch items
  * ------------------------------------------------------------------------ */
 
 static const char *unit_word(const struct cover_rules *r, enum cover_unit u)
@@ -171,15 +190,13 @@ static const char *unit_word(const struct cover_rules *r, enum cover_unit u)
     return u == COVER_BOX && r->has_regions ? "region" : words[u];
 }
 
-/* 422 conflict listing the n (>= 1) conflicts c, of `total`. */
-static void respond_conflicts(struct api_response *resp,
-                              const struct cover_rules *r,
-                              const struct cover_conflict *c, size_t n,
-                              size_t total)
+/* var->problem: 422 conflict listing var's conflicts (at least one). */
+static void conflict_problem(struct api_variant *var)
 {
-    struct codec_problem p;
-    char detail[240];
-    size_t cap = sizeof(detail);
+    const struct cover_rules *r = &var->body.rules;
+    const struct cover_conflict *c = var->conflicts;
+    char *detail = var->text.detail;
+    size_t cap = sizeof(var->text.detail), total = var->total;
     int len;
 
     if (c[0].unit == COVER_KNIGHT || c[0].unit == COVER_KING)
@@ -196,117 +213,100 @@ static void respond_conflicts(struct api_response *resp,
         snprintf(detail + len, cap - (size_t)len,
                  total > 1 ? "), and %zu more conflict%s" : ")", total - 1,
                  total > 2 ? "s" : "");
-    codec_problem_init(&p, 422, "conflict", "Board breaks the rules", detail);
-    p.cover_conflicts = c;
-    p.ncover = n;
-    p.cover_rules = r;
-    api_respond_problem(resp, &p);
+    codec_problem_init(&var->problem, 422, "conflict", "Board breaks the rules",
+                       detail);
+    var->problem.cover_conflicts = c;
+    var->problem.ncover = var->nconflicts;
+    var->problem.cover_rules = r;
 }
 
-/* The conflicts of var's board into a heap array (*n stored, *total in
- * all); NULL (resp set) when out of memory. */
-static struct cover_conflict *conflicts_of(const struct api_variant *var,
-                                           size_t *n, size_t *total,
-                                           struct api_response *resp)
+static void find_conflicts(struct api_variant *var)
 {
-    struct cover_conflict *c = malloc(MAX_CONFLICTS * sizeof(*c));
-
-    if (c == NULL) {
-        api_respond_no_memory(resp);
-        return NULL;
-    }
-    *total = cover_conflicts(&var->body.rules, &var->puzzle, c, MAX_CONFLICTS);
-    *n = *total < MAX_CONFLICTS ? *total : MAX_CONFLICTS;
-    return c;
+    var->total = cover_conflicts(&var->body.rules, &var->puzzle, var->conflicts,
+                                 API_VARIANT_CONFLICTS);
+    var->nconflicts =
+        var->total < API_VARIANT_CONFLICTS ? var->total : API_VARIANT_CONFLICTS;
 }
 
-/* count == 0: the conflicts when there are some, else no_solution. */
-static enum api_result respond_unsolvable(const struct api_variant *var,
-                                          struct api_response *resp)
+enum api_result api_variant_judge(uint64_t max_nodes, struct api_variant *var)
 {
-    struct codec_problem p;
-    size_t n = 0, total = 0;
-    struct cover_conflict *c = conflicts_of(var, &n, &total, resp);
-
-    if (c == NULL)
-        return API_INVALID;
-    if (n > 0)
-        respond_conflicts(resp, &var->body.rules, c, n, total);
-    free(c);
-    if (n > 0)
-        return API_INVALID;
-    api_no_solution_problem(&p);
-    api_respond_problem(resp, &p);
-    return API_NO_SOLUTION;
-}
-
-void api_solve_variant(const struct api_context *ctx,
-                       const struct api_request *req, struct api_response *resp,
-                       const struct api_variant *var, struct api_verdict *v)
-{
-    struct cover_grid sol;
-    struct codec_problem p;
     enum cover_status st;
     unsigned count = 0;
     uint64_t t0 = api_now_us();
+
+    var->nconflicts = var->total = 0;
+    st = cover_count(&var->body.rules, &var->puzzle, 2, max_nodes,
+                     &var->solution, &count, &var->stats);
+    var->took_us = api_now_us() - t0;
+    if (st == COVER_NO_MEMORY) {
+        codec_problem_init(&var->problem, 500, "internal_error",
+                           "Internal error",
+                           "the server ran out of memory; try again");
+        return var->result = API_INVALID;
+    }
+    if (st == COVER_BUDGET) {
+        api_search_limit_problem(max_nodes, &var->problem, &var->text);
+        return var->result = API_SEARCH_LIMIT;
+    }
+    if (count == 0 && (find_conflicts(var), var->nconflicts > 0)) {
+        conflict_problem(var);
+        return var->result = API_INVALID;
+    }
+    if (count == 0) {
+        api_no_solution_problem(&var->problem);
+        return var->result = API_NO_SOLUTION;
+    }
+    if (count > 1) {
+        api_multiple_solutions_problem(&var->problem);
+        return var->result = API_MULTIPLE_SOLUTIONS;
+    }
+    return var->result = API_SOLVED;
+}
+
+void api_solve_variant(const struct api_context *ctx, struct api_response *resp,
+                       struct api_variant *var)
+{
     size_t len = 0;
     char *body;
 
-    (void)req;
-    v->stats.nodes = v->stats.guesses = 0;
-    st = cover_count(&var->body.rules, &var->puzzle, 2, ctx->max_nodes, &sol,
-                     &count, &v->stats);
-    v->took_us = api_now_us() - t0;
-    if (st == COVER_NO_MEMORY) {
-        api_respond_no_memory(resp);
-        v->result = API_INVALID;
-    } else if (st == COVER_BUDGET) {
-        api_respond_search_limit(resp, ctx->max_nodes);
-        v->result = API_SEARCH_LIMIT;
-    } else if (count == 0) {
-        v->result = respond_unsolvable(var, resp);
-    } else if (count > 1) {
-        api_multiple_solutions_problem(&p);
-        api_respond_problem(resp, &p);
-        v->result = API_MULTIPLE_SOLUTIONS;
-    } else {
-        body = codec_encode_variant_solution(&sol, var->body.shape, &v->stats,
-                                             v->took_us, &len);
-        api_respond_json(resp, body, len);
-        v->result = body != NULL ? API_SOLVED : API_INVALID;
+    if (api_variant_judge(ctx->max_nodes, var) != API_SOLVED) {
+        api_respond_problem(resp, &var->problem);
+        return;
     }
+    body = codec_encode_variant_solution(&var->solution, var->body.shape,
+                                         &var->stats, var->took_us, &len);
+    api_respond_json(resp, body, len);
+    if (body == NULL)
+        var->result = API_INVALID;
 }
 
 void api_validate_variant(const struct api_context *ctx,
-                          struct api_response *resp,
-                          const struct api_variant *var)
+                          struct api_response *resp, struct api_variant *var)
 {
     const struct cover_rules *r = &var->body.rules;
-    size_t n = 0, total = 0, len = 0;
+    size_t len = 0;
     unsigned count = 0;
     int complete = 1;
     enum cover_status st = COVER_OK;
-    struct cover_conflict *c = conflicts_of(var, &n, &total, resp);
     char *body;
 
-    if (c == NULL)
-        return;
-    if (n == 0)
+    find_conflicts(var);
+    if (var->nconflicts == 0)
         st =
             cover_count(r, &var->puzzle, 2, ctx->max_nodes, NULL, &count, NULL);
-    if (st == COVER_BUDGET || st == COVER_NO_MEMORY) {
-        free(c);
-        if (st == COVER_BUDGET)
-            api_respond_search_limit(resp, ctx->max_nodes);
-        else
-            api_respond_no_memory(resp);
+    if (st == COVER_BUDGET) {
+        api_respond_search_limit(resp, ctx->max_nodes);
+        return;
+    }
+    if (st == COVER_NO_MEMORY) {
+        api_respond_no_memory(resp);
         return;
     }
     for (unsigned i = 0; i < (unsigned)r->n * r->n; i++)
         complete &= var->puzzle.cell[i] != 0;
-    body = codec_encode_variant_validate(n == 0 && count == 1, count, complete,
-                                         r, c, n, &len);
-    free(c);
+    body = codec_encode_variant_validate(var->nconflicts == 0 && count == 1,
+                                         count, complete, r, var->conflicts,
+                                         var->nconflicts, &len);
     api_respond_json(resp, body, len);
 }
 
@@ -373,37 +373,34 @@ int api_generate_variant(const struct api_context *ctx,
                          const struct codec_generate_request *o)
 {
     struct codec_variant_generated out;
-    struct codec_variant *b = malloc(sizeof(*b));
+    struct api_variant *v = malloc(sizeof(*v));
+    struct codec_variant *b = &v->body;
     struct cover_grid puzzle, solution;
     struct codec_error err;
     struct codec_problem p;
     enum codec_status st;
-    enum cover_status cs;
     uint64_t t0 = api_now_us();
     uint64_t seed = o->has_seed ? o->seed : t0 & CODEC_SEED_MAX;
-    char why[160] = "", *body;
     size_t len = 0;
-    int which = -1;
+    char *body;
 
     (void)ctx;
-    if (b == NULL) {
+    if (v == NULL) {
         api_respond_no_memory(resp);
         return 1;
     }
     st = codec_decode_variant_options(req->body, req->body_len, b, &err);
     if (!b->is_variant) {
-        free(b);
+        free(v);
         return 0;
     }
     if (st != CODEC_OK) {
         api_decode_problem(st, &err, &p);
         api_respond_problem(resp, &p);
     } else if (refuse_classic_members(o, resp) == 0) {
-        cs = cover_rules_check(&b->rules, &which, why, sizeof(why));
-        if (cs != COVER_OK)
-            rules_problem(cs, which, why, resp);
-        else if ((cs = generate(b, seed, &puzzle, &solution, resp)) ==
-                 COVER_OK) {
+        if (check_rules(v) != 0)
+            api_respond_problem(resp, &v->problem);
+        else if (generate(b, seed, &puzzle, &solution, resp) == COVER_OK) {
             out = (struct codec_variant_generated){
                 &puzzle, &solution, &b->rules,        CODEC_SHAPE_LINE,
                 seed,    0,         api_now_us() - t0};
@@ -413,6 +410,6 @@ int api_generate_variant(const struct api_context *ctx,
             api_respond_json(resp, body, len);
         }
     }
-    free(b);
+    free(v);
     return 1;
 }

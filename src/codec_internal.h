@@ -50,6 +50,9 @@ size_t codec_copy_chars(const char *s, char *out, size_t max);
 int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
                               const struct cover_conflict *c, size_t n);
 
+/* Has the object a rule member of CODEC_VARIANT_MEMBERS? */
+int codec_has_rule_member(const cJSON *obj);
+
 /* One puzzle value of any size found at `at` (a batch item): a board, or
  * an object with "board" and its own rule members. */
 enum codec_status codec_variant_value(const cJSON *item, const char *at,

@@ -36,7 +36,7 @@ static const char *const rule_members[] = {
     "box", "regions", "extra_regions", "diagonals", "anti_knight", "anti_king",
 };
 
-static int has_rule_member(const cJSON *root)
+int codec_has_rule_member(const cJSON *root)
 {
     for (size_t i = 0; i < sizeof(rule_members) / sizeof(rule_members[0]); i++)
         if (cJSON_GetObjectItemCaseSensitive(root, rule_members[i]) != NULL)
@@ -415,6 +415,8 @@ static void variant_init(struct codec_variant *out, struct codec_error *err)
 {
     out->is_variant = 0;
     out->has_box = 0;
+    out->at[0] = '\0';
+    snprintf(out->board_at, sizeof(out->board_at), "/board");
     out->shape = CODEC_SHAPE_ROWS;
     cover_rules_init(&out->rules, 9);
     err->offset = -1;
@@ -433,10 +435,13 @@ enum codec_status codec_variant_value(const cJSON *item, const char *at,
     enum codec_status st;
 
     variant_init(out, err);
+    snprintf(out->at, sizeof(out->at), "%s", at);
+    snprintf(out->board_at, sizeof(out->board_at), "%s", at);
     if (cJSON_IsObject(item)) {
-        out->is_variant = has_rule_member(item);
+        out->is_variant = codec_has_rule_member(item);
         board = cJSON_GetObjectItemCaseSensitive(item, "board");
         snprintf(pointer, sizeof(pointer), "%s/board", at);
+        snprintf(out->board_at, sizeof(out->board_at), "%s", pointer);
         if (board == NULL)
             return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
                               "the \"board\" member is missing");
@@ -492,7 +497,7 @@ enum codec_status codec_decode_variant_options(const char *body, size_t len,
                         "the body must be a JSON object");
         goto out;
     }
-    out->is_variant = has_rule_member(root);
+    out->is_variant = codec_has_rule_member(root);
     if ((size = cJSON_GetObjectItemCaseSensitive(root, "size")) != NULL) {
         n = integer(size, 0, 1000000);
         out->is_variant |= n != 9;

@@ -26,8 +26,11 @@
 
 /* --max-body as the daemon's default (16 KiB): a 25x25 body with a region
  * map must fit in it. */
-static const struct api_context ctx = {
-    .max_nodes = 5000000, .max_body = 16 * 1024, .max_logic_ms = 1000};
+static const struct api_context ctx = {.max_nodes = 5000000,
+                                       .max_body = 16 * 1024,
+                                       .max_logic_ms = 1000,
+                                       .max_batch = 100,
+                                       .max_batch_body = 1 << 20};
 
 /* The rules of a test puzzle, as the test sees them. */
 struct rules {
@@ -595,6 +598,47 @@ static void largest_body_fits(void **state)
     cJSON_Delete(root);
 }
 
+/* A batch mixes sizes and rules per board; each result is the one /solve
+ * gives for that board alone, pointers under the board's place. */
+static void batch_per_item(void **state)
+{
+    static char body[16384], grid[COVER_MAX_CELLS], sol[COVER_MAX_CELLS];
+    const cJSON *results, *item;
+    size_t len;
+    cJSON *root;
+
+    (void)state;
+    formula(&boxes[5], grid); /* 16x16 */
+    grid[17] = '.';
+    len =
+        (size_t)snprintf(body, sizeof(body), "{\"boards\":[\"%.256s\",", grid);
+    len += (size_t)snprintf(body + len, sizeof(body) - len,
+                            "{\"board\":\"................\",\"regions\":"
+                            "\"AABBAABBCCDDCDCD\"},"
+                            "{\"board\":\"1...............\",\"box\":5},"
+                            "\"%s\"]}",
+                            SUPPORT_EXAMPLE);
+    assert_true(len < sizeof(body));
+    root = post("/solve/batch", body, 200);
+    results = cJSON_GetObjectItemCaseSensitive(root, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 4);
+    item = cJSON_GetArrayItem(results, 0);
+    board_text(cJSON_GetObjectItemCaseSensitive(item, "solution"), 16, 0, sol);
+    verify(&boxes[5], grid, sol);
+    item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, 1),
+                                            "problem");
+    assert_string_equal(support_str(item, "code"), "invalid_regions");
+    assert_string_equal(support_str(item, "pointer"), "/boards/1/regions");
+    item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, 2),
+                                            "problem");
+    assert_string_equal(support_str(item, "code"), "invalid_request");
+    assert_string_equal(support_str(item, "pointer"), "/boards/2/box");
+    item = cJSON_GetArrayItem(results, 3);
+    assert_string_equal(support_str(item, "solution"),
+                        SUPPORT_EXAMPLE_SOLUTION);
+    cJSON_Delete(root);
+}
+
 int test_api_variant(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +650,7 @@ int test_api_variant(unsigned *ntests)
         cmocka_unit_test(malformed_members),
         cmocka_unit_test(classic_only_routes),
         cmocka_unit_test(largest_body_fits),
+        cmocka_unit_test(batch_per_item),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("api_variant", tests, NULL, NULL);

@@ -384,6 +384,7 @@ async function routes(api: Client, d: Daemon): Promise<void> {
         ["hint unsupported_variant", "/hint", api.POST("/hint", { body: { board: SIX }, ...text }), 422, "unsupported_variant"],
         ["generate 6x6", "/generate", api.POST("/generate", { body: { size: 6, seed: 4, diagonals: true }, ...text }), 200],
         ["generate jigsaw", "/generate", api.POST("/generate", { body: { regions: JIGSAW, seed: 5 }, ...text }), 200],
+        ["batch variants", "/solve/batch", api.POST("/solve/batch", { body: { boards: [SIX, { board: JIGSAW_PUZZLE, regions: JIGSAW }, { board: ".".repeat(16), regions: "AABBAABBCCDDCDCD" }] }, ...text }), 200],
         ["generate invalid_size", "/generate", api.POST("/generate", { body: bad<GenerateRequest>({ size: 10 }), ...text }), 422, "invalid_size"],
         ["livez", "/livez", api.GET("/livez", text), 200],
         ["readyz", "/readyz", api.GET("/readyz", text), 200],
