@@ -69,6 +69,8 @@ BENCH_SRC := $(wildcard tests/bench/*.c)
 
 .PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile
 all: $(B)/sudokud $(B)/sudoku
+# The CLI's other sizes and variants (src/cli_variant.c).
+$(B)/sudoku: $(B)/obj/cli_variant.o
 
 $(B)/obj/%.o: src/%.c
 	@mkdir -p $(@D)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_variant.h"
 #include "config.h" /* SUDOKUD_VERSION, the one version of the project */
 #include "generate.h"
 #include "killer.h"
@@ -645,8 +646,10 @@ static int cli_generate(int argc, char **argv)
 int main(int argc, char **argv)
 {
     struct cli_options opt = {CLI_SOLVE, 1, 0, 1000};
-    int first_file = 0, have_mode = 0, rc = 0;
+    int first_file = 0, have_mode = 0, rc = cli_variant_main(argc, argv);
 
+    if (rc >= 0) /* other sizes and variants: cli_variant.c */
+        return rc;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         unsigned long long v;
