@@ -41,6 +41,10 @@ enum codec_status codec_board_general(const char *body, size_t len,
                                       struct codec_board *out,
                                       struct codec_error *err);
 
+/* Prints obj (when ok) and frees it: the answer as a heap string (length
+ * in *len), or NULL when !ok or out of memory. */
+char *codec_finish(cJSON *obj, int ok, size_t *len);
+
 /* Counts the characters (UTF-8 code points) of s and copies up to `max` of
  * them into out, one byte each (CODEC_NON_ASCII for non-ASCII ones). */
 size_t codec_copy_chars(const char *s, char *out, size_t max);

@@ -549,16 +549,6 @@ static cJSON *grid_json(const struct cover_grid *g, enum codec_shape shape)
     return rows;
 }
 
-static char *finish(cJSON *obj, int ok, size_t *len)
-{
-    char *out = ok ? cJSON_PrintUnformatted(obj) : NULL;
-
-    cJSON_Delete(obj);
-    if (out != NULL)
-        *len = strlen(out);
-    return out;
-}
-
 /* Adds grid g under `name`; 0 when out of memory. */
 static int add_grid(cJSON *obj, const char *name, const struct cover_grid *g,
                     enum codec_shape shape)
@@ -586,7 +576,7 @@ char *codec_encode_variant_solution(const struct cover_grid *g,
          cJSON_AddNumberToObject(st, "guesses", (double)stats->guesses) &&
          cJSON_AddNumberToObject(st, "nodes", (double)stats->nodes) &&
          cJSON_AddNumberToObject(st, "solve_us", (double)solve_us);
-    return finish(obj, ok, len);
+    return codec_finish(obj, ok, len);
 }
 
 static const char *const cover_units[] = {
@@ -642,7 +632,7 @@ char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
          cJSON_AddNumberToObject(obj, "solutions", solutions) &&
          cJSON_AddBoolToObject(obj, "complete", complete) &&
          codec_add_cover_conflicts(obj, r, c, n) == 0;
-    return finish(obj, ok, len);
+    return codec_finish(obj, ok, len);
 }
 
 /* "rules": the rules a generated puzzle obeys, as a /solve body takes them
@@ -692,5 +682,5 @@ char *codec_encode_variant_generated(const struct codec_variant_generated *g,
          cJSON_AddNumberToObject(obj, "givens", g->givens) &&
          cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
          add_rules(obj, g->rules);
-    return finish(obj, ok, len);
+    return codec_finish(obj, ok, len);
 }

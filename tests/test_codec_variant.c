@@ -20,8 +20,14 @@
 static const unsigned sizes[] = {4, 6, 8, 9, 12, 16, 25};
 #define NSIZES (sizeof(sizes) / sizeof(sizes[0]))
 
-static enum codec_status decode(const char *json, struct codec_variant *out,
-                                struct codec_error *err)
+typedef enum codec_status (*decoder)(const char *, size_t,
+                                     struct codec_variant *,
+                                     struct codec_error *);
+
+/* Decodes json with `d` from an exact-size copy (no NUL after it). */
+static enum codec_status decode_with(decoder d, const char *json,
+                                     struct codec_variant *out,
+                                     struct codec_error *err)
 {
     size_t len = strlen(json);
     char *copy = malloc(len ? len : 1);
@@ -30,24 +36,22 @@ static enum codec_status decode(const char *json, struct codec_variant *out,
     assert_non_null(copy);
     memcpy(copy, json, len);
     memset(out, 0x55, sizeof(*out));
-    st = codec_decode_variant(copy, len, out, err);
+    st = d(copy, len, out, err);
     free(copy);
     return st;
+}
+
+static enum codec_status decode(const char *json, struct codec_variant *out,
+                                struct codec_error *err)
+{
+    return decode_with(codec_decode_variant, json, out, err);
 }
 
 static enum codec_status decode_options(const char *json,
                                         struct codec_variant *out,
                                         struct codec_error *err)
 {
-    size_t len = strlen(json);
-    char *copy = malloc(len ? len : 1);
-    enum codec_status st;
-
-    assert_non_null(copy);
-    memcpy(copy, json, len);
-    st = codec_decode_variant_options(copy, len, out, err);
-    free(copy);
-    return st;
+    return decode_with(codec_decode_variant_options, json, out, err);
 }
 
 /* The character of cell i of an n x n test board: a digit or a blank,
