@@ -59,13 +59,13 @@ KILLER_SRC := src/killer.c src/killer_search.c
 KILLER_OBJ := $(KILLER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(KILLER_SRC) src/api_killer.c src/codec_killer.c
 # The generic engine: other sizes and variant rules (also CLI and bench).
-COVER_SRC := src/cover.c src/cover_rules.c src/cover_generate.c
+COVER_SRC := src/cover.c src/cover_build.c src/cover_rules.c src/cover_generate.c
 COVER_OBJ := $(COVER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(COVER_SRC)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
-BENCH_SRC := $(wildcard tests/bench/*.c)
+BENCH_SRC := $(filter-out tests/bench/cover.c,$(wildcard tests/bench/*.c))
 
 .PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile
 all: $(B)/sudokud $(B)/sudoku
@@ -96,6 +96,10 @@ $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
 
 $(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
+
+# The generic engine's figures over tests/data/cover/ (tests/bench/cover.c).
+$(B)/bench_cover: tests/bench/cover.c tests/test_cover_sets.c tests/test_cover.h $(COVER_OBJ)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
 
 # Installs the Debian packages the build needs when any is missing (as root),
 # or prints the exact command to run.
@@ -137,7 +141,7 @@ hostile: deps
 	python3 tests/hostile/run.py ./$(B)/sudokud $(CASES)
 
 bench: deps
-	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/sudoku
+	@$(MAKE) --no-print-directory $(B)/bench_sudoku $(B)/bench_cover $(B)/sudoku
 	tests/bench/run.sh $(B) $(SHARED)/data
 
 # sudokud against Debian's nginx under wrk, side by side (tests/bench/http/).
@@ -342,3 +346,23 @@ killer-puzzles: $(B)/killer_gen
 	./$(B)/killer_gen tests/data/test_puzzles_with_solutions $(KILLER_COUNT) \
 	  $(KILLER_SEED) > tests/data/killer_puzzles
 # --- killer puzzles (end) ---
+
+# --- generic engine data (begin) ---
+# `make cover-data` rebuilds the sets of tests/data/cover/ (README there)
+# with tests/tools/cover_gen.c: COVER_COUNT unique puzzles per set from
+# cover_generate, seeds 1.. (the same files on every run).
+COVER_COUNT ?= 200
+COVER_SETS  ?= size4 size6 size8 size12 size16 size25 diagonal9 jigsaw9 \
+               hyper9 antiknight9 antiking9
+
+.PHONY: cover-data
+
+$(B)/cover_gen: tests/tools/cover_gen.c tests/test_cover_sets.c tests/test_cover.h $(COVER_OBJ)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itests -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
+
+cover-data: $(B)/cover_gen
+	@mkdir -p tests/data/cover
+	for s in $(COVER_SETS); do \
+	  ./$(B)/cover_gen $$s $(COVER_COUNT) 1 > tests/data/cover/$$s || exit 1; \
+	done
+# --- generic engine data (end) ---

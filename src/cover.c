@@ -1,15 +1,15 @@
 /* cover.c - the generic engine's search: Algorithm X over bitsets. The
  * columns are the cells and the (unit, digit) pairs; each node takes the
  * column with the fewest options (a cell with the fewest candidates, or a
- * digit with the fewest places in a unit), after naked and hidden singles
- * are propagated to a fixpoint. Changes go on an undo trail, so the state is
- * one set of masks per call (struct cover_ws in cover_internal.h). */
-#include <stdlib.h>
+ * digit with the fewest places in a unit). Counts kept per (unit, digit)
+ * and per (pair of units, digit) make the propagation incremental: naked
+ * singles, hidden singles and locked candidates are queued as the counts
+ * change, not found by sweeps. Changes go on an undo trail, so the state is
+ * one set of masks and counts per call (struct cover_ws, cover_internal.h;
+ * built in cover_build.c). */
 #include <string.h>
 
 #include "cover_internal.h"
-
-#define WORDS ((COVER_MAX_CELLS + 63) / 64)
 
 uint64_t cover_rand(uint64_t *s)
 {
@@ -21,158 +21,85 @@ uint64_t cover_rand(uint64_t *s)
 
 static unsigned popcount32(uint32_t m)
 {
-    return (unsigned)__builtin_popcount(m);
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
 }
 
-/* ---- building the work space ---------------------------------------- */
-
-unsigned cover_groups(const struct cover_rules *r, struct cover_group *g)
+static unsigned ctz32(uint32_t m)
 {
-    unsigned n = r->n, k = 0;
-
-    for (unsigned i = 0; i < 3 * n; i++)
-        g[i].ncells = 0;
-    for (unsigned row = 0; row < n; row++)
-        for (unsigned col = 0; col < n; col++) {
-            uint16_t c = (uint16_t)(row * n + col);
-            g[row].cell[g[row].ncells++] = c;
-            g[n + col].cell[g[n + col].ncells++] = c;
-            struct cover_group *reg = &g[2 * n + r->region[c]];
-            reg->cell[reg->ncells++] = c;
-        }
-    k = 3 * n;
-    if (r->diagonals) {
-        g[k].ncells = g[k + 1].ncells = (uint8_t)n;
-        for (unsigned i = 0; i < n; i++) {
-            g[k].cell[i] = (uint16_t)(i * n + i);
-            g[k + 1].cell[i] = (uint16_t)(i * n + (n - 1 - i));
-        }
-        k += 2;
-    }
-    for (unsigned e = 0; e < r->nextra; e++)
-        g[k++] = r->extra[e];
-    return k;
+    return (unsigned)__builtin_ctz(m);
 }
 
-static void set_pair(uint64_t *bits, unsigned a, unsigned b)
-{
-    bits[a * WORDS + b / 64] |= 1ull << (b % 64);
-    bits[b * WORDS + a / 64] |= 1ull << (a % 64);
-}
+/* ---- counts and queues ---------------------------------------------- */
 
-/* The knight's or the king's (diagonal) neighbours of every cell. */
-static void set_moves(uint64_t *bits, unsigned n, const int (*mv)[2],
-                      unsigned nmv)
+/* Unit u has `left` places for digit d now: queue each pair where that
+ * confines d to the shared cells while the other unit has more. Run once
+ * the singles are done, for each (unit, digit) whose count changed. */
+static void check_locks(struct cover_ws *w, unsigned u, unsigned d,
+                        unsigned left)
 {
-    for (unsigned row = 0; row < n; row++)
-        for (unsigned col = 0; col < n; col++)
-            for (unsigned m = 0; m < nmv; m++) {
-                int r2 = (int)row + mv[m][0], c2 = (int)col + mv[m][1];
-                if (r2 >= 0 && c2 >= 0 && r2 < (int)n && c2 < (int)n)
-                    set_pair(bits, row * n + col, (unsigned)(r2 * (int)n + c2));
+    unsigned n = w->n;
+
+    for (uint32_t i = w->up_start[u]; i < w->up_start[u + 1]; i++) {
+        unsigned ps = w->pair_of_unit[i], p = ps >> 1;
+        unsigned s = w->scnt[p * n + d];
+        unsigned other = w->pair_unit[2 * p + !(ps & 1)];
+        if (s == left && w->cnt[other * n + d] > s) {
+            uint32_t e = ps * n + d;
+            if (!w->lock_flag[e]) {
+                w->lock_flag[e] = 1;
+                w->lock[w->nlock++] = e;
             }
-}
-
-const int cover_knight[8][2] = {{-2, -1}, {-2, 1}, {-1, -2}, {-1, 2},
-                                {1, -2},  {1, 2},  {2, -1},  {2, 1}};
-const int cover_king[4][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
-
-/* The peer relation as one bit row per cell. */
-static uint64_t *peer_bits(const struct cover_rules *r,
-                           const struct cover_group *g, unsigned ng)
-{
-    unsigned n = r->n;
-    uint64_t *bits = calloc((size_t)n * n * WORDS, sizeof(*bits));
-
-    if (!bits)
-        return NULL;
-    for (unsigned i = 0; i < ng; i++)
-        for (unsigned a = 0; a < g[i].ncells; a++)
-            for (unsigned b = a + 1; b < g[i].ncells; b++)
-                set_pair(bits, g[i].cell[a], g[i].cell[b]);
-    if (r->anti_knight)
-        set_moves(bits, n, cover_knight, 8);
-    if (r->anti_king)
-        set_moves(bits, n, cover_king, 4);
-    return bits;
-}
-
-/* Carves the arrays out of one block, largest alignment first. */
-static struct cover_ws *ws_alloc(unsigned n, size_t npeers, unsigned nunits)
-{
-    size_t ncells = (size_t)n * n, trail = ncells * (n + 1);
-    size_t size = sizeof(struct cover_ws) + (ncells + 1) * 4 + ncells * 4 +
-                  trail * sizeof(struct cover_trail) + npeers * 2 +
-                  (size_t)nunits * n * 2 + ncells * 2 + ncells;
-    struct cover_ws *w = malloc(size);
-    char *p;
-
-    if (!w)
-        return NULL;
-    memset(w, 0, sizeof(*w));
-    p = (char *)(w + 1);
-    w->peer_start = (uint32_t *)p;
-    p += (ncells + 1) * 4;
-    w->cand = (uint32_t *)p;
-    p += ncells * 4;
-    w->trail = (struct cover_trail *)p;
-    p += trail * sizeof(struct cover_trail);
-    w->peer = (uint16_t *)p;
-    p += npeers * 2;
-    w->unit = (uint16_t *)p;
-    p += (size_t)nunits * n * 2;
-    w->queue = (uint16_t *)p;
-    p += ncells * 2;
-    w->val = (uint8_t *)p;
-    w->n = n;
-    w->ncells = (unsigned)ncells;
-    w->nunits = nunits;
-    w->all = n == 32 ? 0xFFFFFFFFu : (1u << n) - 1;
-    return w;
-}
-
-struct cover_ws *cover_ws_new(const struct cover_rules *r)
-{
-    struct cover_group g[COVER_MAX_GROUPS];
-    unsigned ng = cover_groups(r, g), n = r->n, ncells = n * n, nunits = 0;
-    uint64_t *bits = peer_bits(r, g, ng);
-    size_t npeers = 0;
-    struct cover_ws *w;
-
-    if (!bits)
-        return NULL;
-    for (size_t i = 0; i < (size_t)ncells * WORDS; i++)
-        npeers += (size_t)__builtin_popcountll(bits[i]);
-    for (unsigned i = 0; i < ng; i++)
-        nunits += g[i].ncells == n;
-    w = ws_alloc(n, npeers, nunits);
-    if (!w) {
-        free(bits);
-        return NULL;
+        }
     }
-    npeers = 0;
-    for (unsigned c = 0; c < ncells; c++) {
-        w->peer_start[c] = (uint32_t)npeers;
-        for (unsigned x = 0; x < WORDS; x++)
-            for (uint64_t m = bits[c * WORDS + x]; m; m &= m - 1)
-                w->peer[npeers++] =
-                    (uint16_t)(x * 64 + (unsigned)__builtin_ctzll(m));
-    }
-    w->peer_start[ncells] = (uint32_t)npeers;
-    free(bits);
-    nunits = 0;
-    for (unsigned i = 0; i < ng; i++)
-        if (g[i].ncells == n)
-            memcpy(w->unit + (size_t)n * nunits++, g[i].cell, n * 2);
-    return w;
 }
 
-void cover_ws_free(struct cover_ws *w)
+/* Cell c lost the digits of `gone`: the counts of its units and pairs go
+ * down, and what that makes forced is queued. Returns 0 when a unit has no
+ * place left for a digit; the counts are complete either way, so that undo
+ * stays exact. */
+static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
 {
-    free(w);
+    unsigned n = w->n;
+    int ok = 1;
+
+    for (; gone; gone &= gone - 1) {
+        unsigned d = ctz32(gone);
+        for (uint32_t i = w->cp_start[c]; i < w->cp_start[c + 1]; i++)
+            w->scnt[w->pair_of_cell[i] * n + d]--;
+        for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
+            unsigned u = w->unit_of[i], e = u * n + d, left = --w->cnt[e];
+            if (left == 0) {
+                ok = 0;
+                continue;
+            }
+            if (left == 1 && !w->hidden_flag[e]) {
+                w->hidden_flag[e] = 1;
+                w->hidden[w->nhidden++] = e;
+            }
+            if (left <= w->unit_maxk[u] && !w->changed_flag[e]) {
+                w->changed_flag[e] = 1;
+                w->changed[w->nchanged++] = e;
+            }
+        }
+    }
+    return ok;
 }
 
-/* ---- the state: placements, propagation, undo ----------------------- */
+/* The reverse of lose, for undo. */
+static void regain(struct cover_ws *w, unsigned c, uint32_t back)
+{
+    unsigned n = w->n;
+
+    for (; back; back &= back - 1) {
+        unsigned d = ctz32(back);
+        for (uint32_t i = w->cp_start[c]; i < w->cp_start[c + 1]; i++)
+            w->scnt[w->pair_of_cell[i] * n + d]++;
+        for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++)
+            w->cnt[w->unit_of[i] * n + d]++;
+    }
+}
 
 static void save(struct cover_ws *w, unsigned c)
 {
@@ -186,102 +113,128 @@ static void undo(struct cover_ws *w, size_t mark)
 {
     while (w->ntrail > mark) {
         const struct cover_trail *t = &w->trail[--w->ntrail];
-        if (w->val[t->cell] && !t->val)
+        unsigned c = t->cell;
+        regain(w, c, t->mask & ~w->cand[c]);
+        if (w->val[c] && !t->val)
             w->nfilled--;
-        w->cand[t->cell] = t->mask;
-        w->val[t->cell] = t->val;
+        w->cand[c] = t->mask;
+        w->val[c] = t->val;
     }
 }
 
-/* Places digit d in cell c and removes it from the peers; 0 on a
- * contradiction. Peers left with one candidate join the queue. */
+static void clear_queues(struct cover_ws *w)
+{
+    w->nqueue = 0;
+    while (w->nhidden)
+        w->hidden_flag[w->hidden[--w->nhidden]] = 0;
+    while (w->nlock)
+        w->lock_flag[w->lock[--w->nlock]] = 0;
+    while (w->nchanged)
+        w->changed_flag[w->changed[--w->nchanged]] = 0;
+}
+
+/* ---- placements and eliminations ------------------------------------ */
+
+/* Removes the digits of `bit` from cell c; 0 on a contradiction. */
+static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
+{
+    uint32_t m = w->cand[c];
+
+    if (!(m & bit))
+        return 1;
+    if (w->val[c] || m == bit)
+        return 0;
+    save(w, c);
+    m &= ~bit;
+    w->cand[c] = m;
+    if (!(m & (m - 1)))
+        w->queue[w->nqueue++] = (uint16_t)c;
+    return lose(w, c, bit);
+}
+
+/* Places digit d (1..n) in cell c and removes it from the peers; 0 on a
+ * contradiction. */
 static int assign(struct cover_ws *w, unsigned c, unsigned d)
 {
-    uint32_t bit = 1u << (d - 1);
+    uint32_t bit = 1u << (d - 1), m = w->cand[c];
 
     if (w->val[c])
         return w->val[c] == d;
-    if (!(w->cand[c] & bit))
+    if (!(m & bit))
         return 0;
     save(w, c);
     w->cand[c] = bit;
     w->val[c] = (uint8_t)d;
     w->nfilled++;
-    for (uint32_t i = w->peer_start[c]; i < w->peer_start[c + 1]; i++) {
-        unsigned p = w->peer[i];
-        uint32_t m = w->cand[p];
-        if (!(m & bit))
-            continue;
-        if (w->val[p] || m == bit)
+    if (!lose(w, c, m & ~bit))
+        return 0;
+    for (uint32_t i = w->peer_start[c]; i < w->peer_start[c + 1]; i++)
+        if ((w->cand[w->peer[i]] & bit) && !eliminate(w, w->peer[i], bit))
             return 0;
-        save(w, p);
-        m &= ~bit;
-        w->cand[p] = m;
-        if (!(m & (m - 1)))
-            w->queue[w->nqueue++] = (uint16_t)p;
-    }
     return 1;
 }
 
-static int drain(struct cover_ws *w)
+/* Unit-digit entry e has one place left: fill it. */
+static int hidden_single(struct cover_ws *w, uint32_t e)
 {
-    while (w->nqueue) {
-        unsigned c = w->queue[--w->nqueue];
-        if (!w->val[c] &&
-            !assign(w, c, (unsigned)__builtin_ctz(w->cand[c]) + 1))
+    unsigned n = w->n, d = e % n;
+    const uint16_t *cell = w->unit + (e / n) * n;
+
+    if (w->cnt[e] != 1)
+        return w->cnt[e] != 0;
+    for (unsigned i = 0; i < n; i++)
+        if (w->cand[cell[i]] & (1u << d))
+            return assign(w, cell[i], d + 1);
+    return 0;
+}
+
+/* Lock entry e: if its unit's digit is still confined to the shared
+ * cells, the other unit's own cells lose it. */
+static int apply_lock(struct cover_ws *w, uint32_t e)
+{
+    unsigned n = w->n, ps = e / n, d = e % n, p = ps >> 1, side = ps & 1;
+    unsigned u = w->pair_unit[2 * p + side], v = w->pair_unit[2 * p + !side];
+    unsigned s = w->scnt[p * n + d], k = w->pair_k[p];
+    const uint16_t *own = w->pair_cell + (size_t)p * 2 * n + (side ? k : n);
+
+    if (s == 0 || w->cnt[u * n + d] != s || w->cnt[v * n + d] <= s)
+        return 1;
+    for (unsigned i = 0; i < n - k; i++)
+        if (!eliminate(w, own[i], 1u << d))
             return 0;
-    }
     return 1;
 }
 
-/* Hidden singles of unit u; returns -1 on a contradiction, else how many
- * digits it placed. */
-static int hidden_singles(struct cover_ws *w, const uint16_t *u)
-{
-    uint32_t once = 0, twice = 0, placed = 0, single;
-    int placed_now = 0;
-
-    for (unsigned i = 0; i < w->n; i++) {
-        uint32_t m = w->cand[u[i]];
-        twice |= once & m;
-        once |= m;
-        if (w->val[u[i]])
-            placed |= m;
-    }
-    if (once != w->all)
-        return -1;
-    for (single = once & ~twice & ~placed; single; single &= single - 1) {
-        unsigned d = (unsigned)__builtin_ctz(single), i = 0;
-        while (i < w->n && !(w->cand[u[i]] & (1u << d)))
-            i++;
-        if (i == w->n || !assign(w, u[i], d + 1))
-            return -1;
-        placed_now++;
-    }
-    return placed_now;
-}
-
-/* Naked and hidden singles to a fixpoint; 0 on a contradiction. */
+/* Empties the queues, most forcing first; 0 on a contradiction. */
 static int propagate(struct cover_ws *w)
 {
-    int changed = 1;
-
-    while (changed) {
-        changed = 0;
-        if (!drain(w))
-            goto fail;
-        for (unsigned u = 0; u < w->nunits; u++) {
-            int k = hidden_singles(w, w->unit + (size_t)u * w->n);
-            if (k < 0)
-                goto fail;
-            changed |= k > 0;
+    for (;;) {
+        int ok = 1;
+        if (w->nqueue) {
+            unsigned c = w->queue[--w->nqueue];
+            if (!w->val[c])
+                ok = assign(w, c, ctz32(w->cand[c]) + 1);
+        } else if (w->nhidden) {
+            uint32_t e = w->hidden[--w->nhidden];
+            w->hidden_flag[e] = 0;
+            ok = hidden_single(w, e);
+        } else if (w->nchanged) {
+            uint32_t e = w->changed[--w->nchanged];
+            w->changed_flag[e] = 0;
+            if (w->cnt[e] > 1)
+                check_locks(w, e / w->n, e % w->n, w->cnt[e]);
+        } else if (w->nlock) {
+            uint32_t e = w->lock[--w->nlock];
+            w->lock_flag[e] = 0;
+            ok = apply_lock(w, e);
+        } else {
+            return 1;
         }
-        changed |= w->nqueue > 0;
+        if (!ok) {
+            clear_queues(w);
+            return 0;
+        }
     }
-    return 1;
-fail:
-    w->nqueue = 0;
-    return 0;
 }
 
 /* ---- the search ------------------------------------------------------ */
@@ -290,41 +243,42 @@ fail:
  * returns how many (at least 2 after propagation). */
 static unsigned choose(const struct cover_ws *w, uint16_t *cell, uint8_t *digit)
 {
-    unsigned best = w->n + 1, bc = 0, bu = 0, bd = 0, unit_best = 0;
+    unsigned n = w->n, best = n + 1, bc = 0, be = 0, k = 0;
+    int by_unit = 0;
 
+    /* Open cells have two candidates or more: the first with two, if any,
+     * is the answer; a bit test finds it. */
+    for (unsigned c = 0; c < w->ncells && best > 2; c++) {
+        uint32_t m = w->cand[c] & (w->cand[c] - 1);
+        if (!w->val[c] && !(m & (m - 1))) {
+            best = 2;
+            bc = c;
+        }
+    }
     for (unsigned c = 0; c < w->ncells && best > 2; c++)
         if (!w->val[c] && popcount32(w->cand[c]) < best) {
             best = popcount32(w->cand[c]);
             bc = c;
         }
-    for (unsigned u = 0; u < w->nunits && best > 2; u++) {
-        const uint16_t *cells = w->unit + (size_t)u * w->n;
-        uint8_t cnt[COVER_MAX_N] = {0};
-        for (unsigned i = 0; i < w->n; i++)
-            if (!w->val[cells[i]])
-                for (uint32_t m = w->cand[cells[i]]; m; m &= m - 1)
-                    cnt[__builtin_ctz(m)]++;
-        for (unsigned d = 0; d < w->n; d++)
-            if (cnt[d] && cnt[d] < best) {
-                best = cnt[d];
-                bu = u;
-                bd = d;
-                unit_best = 1;
-            }
-    }
-    unsigned k = 0;
-    if (unit_best) {
-        const uint16_t *cells = w->unit + (size_t)bu * w->n;
-        for (unsigned i = 0; i < w->n; i++)
-            if (!w->val[cells[i]] && (w->cand[cells[i]] & (1u << bd))) {
-                cell[k] = cells[i];
-                digit[k++] = (uint8_t)(bd + 1);
+    for (unsigned e = 0; e < w->nunits * n && best > 2; e++)
+        if (w->cnt[e] >= 2 && w->cnt[e] < best) {
+            best = w->cnt[e];
+            be = e;
+            by_unit = 1;
+        }
+    if (by_unit) {
+        const uint16_t *u = w->unit + (be / n) * n;
+        unsigned d = be % n;
+        for (unsigned i = 0; i < n; i++)
+            if (w->cand[u[i]] & (1u << d)) {
+                cell[k] = u[i];
+                digit[k++] = (uint8_t)(d + 1);
             }
         return k;
     }
     for (uint32_t m = w->cand[bc]; m; m &= m - 1) {
         cell[k] = (uint16_t)bc;
-        digit[k++] = (uint8_t)(__builtin_ctz(m) + 1);
+        digit[k++] = (uint8_t)(ctz32(m) + 1);
     }
     return k;
 }
@@ -375,11 +329,33 @@ static void search(struct cover_ws *w)
         w->nodes++;
         if (assign(w, cell[i], digit[i]) && propagate(w))
             search(w);
-        w->nqueue = 0;
+        else
+            clear_queues(w);
         undo(w, mark);
         if (done(w))
             return;
     }
+}
+
+static void reset(struct cover_ws *w)
+{
+    unsigned n = w->n;
+
+    for (unsigned c = 0; c < w->ncells; c++)
+        w->cand[c] = w->all;
+    memset(w->val, 0, w->ncells);
+    memset(w->cnt, (int)n, (size_t)w->nunits * n);
+    for (unsigned p = 0; p < w->npairs; p++)
+        memset(w->scnt + (size_t)p * n, w->pair_k[p], n);
+    memset(w->hidden_flag, 0, (size_t)w->nunits * n);
+    memset(w->lock_flag, 0, (size_t)w->npairs * 2 * n);
+    memset(w->changed_flag, 0, (size_t)w->nunits * n);
+    w->nfilled = 0;
+    w->ntrail = 0;
+    w->nqueue = w->nhidden = w->nlock = w->nchanged = 0;
+    w->count = 0;
+    w->nodes = w->guesses = 0;
+    w->out_of_budget = 0;
 }
 
 enum cover_status cover_ws_count(struct cover_ws *w,
@@ -395,18 +371,11 @@ enum cover_status cover_ws_count(struct cover_ws *w,
         stats->nodes = stats->guesses = 0;
     if (puzzle->n != w->n)
         return COVER_BAD_SIZE;
-    for (unsigned c = 0; c < w->ncells; c++)
-        w->cand[c] = w->all;
-    memset(w->val, 0, w->ncells);
-    w->nfilled = 0;
-    w->ntrail = w->nqueue = 0;
+    reset(w);
     w->limit = limit ? limit : 1;
-    w->count = 0;
     w->max_nodes = max_nodes;
-    w->nodes = w->guesses = 0;
     w->rng = rng;
     w->solution = solution;
-    w->out_of_budget = 0;
     for (unsigned c = 0; c < w->ncells && alive; c++) {
         unsigned v = puzzle->cell[c];
         if (v && (v > w->n || !assign(w, c, v)))

@@ -479,6 +479,7 @@ int test_cover(unsigned *ntests)
         cmocka_unit_test(test_conflicts),
         cmocka_unit_test(tc_test_engines_agree),
         cmocka_unit_test(tc_test_generate),
+        cmocka_unit_test(tc_test_threads),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("cover", tests, NULL, NULL);

@@ -1,6 +1,7 @@
-/* test_cover.h - what the generic engine's two test files share: the
- * independent rule verifier, the test's own uniqueness proof, and the
- * variant rules the known grids and the data sets use. */
+/* test_cover.h - what the generic engine's test files share: the
+ * independent rule verifier and the data sets' rules (test_cover_sets.c,
+ * also linked into tests/tools/cover_gen.c and the bench), the test's own
+ * uniqueness proof and helpers (test_cover_check.c). */
 #ifndef TEST_COVER_H
 #define TEST_COVER_H
 
@@ -35,8 +36,16 @@ void tc_check_rules(struct cover_rules *r);
 void tc_jigsaw_map(struct cover_rules *r);
 void tc_hyper_groups(struct cover_rules *r);
 
+/* The data sets of tests/data/cover/ (tests/test_cover_sets.c): the name
+ * of set i (NULL past the last), and the checked rules of a set by name
+ * (0 for a name that is none). */
+const char *tc_set_name(unsigned i);
+int tc_set_rules(const char *name, struct cover_rules *r);
+
 /* The tests of tests/test_cover_data.c, run in the "cover" suite. */
 void tc_test_engines_agree(void **state);
 void tc_test_generate(void **state);
+void tc_test_data_sets(void **state);
+void tc_test_threads(void **state);
 
 #endif

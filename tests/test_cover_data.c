@@ -8,7 +8,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cover.h"
@@ -107,4 +109,105 @@ void tc_test_generate(void **state)
     r.extra[0].cell[0] = 4, r.extra[0].cell[1] = 2, r.extra[0].cell[2] = 3;
     tc_check_rules(&r);
     assert_int_equal(cover_generate(&r, 1, 0, &p, &s), COVER_NO_SOLUTION);
+}
+
+/* ------------------------------------------------------------ data sets */
+
+#define SET_DIR "tests/data/cover/"
+#define SET_MIN 200 /* puzzles a set holds at least */
+
+/* Every puzzle of the set: exactly one solution (counted to 2), which the
+ * independent verifier accepts and which keeps the givens. */
+static unsigned check_set(const char *name)
+{
+    char path[128], line[1024];
+    struct cover_rules r;
+    unsigned k = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), SET_DIR "%s", name);
+    assert_true(tc_set_rules(name, &r));
+    f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot open %s (run from the repository root)", path);
+    while (fgets(line, sizeof(line), f)) {
+        struct cover_grid p, s;
+        unsigned count = 0;
+        line[strcspn(line, "\r\n")] = '\0';
+        p = tc_grid(r.n, line);
+        assert_int_equal(cover_count(&r, &p, 2, 0, &s, &count, NULL), COVER_OK);
+        if (count != 1)
+            fail_msg("%s:%u: %u solutions", path, k + 1, count);
+        assert_true(tc_verify(&r, &s));
+        assert_true(cover_is_solution_of(&r, &p, &s));
+        k++;
+    }
+    fclose(f);
+    return k;
+}
+
+void tc_test_data_sets(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; tc_set_name(i); i++) {
+        unsigned k = check_set(tc_set_name(i));
+        if (k < SET_MIN)
+            fail_msg("%s: %u puzzles, fewer than %u", tc_set_name(i), k,
+                     SET_MIN);
+    }
+}
+
+/* ----------------------------------------------------------- reentrancy */
+
+struct job {
+    const struct cover_rules *r;
+    struct cover_grid puzzle, solution;
+    unsigned count;
+    int rounds;
+};
+
+static void *count_rounds(void *arg)
+{
+    struct job *j = arg;
+    for (int i = 0; i < j->rounds; i++) {
+        struct cover_grid s;
+        unsigned count = 0;
+        cover_count(j->r, &j->puzzle, 2, 0, &s, &count, NULL);
+        if (count != j->count || s.n != j->solution.n ||
+            memcmp(s.cell, j->solution.cell, (size_t)s.n * s.n) != 0)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+/* Two threads count different puzzles under the same rules at once and
+ * always get the answers one thread got alone. */
+void tc_test_threads(void **state)
+{
+    struct cover_rules r;
+    struct job job[2];
+    pthread_t t[2];
+    void *res[2];
+    struct cover_grid p[2];
+
+    (void)state;
+    assert_true(tc_set_rules("size16", &r));
+    for (int i = 0; i < 2; i++) {
+        struct cover_grid s;
+        assert_int_equal(cover_generate(&r, (uint64_t)i + 77, 0, &p[i], &s),
+                         COVER_OK);
+        job[i].r = &r;
+        job[i].puzzle = p[i];
+        job[i].rounds = 20;
+        assert_int_equal(
+            cover_count(&r, &p[i], 2, 0, &job[i].solution, &job[i].count, NULL),
+            COVER_OK);
+        assert_int_equal(job[i].count, 1);
+    }
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, count_rounds, &job[i]), 0);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pthread_join(t[i], &res[i]), 0);
+        assert_null(res[i]);
+    }
 }

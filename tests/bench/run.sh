@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh - `make bench`: tests/bench/run.sh BUILD_DIR DATA_DIR. Runs the
 # single-thread benchmark (timings, verification of every set, textbook
-# race, node budget), then the thread scaling of `sudoku solve --threads`.
+# race, node budget), the generic engine's sets (bench_cover), then the thread scaling of `sudoku solve --threads`.
 set -eu
 
 build=${1:-build}
@@ -10,6 +10,7 @@ cap=${TEXTBOOK_CAP:-3}
 
 status=0
 "$build/bench_sudoku" "$data" "$cap" || status=$?
+echo; "$build/bench_cover" tests/data/cover || status=$?
 
 now() { date +%s.%N; }
 

@@ -1,0 +1,322 @@
+/* cover_build.c - the generic engine's work space (struct cover_ws in
+ * cover_internal.h), built from checked rules: the groups, the peer lists,
+ * the units and their pairs, all in one block sized for the rules (for
+ * 25x25 without variants about 330 KB, most of it the undo trail). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cover_internal.h"
+
+#define WORDS ((COVER_MAX_CELLS + 63) / 64)
+
+const int cover_knight[8][2] = {{-2, -1}, {-2, 1}, {-1, -2}, {-1, 2},
+                                {1, -2},  {1, 2},  {2, -1},  {2, 1}};
+const int cover_king[4][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+
+unsigned cover_groups(const struct cover_rules *r, struct cover_group *g)
+{
+    unsigned n = r->n, k = 0;
+
+    for (unsigned i = 0; i < 3 * n; i++)
+        g[i].ncells = 0;
+    for (unsigned row = 0; row < n; row++)
+        for (unsigned col = 0; col < n; col++) {
+            uint16_t c = (uint16_t)(row * n + col);
+            g[row].cell[g[row].ncells++] = c;
+            g[n + col].cell[g[n + col].ncells++] = c;
+            struct cover_group *reg = &g[2 * n + r->region[c]];
+            reg->cell[reg->ncells++] = c;
+        }
+    k = 3 * n;
+    if (r->diagonals) {
+        g[k].ncells = g[k + 1].ncells = (uint8_t)n;
+        for (unsigned i = 0; i < n; i++) {
+            g[k].cell[i] = (uint16_t)(i * n + i);
+            g[k + 1].cell[i] = (uint16_t)(i * n + (n - 1 - i));
+        }
+        k += 2;
+    }
+    for (unsigned e = 0; e < r->nextra; e++)
+        g[k++] = r->extra[e];
+    return k;
+}
+
+/* ---- what the rules need, before the block is sized ----------------- */
+
+struct plan {
+    unsigned n, ncells, ngroups, nunits, npairs;
+    size_t npeers, nshared; /* peer entries; shared cells over all pairs */
+    struct cover_group g[COVER_MAX_GROUPS];
+    uint8_t unit_group[COVER_MAX_GROUPS]; /* the group of each unit */
+    uint64_t *bits;                       /* the peers, a row per cell */
+    uint8_t *meet;                        /* cells units u < v share */
+};
+
+static void set_pair(uint64_t *bits, unsigned a, unsigned b)
+{
+    bits[a * WORDS + b / 64] |= 1ull << (b % 64);
+    bits[b * WORDS + a / 64] |= 1ull << (a % 64);
+}
+
+static void set_moves(uint64_t *bits, unsigned n, const int (*mv)[2],
+                      unsigned nmv)
+{
+    for (unsigned row = 0; row < n; row++)
+        for (unsigned col = 0; col < n; col++)
+            for (unsigned m = 0; m < nmv; m++) {
+                int r2 = (int)row + mv[m][0], c2 = (int)col + mv[m][1];
+                if (r2 >= 0 && c2 >= 0 && r2 < (int)n && c2 < (int)n)
+                    set_pair(bits, row * n + col, (unsigned)(r2 * (int)n + c2));
+            }
+}
+
+/* The peer relation and the units; 0 when out of memory. */
+static int plan_peers(const struct cover_rules *r, struct plan *pl)
+{
+    pl->n = r->n;
+    pl->ncells = pl->n * pl->n;
+    pl->ngroups = cover_groups(r, pl->g);
+    pl->bits = calloc((size_t)pl->ncells * WORDS, sizeof(uint64_t));
+    if (!pl->bits)
+        return 0;
+    for (unsigned i = 0; i < pl->ngroups; i++) {
+        const struct cover_group *g = &pl->g[i];
+        for (unsigned a = 0; a < g->ncells; a++)
+            for (unsigned b = a + 1; b < g->ncells; b++)
+                set_pair(pl->bits, g->cell[a], g->cell[b]);
+        if (g->ncells == pl->n)
+            pl->unit_group[pl->nunits++] = (uint8_t)i;
+    }
+    if (r->anti_knight)
+        set_moves(pl->bits, pl->n, cover_knight, 8);
+    if (r->anti_king)
+        set_moves(pl->bits, pl->n, cover_king, 4);
+    for (size_t i = 0; i < (size_t)pl->ncells * WORDS; i++)
+        pl->npeers += (size_t)__builtin_popcountll(pl->bits[i]);
+    return 1;
+}
+
+/* How many cells each two units share; 0 when out of memory. */
+static int plan_pairs(struct plan *pl)
+{
+    unsigned nu = pl->nunits, n = pl->n;
+    uint8_t *first = malloc(pl->ncells);
+
+    pl->meet = calloc((size_t)nu * nu, 1);
+    if (!first || !pl->meet) {
+        free(first);
+        return 0;
+    }
+    for (unsigned u = 0; u < nu; u++) {
+        memset(first, 0xFF, pl->ncells);
+        for (unsigned i = 0; i < n; i++)
+            first[pl->g[pl->unit_group[u]].cell[i]] = 0;
+        for (unsigned v = u + 1; v < nu; v++) {
+            unsigned k = 0;
+            for (unsigned i = 0; i < n; i++)
+                k += first[pl->g[pl->unit_group[v]].cell[i]] == 0;
+            pl->meet[u * nu + v] = (uint8_t)k;
+            if (k >= 2) {
+                pl->npairs++;
+                pl->nshared += k;
+            }
+        }
+    }
+    free(first);
+    return 1;
+}
+
+/* ---- the block ------------------------------------------------------- */
+
+/* Carves `size` bytes (8-aligned) at *off from base; with base NULL it only
+ * counts. */
+static void *take(char *base, size_t *off, size_t size)
+{
+    void *p = base ? base + *off : NULL;
+    *off += (size + 7) & ~(size_t)7;
+    return p;
+}
+
+/* Points every array of w into base (or, with base NULL, sums the sizes);
+ * returns the bytes. */
+static size_t layout(struct cover_ws *w, const struct plan *pl, char *base)
+{
+    size_t off = 0, nc = pl->ncells, nun = (size_t)pl->nunits * pl->n,
+           np = pl->npairs, n = pl->n;
+
+    w->peer_start = take(base, &off, (nc + 1) * 4);
+    w->uo_start = take(base, &off, (nc + 1) * 4);
+    w->up_start = take(base, &off, (pl->nunits + 1) * 4);
+    w->cp_start = take(base, &off, (nc + 1) * 4);
+    w->cand = take(base, &off, nc * 4);
+    w->hidden = take(base, &off, nun * 4);
+    w->changed = take(base, &off, nun * 4);
+    w->lock = take(base, &off, np * 2 * n * 4);
+    w->trail = take(base, &off, nc * (n + 1) * sizeof(struct cover_trail));
+    w->peer = take(base, &off, pl->npeers * 2);
+    w->unit = take(base, &off, nun * 2);
+    w->pair_cell = take(base, &off, np * 2 * n * 2);
+    w->pair_of_unit = take(base, &off, np * 2 * 2);
+    w->pair_of_cell = take(base, &off, pl->nshared * 2);
+    w->queue = take(base, &off, nc * 2);
+    w->unit_of = take(base, &off, nun);
+    w->pair_k = take(base, &off, np);
+    w->pair_unit = take(base, &off, np * 2);
+    w->unit_maxk = take(base, &off, pl->nunits);
+    w->val = take(base, &off, nc);
+    w->cnt = take(base, &off, nun);
+    w->scnt = take(base, &off, np * n);
+    w->hidden_flag = take(base, &off, nun);
+    w->changed_flag = take(base, &off, nun);
+    w->lock_flag = take(base, &off, np * 2 * n);
+    return off;
+}
+
+/* Counting sort of lists: counts at start[i + 1] become offsets. */
+static void prefix(uint32_t *start, unsigned k)
+{
+    start[0] = 0;
+    for (unsigned i = 0; i < k; i++)
+        start[i + 1] += start[i];
+}
+
+/* After a fill that advanced start[i] past list i: back to the starts. */
+static void unshift(uint32_t *start, unsigned k)
+{
+    for (unsigned i = k; i > 0; i--)
+        start[i] = start[i - 1];
+    start[0] = 0;
+}
+
+static void fill_peers_units(struct cover_ws *w, const struct plan *pl)
+{
+    unsigned n = pl->n;
+    size_t np = 0;
+
+    for (unsigned c = 0; c < pl->ncells; c++) {
+        w->peer_start[c] = (uint32_t)np;
+        for (unsigned x = 0; x < WORDS; x++)
+            for (uint64_t m = pl->bits[c * WORDS + x]; m; m &= m - 1)
+                w->peer[np++] =
+                    (uint16_t)(x * 64 + (unsigned)__builtin_ctzll(m));
+    }
+    w->peer_start[pl->ncells] = (uint32_t)np;
+    memset(w->uo_start, 0, (pl->ncells + 1) * 4);
+    for (unsigned u = 0; u < pl->nunits; u++) {
+        memcpy(w->unit + u * n, pl->g[pl->unit_group[u]].cell, n * 2);
+        for (unsigned i = 0; i < n; i++)
+            w->uo_start[w->unit[u * n + i] + 1]++;
+    }
+    prefix(w->uo_start, pl->ncells);
+    for (unsigned u = 0; u < pl->nunits; u++)
+        for (unsigned i = 0; i < n; i++)
+            w->unit_of[w->uo_start[w->unit[u * n + i]]++] = (uint8_t)u;
+    unshift(w->uo_start, pl->ncells);
+}
+
+/* Lays out pair p of units u and v as struct cover_ws draws it; mark is
+ * scratch of a cell each, all below p + 1. */
+static void lay_pair(struct cover_ws *w, unsigned p, unsigned u, unsigned v,
+                     uint16_t *mark)
+{
+    unsigned n = w->n, k = 0, a = 0, b = 0;
+    const uint16_t *cu = w->unit + (size_t)u * n, *cv = w->unit + (size_t)v * n;
+    uint16_t *out = w->pair_cell + (size_t)p * 2 * n;
+
+    for (unsigned i = 0; i < n; i++)
+        mark[cv[i]] = (uint16_t)(p + 1);
+    for (unsigned i = 0; i < n; i++)
+        k += mark[cu[i]] == p + 1;
+    for (unsigned i = 0; i < n; i++) {
+        if (mark[cu[i]] == p + 1) {
+            out[a++] = cu[i];
+            mark[cu[i]] = 0; /* shared: not in the second unit's own */
+        } else {
+            out[k + b++] = cu[i];
+        }
+    }
+    b = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (mark[cv[i]] == p + 1)
+            out[n + b++] = cv[i];
+    w->pair_k[p] = (uint8_t)k;
+    w->pair_unit[2 * p] = (uint8_t)u;
+    w->pair_unit[2 * p + 1] = (uint8_t)v;
+}
+
+static void fill_pairs(struct cover_ws *w, const struct plan *pl)
+{
+    unsigned nu = pl->nunits, n = pl->n, p = 0;
+
+    memset(w->queue, 0, pl->ncells * 2); /* lay_pair's scratch */
+    for (unsigned u = 0; u < nu; u++)
+        for (unsigned v = u + 1; v < nu; v++)
+            if (pl->meet[u * nu + v] >= 2)
+                lay_pair(w, p++, u, v, w->queue);
+    memset(w->unit_maxk, 0, nu);
+    for (p = 0; p < pl->npairs; p++)
+        for (unsigned side = 0; side < 2; side++) {
+            uint8_t *mk = &w->unit_maxk[w->pair_unit[2 * p + side]];
+            *mk = w->pair_k[p] > *mk ? w->pair_k[p] : *mk;
+        }
+    memset(w->up_start, 0, (nu + 1) * 4);
+    memset(w->cp_start, 0, (pl->ncells + 1) * 4);
+    for (p = 0; p < pl->npairs; p++) {
+        w->up_start[w->pair_unit[2 * p] + 1]++;
+        w->up_start[w->pair_unit[2 * p + 1] + 1]++;
+        for (unsigned i = 0; i < w->pair_k[p]; i++)
+            w->cp_start[w->pair_cell[p * 2 * n + i] + 1]++;
+    }
+    prefix(w->up_start, nu);
+    prefix(w->cp_start, pl->ncells);
+    for (p = 0; p < pl->npairs; p++) {
+        for (unsigned side = 0; side < 2; side++)
+            w->pair_of_unit[w->up_start[w->pair_unit[2 * p + side]]++] =
+                (uint16_t)(2 * p + side);
+        for (unsigned i = 0; i < w->pair_k[p]; i++)
+            w->pair_of_cell[w->cp_start[w->pair_cell[p * 2 * n + i]]++] =
+                (uint16_t)p;
+    }
+    unshift(w->up_start, nu);
+    unshift(w->cp_start, pl->ncells);
+}
+
+struct cover_ws *cover_ws_new(const struct cover_rules *r)
+{
+    struct plan *pl = calloc(1, sizeof(*pl));
+    struct cover_ws *w = NULL;
+
+    if (!pl || !plan_peers(r, pl) || !plan_pairs(pl))
+        goto done;
+    w = calloc(1, sizeof(*w));
+    if (!w)
+        goto done;
+    w->block = malloc(layout(w, pl, NULL));
+    if (!w->block) {
+        free(w);
+        w = NULL;
+        goto done;
+    }
+    layout(w, pl, w->block);
+    w->n = pl->n;
+    w->ncells = pl->ncells;
+    w->nunits = pl->nunits;
+    w->npairs = pl->npairs;
+    w->all = (1u << pl->n) - 1;
+    fill_peers_units(w, pl);
+    fill_pairs(w, pl);
+done:
+    if (pl) {
+        free(pl->bits);
+        free(pl->meet);
+    }
+    free(pl);
+    return w;
+}
+
+void cover_ws_free(struct cover_ws *w)
+{
+    if (w)
+        free(w->block);
+    free(w);
+}
