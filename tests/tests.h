@@ -24,6 +24,7 @@ int test_killer(unsigned *ntests);
 int test_api_killer(unsigned *ntests);
 int test_codec_variant(unsigned *ntests);
 int test_api_variant(unsigned *ntests);
+int test_cli_variant(unsigned *ntests);
 int test_cover(unsigned *ntests);
 
 #endif
