@@ -45,6 +45,10 @@ enum codec_status codec_board_general(const char *body, size_t len,
  * in *len), or NULL when !ok or out of memory. */
 char *codec_finish(cJSON *obj, int ok, size_t *len);
 
+/* {"valid", "solutions", "complete"} of a /validate answer, or NULL when
+ * out of memory; the caller adds "conflicts" and finishes it. */
+cJSON *codec_validate_begin(int valid, unsigned solutions, int complete);
+
 /* Counts the characters (UTF-8 code points) of s and copies up to `max` of
  * them into out, one byte each (CODEC_NON_ASCII for non-ASCII ones). */
 size_t codec_copy_chars(const char *s, char *out, size_t max);

@@ -141,20 +141,26 @@ static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c, size_t n)
     return 1;
 }
 
+cJSON *codec_validate_begin(int valid, unsigned solutions, int complete)
+{
+    cJSON *obj = cJSON_CreateObject();
+
+    if (obj != NULL && !(cJSON_AddBoolToObject(obj, "valid", valid) &&
+                         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
+                         cJSON_AddBoolToObject(obj, "complete", complete))) {
+        cJSON_Delete(obj);
+        obj = NULL;
+    }
+    return obj;
+}
+
 char *codec_encode_validate(int valid, unsigned solutions, int complete,
                             const struct sudoku_conflict *c, size_t n,
                             size_t *len)
 {
-    cJSON *obj = cJSON_CreateObject();
-    int ok;
+    cJSON *obj = codec_validate_begin(valid, solutions, complete);
 
-    if (obj == NULL)
-        return NULL;
-    ok = cJSON_AddBoolToObject(obj, "valid", valid) &&
-         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
-         cJSON_AddBoolToObject(obj, "complete", complete) &&
-         add_conflicts(obj, c, n);
-    return codec_finish(obj, ok, len);
+    return obj ? codec_finish(obj, add_conflicts(obj, c, n), len) : NULL;
 }
 
 /* [{"cell": [r, c], "digit": d}, ...] */

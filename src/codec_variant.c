@@ -623,16 +623,11 @@ char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
                                     const struct cover_conflict *c, size_t n,
                                     size_t *len)
 {
-    cJSON *obj = cJSON_CreateObject();
-    int ok;
+    cJSON *obj = codec_validate_begin(valid, solutions, complete);
 
-    if (obj == NULL)
-        return NULL;
-    ok = cJSON_AddBoolToObject(obj, "valid", valid) &&
-         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
-         cJSON_AddBoolToObject(obj, "complete", complete) &&
-         codec_add_cover_conflicts(obj, r, c, n) == 0;
-    return codec_finish(obj, ok, len);
+    return obj ? codec_finish(obj, codec_add_cover_conflicts(obj, r, c, n) == 0,
+                              len)
+               : NULL;
 }
 
 /* "rules": the rules a generated puzzle obeys, as a /solve body takes them
