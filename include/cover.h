@@ -135,4 +135,11 @@ enum cover_status cover_generate(const struct cover_rules *r, uint64_t seed,
                                  uint64_t max_us, struct cover_grid *puzzle,
                                  struct cover_grid *solution);
 
+/* cover_generate with the blanks in pairs symmetric about the centre (a
+ * half-turn), as printed puzzles have them; usually a few more givens. */
+enum cover_status cover_generate_symmetric(const struct cover_rules *r,
+                                           uint64_t seed, uint64_t max_us,
+                                           struct cover_grid *puzzle,
+                                           struct cover_grid *solution);
+
 #endif

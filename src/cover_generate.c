@@ -47,43 +47,73 @@ static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
     }
 }
 
-enum cover_status cover_generate(const struct cover_rules *r, uint64_t seed,
-                                 uint64_t max_us, struct cover_grid *puzzle,
-                                 struct cover_grid *solution)
+/* Blanks the cells of *puzzle in a seeded random order (with its mirror
+ * cell when `symmetric`), keeping each blank only while the solution stays
+ * unique within COUNT_NODES. */
+static enum cover_status blank(struct cover_ws *w, uint64_t *rng,
+                               uint64_t start, uint64_t max_us, int symmetric,
+                               const struct cover_grid *solution,
+                               struct cover_grid *puzzle)
+{
+    uint16_t order[COVER_MAX_CELLS];
+
+    for (unsigned i = 0; i < w->ncells; i++)
+        order[i] = (uint16_t)i;
+    for (unsigned i = w->ncells; i > 1; i--) {
+        unsigned j = (unsigned)(cover_rand(rng) % i);
+        uint16_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+    for (unsigned i = 0; i < w->ncells; i++) {
+        unsigned c = order[i], m = symmetric ? w->ncells - 1 - c : c;
+        unsigned count = 0;
+        if (late(start, max_us))
+            return COVER_BUDGET;
+        if (!puzzle->cell[c])
+            continue; /* the mirror of one done before */
+        puzzle->cell[c] = puzzle->cell[m] = 0;
+        if (cover_ws_count(w, puzzle, 2, COUNT_NODES, NULL, NULL, &count,
+                           NULL) != COVER_OK ||
+            count != 1) {
+            puzzle->cell[c] = solution->cell[c];
+            puzzle->cell[m] = solution->cell[m];
+        }
+    }
+    return COVER_OK;
+}
+
+static enum cover_status generate(const struct cover_rules *r, uint64_t seed,
+                                  uint64_t max_us, int symmetric,
+                                  struct cover_grid *puzzle,
+                                  struct cover_grid *solution)
 {
     uint64_t start = now_us(), rng = seed;
-    uint16_t order[COVER_MAX_CELLS];
     struct cover_ws *w = cover_ws_new(r);
     enum cover_status st;
 
     if (!w)
         return COVER_NO_MEMORY;
     st = fill(w, &rng, start, max_us, solution);
-    if (st != COVER_OK) {
-        cover_ws_free(w);
-        return st;
-    }
-    *puzzle = *solution;
-    for (unsigned i = 0; i < w->ncells; i++)
-        order[i] = (uint16_t)i;
-    for (unsigned i = w->ncells; i > 1; i--) {
-        unsigned j = (unsigned)(cover_rand(&rng) % i);
-        uint16_t t = order[i - 1];
-        order[i - 1] = order[j];
-        order[j] = t;
-    }
-    for (unsigned i = 0; i < w->ncells; i++) {
-        unsigned c = order[i], count = 0;
-        if (late(start, max_us)) {
-            st = COVER_BUDGET;
-            break;
-        }
-        puzzle->cell[c] = 0;
-        if (cover_ws_count(w, puzzle, 2, COUNT_NODES, NULL, NULL, &count,
-                           NULL) != COVER_OK ||
-            count != 1)
-            puzzle->cell[c] = solution->cell[c];
+    if (st == COVER_OK) {
+        *puzzle = *solution;
+        st = blank(w, &rng, start, max_us, symmetric, solution, puzzle);
     }
     cover_ws_free(w);
     return st;
+}
+
+enum cover_status cover_generate(const struct cover_rules *r, uint64_t seed,
+                                 uint64_t max_us, struct cover_grid *puzzle,
+                                 struct cover_grid *solution)
+{
+    return generate(r, seed, max_us, 0, puzzle, solution);
+}
+
+enum cover_status cover_generate_symmetric(const struct cover_rules *r,
+                                           uint64_t seed, uint64_t max_us,
+                                           struct cover_grid *puzzle,
+                                           struct cover_grid *solution)
+{
+    return generate(r, seed, max_us, 1, puzzle, solution);
 }

@@ -88,8 +88,10 @@ static enum cover_status check_regions(const struct cover_rules *r, int *bad,
         unsigned reg = r->region[c];
         if (reg >= n)
             return fail(COVER_BAD_REGIONS, bad, (int)reg, why, why_len,
-                        "cell r%uc%u names region %u; a %u x %u grid has %u",
-                        c / n + 1, c % n + 1, reg, n, n, n);
+                        "cell r%uc%u names region '%c'; a %u x %u grid has "
+                        "regions 'A' to '%c'",
+                        c / n + 1, c % n + 1, region_letter(reg), n, n,
+                        region_letter(n - 1));
         if (size[reg]++ == 0)
             first[reg] = c;
     }

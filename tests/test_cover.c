@@ -314,13 +314,15 @@ static void test_rules_errors(void **state)
     expect_refused(&r, COVER_BAD_REGIONS, 0, "region 'A' is not connected");
     tc_jigsaw_map(&r);
     r.region[40] = 9;
-    expect_refused(&r, COVER_BAD_REGIONS, 9,
-                   "cell r5c5 names region 9; a 9 x 9 grid has 9");
+    expect_refused(
+        &r, COVER_BAD_REGIONS, 9,
+        "cell r5c5 names region 'J'; a 9 x 9 grid has regions 'A' to 'I'");
     /* eight cells: A gives r1c1 to the region 'J' beyond the size */
     tc_jigsaw_map(&r);
     r.region[0] = 9;
-    expect_refused(&r, COVER_BAD_REGIONS, 9,
-                   "cell r1c1 names region 9; a 9 x 9 grid has 9");
+    expect_refused(
+        &r, COVER_BAD_REGIONS, 9,
+        "cell r1c1 names region 'J'; a 9 x 9 grid has regions 'A' to 'I'");
     /* A with 8 cells: its r3c3 given to E, which then has 10 */
     tc_jigsaw_map(&r);
     r.region[20] = 4;

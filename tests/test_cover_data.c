@@ -84,6 +84,7 @@ void tc_test_generate(void **state)
 {
     struct cover_rules r;
     struct cover_grid p, s;
+    unsigned count = 0;
 
     (void)state;
     cover_rules_init(&r, 4);
@@ -101,6 +102,15 @@ void tc_test_generate(void **state)
     tc_hyper_groups(&r);
     r.anti_knight = 1;
     generate_one(&r, 5);
+    /* symmetric: a cell is blank exactly when its mirror is */
+    cover_rules_init(&r, 12);
+    tc_check_rules(&r);
+    assert_int_equal(cover_generate_symmetric(&r, 6, 0, &p, &s), COVER_OK);
+    for (unsigned c = 0; c < 144; c++)
+        assert_int_equal(p.cell[c] == 0, p.cell[143 - c] == 0);
+    assert_true(tc_verify(&r, &s));
+    assert_int_equal(cover_count(&r, &p, 2, 0, NULL, &count, NULL), COVER_OK);
+    assert_int_equal(count, 1);
     /* r2c1 must differ from all of row 1 (its column and box hold r1c1
      * and r1c2, the extra group r1c3 and r1c4): five cells, four digits */
     cover_rules_init(&r, 4);

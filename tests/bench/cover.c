@@ -1,8 +1,8 @@
 /* cover.c - the generic engine's figures for `make bench` (its own binary,
  * build/bench_cover): per set of tests/data/cover/, solve (limit 1) and
  * check (count to 2) CPU times and nodes, every answer verified (one
- * solution, accepted by the tests' independent verifier); then the cost of
- * a full node budget on an empty grid of each size. */
+ * solution, accepted by the tests' independent verifier), and the cost of
+ * a request that spends the daemon's whole default node budget. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +60,8 @@ static int load(const char *path, unsigned n, struct cover_grid *p, int max)
 struct figures {
     double *ms;
     uint64_t *nodes;
+    double total_ms;
+    uint64_t total_nodes;
 };
 
 /* Runs every puzzle with `limit`; returns how many answers were wrong. */
@@ -67,6 +69,8 @@ static int run(const struct cover_rules *r, const struct cover_grid *p, int k,
                unsigned limit, struct figures *f)
 {
     int wrong = 0;
+    f->total_ms = 0;
+    f->total_nodes = 0;
     for (int i = 0; i < k; i++) {
         struct cover_grid sol;
         struct sudoku_stats st;
@@ -76,6 +80,8 @@ static int run(const struct cover_rules *r, const struct cover_grid *p, int k,
             cover_count(r, &p[i], limit, 0, &sol, &count, &st);
         f->ms[i] = (double)(cpu_ns() - t0) / 1e6;
         f->nodes[i] = st.nodes;
+        f->total_ms += f->ms[i];
+        f->total_nodes += st.nodes;
         if (s != COVER_OK || count != 1 || !tc_verify(r, &sol) ||
             !cover_is_solution_of(r, &p[i], &sol))
             wrong++;
@@ -89,14 +95,38 @@ static void print(const char *what, const struct figures *f, int k)
 {
     int p99 = k * 99 / 100 < k ? k * 99 / 100 : k - 1;
     printf("  %-5s median %8.3f p99 %8.3f max %8.3f ms | nodes median %llu "
-           "max %llu\n",
+           "max %llu | %.2f us/node\n",
            what, f->ms[k / 2], f->ms[p99], f->ms[k - 1],
            (unsigned long long)f->nodes[k / 2],
-           (unsigned long long)f->nodes[k - 1]);
+           (unsigned long long)f->nodes[k - 1],
+           f->total_nodes ? f->total_ms * 1e3 / (double)f->total_nodes : 0.0);
+}
+
+/* The cost of a request that spends the whole default budget: the set's
+ * first puzzle with every second given blanked (countless solutions), counted
+ * without a limit. Returns the CPU milliseconds. */
+static double budget_ms(const struct cover_rules *r, const struct cover_grid *p)
+{
+    struct cover_grid q = *p;
+    struct sudoku_stats st;
+    unsigned count, given = 0;
+
+    for (unsigned c = 0; c < (unsigned)q.n * q.n; c++)
+        if (q.cell[c] && given++ % 2)
+            q.cell[c] = 0;
+    uint64_t t0 = cpu_ns();
+    enum cover_status s =
+        cover_count(r, &q, 0xFFFFFFFFu, DEFAULT_BUDGET, NULL, &count, &st);
+    double ms = (double)(cpu_ns() - t0) / 1e6;
+    printf("  budget: %s after %llu nodes, %.1f ms (%.2f us/node)\n",
+           s == COVER_BUDGET ? "ran out" : "search ended",
+           (unsigned long long)st.nodes, ms,
+           ms * 1e3 / (double)(st.nodes ? st.nodes : 1));
+    return s == COVER_BUDGET ? ms : 0;
 }
 
 static int bench_set(const char *dir, const char *name, struct cover_grid *p,
-                     struct figures *a, struct figures *b)
+                     struct figures *a, struct figures *b, double worst[2])
 {
     char path[512];
     struct cover_rules r;
@@ -111,57 +141,49 @@ static int bench_set(const char *dir, const char *name, struct cover_grid *p,
     wrong = run(&r, p, k, 1, a) + run(&r, p, k, 2, b);
     print("solve", a, k);
     print("check", b, k);
+    worst[0] = budget_ms(&r, &p[0]);
+    worst[1] =
+        b->total_nodes >= 1000 ? b->total_ms * 1e3 / (double)b->total_nodes : 0;
     if (wrong)
         printf("  FAIL: %d wrong answers\n", wrong);
     return wrong;
-}
-
-/* An empty grid counted without a limit: the search runs until the budget
- * is spent, so this is the cost of one request that exhausts it. */
-static void bench_budget(void)
-{
-    static const unsigned sizes[] = {4, 6, 8, 9, 12, 16, 25};
-    printf("\nthe default budget (%d nodes) spent on an empty grid, "
-           "counted without a limit:\n",
-           DEFAULT_BUDGET);
-    for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-        struct cover_rules r;
-        struct cover_grid empty = {.n = (uint8_t)sizes[i]};
-        struct sudoku_stats st;
-        unsigned count;
-        cover_rules_init(&r, sizes[i]);
-        cover_rules_check(&r, NULL, NULL, 0);
-        uint64_t t0 = cpu_ns();
-        enum cover_status s = cover_count(&r, &empty, 0xFFFFFFFFu,
-                                          DEFAULT_BUDGET, NULL, &count, &st);
-        double ms = (double)(cpu_ns() - t0) / 1e6;
-        printf("  %2ux%-2u %s after %llu nodes: %8.1f ms (%.2f us/node)\n",
-               sizes[i], sizes[i], s == COVER_BUDGET ? "budget" : "done",
-               (unsigned long long)st.nodes, ms,
-               ms * 1e3 / (double)(st.nodes ? st.nodes : 1));
-    }
 }
 
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : "tests/data/cover";
     struct cover_grid *p = malloc(MAX_PUZZLES * sizeof(*p));
-    struct figures a = {malloc(MAX_PUZZLES * sizeof(double)),
-                        malloc(MAX_PUZZLES * sizeof(uint64_t))},
-                   b = {malloc(MAX_PUZZLES * sizeof(double)),
-                        malloc(MAX_PUZZLES * sizeof(uint64_t))};
+    struct figures a = {.ms = malloc(MAX_PUZZLES * sizeof(double)),
+                        .nodes = malloc(MAX_PUZZLES * sizeof(uint64_t))},
+                   b = {.ms = malloc(MAX_PUZZLES * sizeof(double)),
+                        .nodes = malloc(MAX_PUZZLES * sizeof(uint64_t))};
+    double spent = 0, rate = 0; /* ms; us per node */
+    const char *spent_set = "", *rate_set = "";
     int wrong = 0;
 
     if (!p || !a.ms || !a.nodes || !b.ms || !b.nodes)
         return 2;
     printf("generic engine (cover_count), single thread, CPU time; solve = "
            "limit 1, check = count to 2; every answer verified\n");
-    for (unsigned i = 0; tc_set_name(i); i++)
-        wrong += argc > 2 && strcmp(argv[2], tc_set_name(i)) != 0
-                     ? 0
-                     : bench_set(dir, tc_set_name(i), p, &a, &b);
-    bench_budget();
-    printf("\ngeneric engine: %d wrong\n", wrong);
+    for (unsigned i = 0; tc_set_name(i); i++) {
+        double w[2] = {0, 0};
+        if (argc > 2 && strcmp(argv[2], tc_set_name(i)) != 0)
+            continue;
+        wrong += bench_set(dir, tc_set_name(i), p, &a, &b, w);
+        if (w[0] > spent) {
+            spent = w[0];
+            spent_set = tc_set_name(i);
+        }
+        if (w[1] > rate) {
+            rate = w[1];
+            rate_set = tc_set_name(i);
+        }
+    }
+    printf("\nthe default budget (%d nodes): spent in %.0f ms at most (%s); "
+           "at the slowest rate of a uniqueness check, %.2f us/node (%s), "
+           "%.0f ms\ngeneric engine: %d wrong\n",
+           DEFAULT_BUDGET, spent, spent_set, rate, rate_set,
+           rate * DEFAULT_BUDGET / 1e3, wrong);
     free(p), free(a.ms), free(a.nodes), free(b.ms), free(b.nodes);
     return wrong ? 1 : 0;
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh - `make bench`: tests/bench/run.sh BUILD_DIR DATA_DIR. Runs the
 # single-thread benchmark (timings, verification of every set, textbook
-# race, node budget), the generic engine's sets (bench_cover), then the thread scaling of `sudoku solve --threads`.
+# race, node budget), the generic engine's sets (bench_cover), then the
+# thread scaling of `sudoku solve --threads`.
 set -eu
 
 build=${1:-build}
