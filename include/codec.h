@@ -353,12 +353,13 @@ char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
                                     size_t *len);
 
 /* /generate: {"puzzle", "solution" (both in `shape`), "size", "seed",
- * "givens", "generate_us", "rules": {...}}. */
+ * "symmetry", "givens", "generate_us", "rules": {...}}. */
 struct codec_variant_generated {
     const struct cover_grid *puzzle, *solution;
     const struct cover_rules *rules;
     enum codec_shape shape;
     uint64_t seed;
+    const char *symmetry; /* "none" or "rotational" */
     unsigned givens;
     uint64_t generate_us;
 };

@@ -314,31 +314,41 @@ void api_validate_variant(const struct api_context *ctx,
  * POST /generate
  * ------------------------------------------------------------------------ */
 
+/* The symmetry a variant puzzle can have: "none" (also when absent) or
+ * "rotational" (cover_generate_symmetric); NULL for another. */
+static const char *symmetry_of(const struct codec_generate_request *o)
+{
+    if (o->symmetry[0] == '\0' || strcmp(o->symmetry, "none") == 0)
+        return "none";
+    return strcmp(o->symmetry, "rotational") == 0 ? "rotational" : NULL;
+}
+
 /* The classic members the generic engine cannot honour: 422 at the first
  * one present. 0, or -1 with resp set. */
 static int refuse_classic_members(const struct codec_generate_request *o,
                                   struct api_response *resp)
 {
-    const char *pointer = o->difficulty[0] ? "/difficulty"
-                          : o->symmetry[0] ? "/symmetry"
-                          : o->min_rating  ? "/min_rating"
-                          : o->max_rating  ? "/max_rating"
-                                           : NULL;
+    const char *pointer = o->difficulty[0]         ? "/difficulty"
+                          : o->min_rating          ? "/min_rating"
+                          : o->max_rating          ? "/max_rating"
+                          : symmetry_of(o) == NULL ? "/symmetry"
+                                                   : NULL;
 
     if (pointer == NULL)
         return 0;
     api_respond_unsupported(resp, pointer,
-                            "difficulty, symmetry and ratings come from the "
-                            "logic engine, which knows classic 9x9 sudoku "
-                            "only; other sizes and variants take \"seed\" "
-                            "and the rule members");
+                            "difficulty and ratings come from the logic "
+                            "engine, which knows classic 9x9 sudoku only; "
+                            "other sizes and variants take \"seed\", "
+                            "\"symmetry\" none or rotational, and the rule "
+                            "members");
     return -1;
 }
 
 /* cover_generate, and the answer when it found no puzzle: COVER_OK when
  * *puzzle holds one (maybe with more givens, after the time budget). */
 static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
-                                  struct cover_grid *puzzle,
+                                  int rotational, struct cover_grid *puzzle,
                                   struct cover_grid *solution,
                                   struct api_response *resp)
 {
@@ -346,7 +356,8 @@ static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
     enum cover_status st;
 
     puzzle->n = 0; /* untouched when no full grid was found in time */
-    st = cover_generate(&b->rules, seed, API_GENERATE_MAX_US, puzzle, solution);
+    st = (rotational ? cover_generate_symmetric : cover_generate)(
+        &b->rules, seed, API_GENERATE_MAX_US, puzzle, solution);
     if (st == COVER_OK || (st == COVER_BUDGET && puzzle->n != 0))
         return COVER_OK;
     if (st == COVER_NO_MEMORY) {
@@ -400,10 +411,11 @@ int api_generate_variant(const struct api_context *ctx,
     } else if (refuse_classic_members(o, resp) == 0) {
         if (check_rules(v) != 0)
             api_respond_problem(resp, &v->problem);
-        else if (generate(b, seed, &puzzle, &solution, resp) == COVER_OK) {
+        else if (generate(b, seed, symmetry_of(o)[0] == 'r', &puzzle, &solution,
+                          resp) == COVER_OK) {
             out = (struct codec_variant_generated){
-                &puzzle, &solution, &b->rules,        CODEC_SHAPE_LINE,
-                seed,    0,         api_now_us() - t0};
+                &puzzle, &solution,      &b->rules, CODEC_SHAPE_LINE,
+                seed,    symmetry_of(o), 0,         api_now_us() - t0};
             for (unsigned i = 0; i < (unsigned)puzzle.n * puzzle.n; i++)
                 out.givens += puzzle.cell[i] != 0;
             body = codec_encode_variant_generated(&out, &len);

@@ -674,6 +674,7 @@ char *codec_encode_variant_generated(const struct codec_variant_generated *g,
          add_grid(obj, "solution", g->solution, g->shape) &&
          cJSON_AddNumberToObject(obj, "size", g->puzzle->n) &&
          cJSON_AddRawToObject(obj, "seed", seed) &&
+         cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
          cJSON_AddNumberToObject(obj, "givens", g->givens) &&
          cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
          add_rules(obj, g->rules);

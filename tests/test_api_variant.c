@@ -545,6 +545,8 @@ static void malformed_members(void **state)
          "unsupported_variant", "/difficulty"},
         {"/generate", "{\"size\":4,\"regions\":\"AABBAABBCCDDCDCD\"}", 422,
          "invalid_regions", "/regions"},
+        {"/generate", "{\"size\":6,\"symmetry\":\"diagonal\"}", 422,
+         "unsupported_variant", "/symmetry"},
     };
 
     (void)state;
@@ -639,6 +641,26 @@ static void batch_per_item(void **state)
     cJSON_Delete(root);
 }
 
+/* symmetry "rotational": a blank's mirror about the centre is blank. */
+static void generate_rotational(void **state)
+{
+    static const struct rules r = {9, 3, NULL, 1, 0, 0, 0};
+    char puzzle[82], sol[82];
+    cJSON *root = post("/generate",
+                       "{\"diagonals\":true,\"seed\":11,\"symmetry\":"
+                       "\"rotational\"}",
+                       200);
+
+    (void)state;
+    assert_string_equal(support_str(root, "symmetry"), "rotational");
+    board_text(cJSON_GetObjectItemCaseSensitive(root, "puzzle"), 9, 0, puzzle);
+    board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), 9, 0, sol);
+    cJSON_Delete(root);
+    verify(&r, puzzle, sol);
+    for (int i = 0; i < 81; i++)
+        assert_int_equal(puzzle[i] == '.', puzzle[80 - i] == '.');
+}
+
 int test_api_variant(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -651,6 +673,7 @@ int test_api_variant(unsigned *ntests)
         cmocka_unit_test(classic_only_routes),
         cmocka_unit_test(largest_body_fits),
         cmocka_unit_test(batch_per_item),
+        cmocka_unit_test(generate_rotational),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("api_variant", tests, NULL, NULL);
