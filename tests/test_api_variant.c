@@ -1,10 +1,10 @@
 /* test_api_variant.c - cmocka tests of other sizes and variant rules on the
  * routes (src/api_variant.c), called directly with request values. Every
- * solution is checked by a rule verifier written here, independently of
- * the engine (rows, columns, boxes or regions, diagonals, extra regions,
- * knight and king moves), and must keep the puzzle's givens. Puzzles come
- * from a formula (a grid that obeys the boxes by construction, one blank
- * per row) and from POST /generate, whose answers are verified the same
+ * solution is checked by a rule verifier written independently of the
+ * engine (tests/variant_support.c) (rows, columns, boxes or regions, diagonals,
+ * extra regions, knight and king moves), and must keep the puzzle's givens.
+ * Puzzles come from a formula (a grid that obeys the boxes by construction, one
+ * blank per row) and from POST /generate, whose answers are verified the same
  * way and counted unique with cover_count. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,243 +20,21 @@
 #include "api.h"
 #include "cover.h"
 #include "support.h"
+#include "variant_support.h"
 #include "tests.h"
 
 #define JSON "application/json"
-
-/* --max-body as the daemon's default (16 KiB): a 25x25 body with a region
- * map must fit in it. */
-static const struct api_context ctx = {.max_nodes = 5000000,
-                                       .max_body = 16 * 1024,
-                                       .max_logic_ms = 1000,
-                                       .max_batch = 100,
-                                       .max_batch_body = 1 << 20};
-
-/* The rules of a test puzzle, as the test sees them. */
-struct rules {
-    unsigned n, box_rows; /* box_rows x (n / box_rows) boxes */
-    const char *regions;  /* n * n region letters, or NULL */
-    int diagonals, knight, king;
-    int windoku; /* 9x9: the four extra 3x3 groups */
-};
-
-/* ------------------------------------------------------------------------
- * The verifier
- * ------------------------------------------------------------------------ */
-
-static int value_of(char ch) /* answers are upper case */
-{
-    if (ch >= '1' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'A' && ch <= 'P')
-        return ch - 'A' + 10;
-    return 0;
-}
-
-static char char_of(int d)
-{
-    return (char)(d == 0 ? '.' : d <= 9 ? '0' + d : 'A' + d - 10);
-}
-
-static int region_of(const struct rules *r, unsigned i)
-{
-    unsigned n = r->n, br = r->box_rows, bc = n / br;
-
-    if (r->regions != NULL)
-        return r->regions[i] - 'A';
-    return (int)((i / n / br) * (n / bc) + (i % n) / bc);
-}
-
-/* The windoku group (0-3) of cell i, or -1. */
-static int window_of(const struct rules *r, unsigned i)
-{
-    unsigned row = i / 9, col = i % 9;
-
-    if (!r->windoku || row % 4 == 0 || col % 4 == 0)
-        return -1;
-    return (int)((row / 4) * 2 + col / 4);
-}
-
-/* Do cells i and j see each other under r (they must differ)? */
-static int see(const struct rules *r, unsigned i, unsigned j)
-{
-    int n = (int)r->n, dr = (int)(i / r->n) - (int)(j / r->n);
-    int dc = (int)(i % r->n) - (int)(j % r->n);
-    int adr = dr < 0 ? -dr : dr, adc = dc < 0 ? -dc : dc;
-
-    if (dr == 0 || dc == 0 || region_of(r, i) == region_of(r, j))
-        return 1;
-    if (r->diagonals && ((dr == dc && i / r->n == i % r->n) ||
-                         (dr == -dc && (int)(i / r->n + i % r->n) == n - 1)))
-        return 1;
-    if (window_of(r, i) >= 0 && window_of(r, i) == window_of(r, j))
-        return 1;
-    if (r->knight && adr * adc == 2)
-        return 1;
-    return r->king && adr == 1 && adc == 1;
-}
-
-/* Fails the test unless sol (n * n characters) is complete, obeys r and
- * keeps every given of puzzle. */
-static void verify(const struct rules *r, const char *puzzle, const char *sol)
-{
-    unsigned cells = r->n * r->n;
-
-    for (unsigned i = 0; i < cells; i++) {
-        int v = value_of(sol[i]);
-        if (v < 1 || v > (int)r->n)
-            fail_msg("cell %u is '%c'", i, sol[i]);
-        char given = puzzle[i] >= 'a' ? (char)(puzzle[i] - 32) : puzzle[i];
-        if (given != '.' && given != '0' && given != sol[i])
-            fail_msg("given %u ('%c') became '%c'", i, puzzle[i], sol[i]);
-        for (unsigned j = 0; j < i; j++)
-            if (sol[j] == sol[i] && see(r, i, j))
-                fail_msg("cells %u and %u both hold '%c'", j, i, sol[i]);
-    }
-}
-
-/* ------------------------------------------------------------------------
- * Requests
- * ------------------------------------------------------------------------ */
-
-static cJSON *post(const char *path, const char *body, int status)
-{
-    struct api_request req = {
-        .method = "POST", .path = path, .content_type = JSON};
-    struct api_response resp;
-    size_t len = strlen(body);
-    char *copy = malloc(len ? len : 1);
-    cJSON *root;
-
-    assert_non_null(copy);
-    memcpy(copy, body, len);
-    req.body = copy;
-    req.body_len = len;
-    api_handle(&ctx, &req, &resp);
-    free(copy);
-    root = cJSON_ParseWithLength(resp.body, resp.body_len);
-    if (resp.status != status)
-        fail_msg("%s answered %d, want %d: %.*s", path, resp.status, status,
-                 (int)resp.body_len, resp.body);
-    api_response_free(&resp);
-    assert_non_null(root);
-    return root;
-}
-
-/* Posts and expects the problem `code` at `pointer` (NULL: not checked). */
-static void problem(const char *path, const char *body, int status,
-                    const char *code, const char *pointer)
-{
-    cJSON *root = post(path, body, status);
-    char got[64], at[64] = "";
-
-    snprintf(got, sizeof(got), "%s", support_str(root, "code"));
-    if (pointer != NULL)
-        snprintf(at, sizeof(at), "%s", support_str(root, "pointer"));
-    cJSON_Delete(root);
-    assert_string_equal(got, code);
-    if (pointer != NULL)
-        assert_string_equal(at, pointer);
-}
-
-/* The rule members of r as JSON text, each with a leading comma. */
-static void members(const struct rules *r, char *out, size_t size)
-{
-    size_t len = 0;
-
-    out[0] = '\0';
-    if (r->diagonals)
-        len += (size_t)snprintf(out + len, size - len, ",\"diagonals\":true");
-    if (r->knight)
-        len += (size_t)snprintf(out + len, size - len, ",\"anti_knight\":true");
-    if (r->king)
-        len += (size_t)snprintf(out + len, size - len, ",\"anti_king\":true");
-    if (r->regions)
-        len += (size_t)snprintf(out + len, size - len, ",\"regions\":\"%s\"",
-                                r->regions);
-    if (r->windoku) {
-        len += (size_t)snprintf(out + len, size - len, ",\"extra_regions\":[");
-        for (int g = 0; g < 4; g++) {
-            len += (size_t)snprintf(out + len, size - len, "%s[", g ? "," : "");
-            for (int k = 0; k < 9; k++)
-                len += (size_t)snprintf(out + len, size - len, "%s[%d,%d]",
-                                        k ? "," : "", 1 + (g / 2) * 4 + k / 3,
-                                        1 + (g % 2) * 4 + k % 3);
-            len += (size_t)snprintf(out + len, size - len, "]");
-        }
-        len += (size_t)snprintf(out + len, size - len, "]");
-    }
-    if (r->regions == NULL && r->box_rows > r->n / r->box_rows) /* not the
-                                                                   default */
-        snprintf(out + len, size - len, ",\"box\":{\"rows\":%u,\"columns\":%u}",
-                 r->box_rows, r->n / r->box_rows);
-    assert_true(strlen(out) + 1 < size);
-}
-
-/* {"board": text in rows or one line, members of r}. */
-static void body_of(const struct rules *r, const char *text, int rows,
-                    char *out, size_t size)
-{
-    char more[4096];
-    size_t len = (size_t)snprintf(out, size, "{\"board\":%s", rows ? "[" : "");
-
-    for (unsigned i = 0; rows && i < r->n; i++)
-        len += (size_t)snprintf(out + len, size - len, "%s\"%.*s\"",
-                                i ? "," : "", (int)r->n, text + i * r->n);
-    if (!rows)
-        len += (size_t)snprintf(out + len, size - len, "\"%.*s\"",
-                                (int)(r->n * r->n), text);
-    members(r, more, sizeof(more));
-    snprintf(out + len, size - len, "%s%s}", rows ? "]" : "", more);
-    assert_true(strlen(out) + 1 < size);
-}
-
-/* The n * n characters of a board member (rows or a line) into out. */
-static void board_text(const cJSON *v, unsigned n, int rows, char *out)
-{
-    const cJSON *row;
-    unsigned r = 0;
-
-    if (!rows) {
-        assert_true(cJSON_IsString(v));
-        assert_int_equal(strlen(v->valuestring), n * n);
-        memcpy(out, v->valuestring, n * n);
-        return;
-    }
-    assert_true(cJSON_IsArray(v));
-    assert_int_equal(cJSON_GetArraySize(v), n);
-    cJSON_ArrayForEach(row, v)
-    {
-        assert_true(cJSON_IsString(row));
-        assert_int_equal(strlen(row->valuestring), n);
-        memcpy(out + r++ * n, row->valuestring, n);
-    }
-}
 
 /* ------------------------------------------------------------------------
  * Every size, from a formula
  * ------------------------------------------------------------------------ */
 
-static const struct rules boxes[] = {
+static const struct variant_rules boxes[] = {
     {4, 2, NULL, 0, 0, 0, 0},  {6, 2, NULL, 0, 0, 0, 0},
     {8, 2, NULL, 0, 0, 0, 0},  {9, 3, NULL, 0, 0, 0, 0},
     {12, 3, NULL, 0, 0, 0, 0}, {16, 4, NULL, 0, 0, 0, 0},
     {25, 5, NULL, 0, 0, 0, 0},
 };
-
-/* A grid that obeys the boxes by construction: cell (r, c) holds
- * (bc * (r mod br) + r div br + c) mod n + 1. Rows are shifts of one
- * another, a column meets every (r mod br, r div br) once, a box every
- * (r mod br, c mod bc) once. */
-static void formula(const struct rules *r, char *out)
-{
-    unsigned n = r->n, br = r->box_rows, bc = n / br;
-
-    for (unsigned i = 0; i < n * n; i++) {
-        unsigned row = i / n, col = i % n;
-        out[i] = char_of((int)((bc * (row % br) + row / br + col) % n + 1));
-    }
-}
 
 static void solve_every_size(void **state)
 {
@@ -265,9 +43,9 @@ static void solve_every_size(void **state)
 
     (void)state;
     for (size_t k = 0; k < sizeof(boxes) / sizeof(boxes[0]); k++) {
-        const struct rules *r = &boxes[k];
-        formula(r, grid);
-        verify(r, grid, grid); /* the formula against the verifier */
+        const struct variant_rules *r = &boxes[k];
+        variant_formula(r, grid);
+        variant_verify(r, grid, grid); /* the formula against the verifier */
         memcpy(puzzle, grid, r->n * r->n);
         for (unsigned row = 0; row < r->n; row++) /* 7 is prime to n */
             puzzle[row * r->n + (row * 7 + 3) % r->n] = row % 2 ? '0' : '.';
@@ -276,13 +54,14 @@ static void solve_every_size(void **state)
                 puzzle[i] = (char)(puzzle[i] + 32);
         for (int rows = 0; rows < 2; rows++) {
             cJSON *root;
-            body_of(r, puzzle, rows, body, sizeof(body));
-            assert_true(strlen(body) < ctx.max_body);
-            root = post("/solve", body, 200);
-            board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), r->n,
-                       rows, sol);
+            variant_body_of(r, puzzle, rows, body, sizeof(body));
+            assert_true(strlen(body) < variant_ctx.max_body);
+            root = variant_post("/solve", body, 200);
+            variant_board_text(
+                cJSON_GetObjectItemCaseSensitive(root, "solution"), r->n, rows,
+                sol);
             cJSON_Delete(root);
-            verify(r, puzzle, sol);
+            variant_verify(r, puzzle, sol);
             assert_memory_equal(sol, grid, r->n * r->n);
         }
     }
@@ -298,7 +77,7 @@ static void solve_every_size(void **state)
     "AAAABBCCCAAABBBCCCAABBBBCCCDDDEEEEFFDDDEEFFFFDDDEEEFFFGGGHHHIIIGGGHHHIII" \
     "GGGHHHIII"
 
-static const struct rules variants[] = {
+static const struct variant_rules variants[] = {
     {4, 2, NULL, 0, 0, 0, 0},  {6, 2, NULL, 0, 0, 0, 0},
     {6, 3, NULL, 0, 0, 0, 0},  {8, 2, NULL, 1, 0, 0, 0},
     {9, 3, NULL, 1, 0, 0, 0},  {9, 3, NULL, 0, 1, 0, 0},
@@ -309,7 +88,7 @@ static const struct rules variants[] = {
 };
 
 /* The rules of r for cover_count, built from the test's own view. */
-static void cover_rules_of(const struct rules *r, struct cover_rules *c)
+static void cover_rules_of(const struct variant_rules *r, struct cover_rules *c)
 {
     assert_int_equal(cover_rules_init(c, r->n), COVER_OK);
     c->box_rows = (uint8_t)r->box_rows;
@@ -323,7 +102,7 @@ static void cover_rules_of(const struct rules *r, struct cover_rules *c)
             c->region[i] = (uint8_t)(r->regions[i] - 'A');
     }
     for (unsigned i = 0; r->windoku && i < 81; i++) {
-        int w = window_of(r, i);
+        int w = variant_window_of(r, i);
         if (w >= 0)
             c->extra[w].cell[c->extra[w].ncells++] = (uint16_t)i;
     }
@@ -332,22 +111,22 @@ static void cover_rules_of(const struct rules *r, struct cover_rules *c)
 }
 
 /* POST /generate for r with `seed`: the puzzle and solution (lines). */
-static void generate(const struct rules *r, unsigned seed, char *puzzle,
+static void generate(const struct variant_rules *r, unsigned seed, char *puzzle,
                      char *sol)
 {
     char body[8192], more[4096];
     cJSON *root;
 
-    members(r, more, sizeof(more));
+    variant_members(r, more, sizeof(more));
     snprintf(body, sizeof(body), "{\"size\":%u,\"seed\":%u%s}", r->n, seed,
              more);
-    root = post("/generate", body, 200);
+    root = variant_post("/generate", body, 200);
     assert_true(support_num(root, "size") == r->n);
     assert_true(support_num(root, "seed") == seed);
-    board_text(cJSON_GetObjectItemCaseSensitive(root, "puzzle"), r->n, 0,
-               puzzle);
-    board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), r->n, 0,
-               sol);
+    variant_board_text(cJSON_GetObjectItemCaseSensitive(root, "puzzle"), r->n,
+                       0, puzzle);
+    variant_board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), r->n,
+                       0, sol);
     cJSON_Delete(root);
 }
 
@@ -362,10 +141,10 @@ static void generate_solve_round_trip(void **state)
 
     (void)state;
     for (size_t k = 0; k < sizeof(variants) / sizeof(variants[0]); k++) {
-        const struct rules *r = &variants[k];
+        const struct variant_rules *r = &variants[k];
         cJSON *root;
         generate(r, 7 + (unsigned)k, puzzle, gen);
-        verify(r, puzzle, gen);
+        variant_verify(r, puzzle, gen);
         /* unique, by the engine's own count */
         cover_rules_of(r, &c);
         assert_int_equal(cover_parse(puzzle, r->n * r->n, r->n, &g, &bad),
@@ -373,12 +152,12 @@ static void generate_solve_round_trip(void **state)
         assert_int_equal(cover_count(&c, &g, 2, 0, NULL, &count, NULL),
                          COVER_OK);
         assert_int_equal(count, 1);
-        body_of(r, puzzle, k % 2, body, sizeof(body));
-        root = post("/solve", body, 200);
-        board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), r->n,
-                   k % 2, sol);
+        variant_body_of(r, puzzle, k % 2, body, sizeof(body));
+        root = variant_post("/solve", body, 200);
+        variant_board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"),
+                           r->n, k % 2, sol);
         cJSON_Delete(root);
-        verify(r, puzzle, sol);
+        variant_verify(r, puzzle, sol);
         assert_memory_equal(sol, gen, r->n * r->n);
     }
     /* seeded: the same seed gives the same puzzle */
@@ -401,7 +180,7 @@ static void two_givens(unsigned n, char digit, const int at[2][2], char *out)
 }
 
 struct unit_case {
-    struct rules r;
+    struct variant_rules r;
     char digit;
     int at[2][2];
     const char *unit;
@@ -428,19 +207,19 @@ static void conflicts_per_unit(void **state)
     (void)state;
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         const struct unit_case *u = &cases[k];
-        int digit = value_of(u->digit);
+        int digit = variant_value_of(u->digit);
         const cJSON *list;
         cJSON *root;
         two_givens(u->r.n, u->digit, u->at, board);
-        body_of(&u->r, board, 1, body, sizeof(body));
-        root = post("/solve", body, 422);
+        variant_body_of(&u->r, board, 1, body, sizeof(body));
+        root = variant_post("/solve", body, 422);
         assert_string_equal(support_str(root, "code"), "conflict");
         list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
         assert_int_equal(cJSON_GetArraySize(list), 1);
         support_check_conflict(cJSON_GetArrayItem(list, 0), u->unit, u->index,
                                digit, u->at, 2);
         cJSON_Delete(root);
-        root = post("/validate", body, 200);
+        root = variant_post("/validate", body, 200);
         assert_true(cJSON_IsFalse(cJSON_GetObjectItem(root, "valid")));
         assert_true(support_num(root, "solutions") == 0);
         list = cJSON_GetObjectItemCaseSensitive(root, "conflicts");
@@ -455,24 +234,24 @@ static void conflicts_per_unit(void **state)
 static void several_solutions(void **state)
 {
     static char body[4096], classic_code[64];
-    static const struct rules r4 = {4, 2, NULL, 0, 0, 0, 0};
+    static const struct variant_rules r4 = {4, 2, NULL, 0, 0, 0, 0};
     cJSON *root;
     char blank[17];
 
     (void)state;
-    root = post("/solve",
-                "{\"board\":\"" /* classic, empty */
-                ".................................................."
-                "...............................\"}",
-                422);
+    root = variant_post("/solve",
+                        "{\"board\":\"" /* classic, empty */
+                        ".................................................."
+                        "...............................\"}",
+                        422);
     snprintf(classic_code, sizeof(classic_code), "%s",
              support_str(root, "code"));
     cJSON_Delete(root);
     memset(blank, '.', 16);
     blank[16] = '\0';
-    body_of(&r4, blank, 0, body, sizeof(body));
-    problem("/solve", body, 422, classic_code, NULL);
-    root = post("/validate", body, 200);
+    variant_body_of(&r4, blank, 0, body, sizeof(body));
+    variant_problem("/solve", body, 422, classic_code, NULL);
+    root = variant_post("/validate", body, 200);
     assert_true(support_num(root, "solutions") == 2);
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(root, "valid")));
     assert_true(cJSON_IsFalse(cJSON_GetObjectItem(root, "complete")));
@@ -487,15 +266,15 @@ static void validate_unique(void **state)
 
     (void)state;
     generate(&variants[7], 5, puzzle, sol); /* jigsaw */
-    body_of(&variants[7], puzzle, 1, body, sizeof(body));
-    root = post("/validate", body, 200);
+    variant_body_of(&variants[7], puzzle, 1, body, sizeof(body));
+    root = variant_post("/validate", body, 200);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(root, "valid")));
     assert_true(support_num(root, "solutions") == 1);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "conflicts")),
                      0);
     cJSON_Delete(root);
-    body_of(&variants[7], sol, 0, body, sizeof(body));
-    root = post("/validate", body, 200);
+    variant_body_of(&variants[7], sol, 0, body, sizeof(body));
+    root = variant_post("/validate", body, 200);
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(root, "complete")));
     cJSON_Delete(root);
 }
@@ -551,8 +330,8 @@ static void malformed_members(void **state)
 
     (void)state;
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
-        problem(cases[k].path, cases[k].body, cases[k].status, cases[k].code,
-                cases[k].pointer);
+        variant_problem(cases[k].path, cases[k].body, cases[k].status,
+                        cases[k].code, cases[k].pointer);
 }
 
 static void classic_only_routes(void **state)
@@ -561,12 +340,12 @@ static void classic_only_routes(void **state)
     static char body[4096], grid[COVER_MAX_CELLS];
 
     (void)state;
-    formula(&boxes[5], grid);
+    variant_formula(&boxes[5], grid);
     grid[0] = '.';
-    body_of(&boxes[5], grid, 1, body, sizeof(body));
+    variant_body_of(&boxes[5], grid, 1, body, sizeof(body));
     for (size_t k = 0; k < 3; k++) {
-        problem(paths[k], body, 422, "unsupported_variant", NULL);
-        cJSON_Delete(post(paths[k], SUPPORT_EXAMPLE_BODY, 200));
+        variant_problem(paths[k], body, 422, "unsupported_variant", NULL);
+        cJSON_Delete(variant_post(paths[k], SUPPORT_EXAMPLE_BODY, 200));
     }
 }
 
@@ -574,29 +353,29 @@ static void classic_only_routes(void **state)
  * flag, inside the default --max-body. */
 static void largest_body_fits(void **state)
 {
-    static const struct rules r = {25, 5, NULL, 0, 0, 0, 0};
+    static const struct variant_rules r = {25, 5, NULL, 0, 0, 0, 0};
     static char grid[COVER_MAX_CELLS], body[16384];
     size_t len;
     cJSON *root;
 
     (void)state;
-    formula(&r, grid);
+    variant_formula(&r, grid);
     grid[0] = '.';
-    body_of(&r, grid, 1, body, sizeof(body));
+    variant_body_of(&r, grid, 1, body, sizeof(body));
     len = strlen(body) - 1; /* without the closing brace */
     len += (size_t)snprintf(body + len, sizeof(body) - len, ",\"regions\":[");
     for (unsigned i = 0; i < 625; i++)
-        len +=
-            (size_t)snprintf(body + len, sizeof(body) - len, "%s%c%s",
-                             i % 25 ? ""
-                             : i    ? ",\""
-                                    : "\"",
-                             'A' + region_of(&r, i), i % 25 == 24 ? "\"" : "");
+        len += (size_t)snprintf(body + len, sizeof(body) - len, "%s%c%s",
+                                i % 25 ? ""
+                                : i    ? ",\""
+                                       : "\"",
+                                'A' + variant_region_of(&r, i),
+                                i % 25 == 24 ? "\"" : "");
     snprintf(body + len, sizeof(body) - len,
              "],\"diagonals\":false,\"anti_knight\":false,"
              "\"anti_king\":false}");
-    assert_true(strlen(body) < ctx.max_body);
-    root = post("/solve", body, 200);
+    assert_true(strlen(body) < variant_ctx.max_body);
+    root = variant_post("/solve", body, 200);
     cJSON_Delete(root);
 }
 
@@ -610,7 +389,7 @@ static void batch_per_item(void **state)
     cJSON *root;
 
     (void)state;
-    formula(&boxes[5], grid); /* 16x16 */
+    variant_formula(&boxes[5], grid); /* 16x16 */
     grid[17] = '.';
     len =
         (size_t)snprintf(body, sizeof(body), "{\"boards\":[\"%.256s\",", grid);
@@ -621,12 +400,13 @@ static void batch_per_item(void **state)
                             "\"%s\"]}",
                             SUPPORT_EXAMPLE);
     assert_true(len < sizeof(body));
-    root = post("/solve/batch", body, 200);
+    root = variant_post("/solve/batch", body, 200);
     results = cJSON_GetObjectItemCaseSensitive(root, "results");
     assert_int_equal(cJSON_GetArraySize(results), 4);
     item = cJSON_GetArrayItem(results, 0);
-    board_text(cJSON_GetObjectItemCaseSensitive(item, "solution"), 16, 0, sol);
-    verify(&boxes[5], grid, sol);
+    variant_board_text(cJSON_GetObjectItemCaseSensitive(item, "solution"), 16,
+                       0, sol);
+    variant_verify(&boxes[5], grid, sol);
     item = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, 1),
                                             "problem");
     assert_string_equal(support_str(item, "code"), "invalid_regions");
@@ -644,21 +424,82 @@ static void batch_per_item(void **state)
 /* symmetry "rotational": a blank's mirror about the centre is blank. */
 static void generate_rotational(void **state)
 {
-    static const struct rules r = {9, 3, NULL, 1, 0, 0, 0};
+    static const struct variant_rules r = {9, 3, NULL, 1, 0, 0, 0};
     char puzzle[82], sol[82];
-    cJSON *root = post("/generate",
-                       "{\"diagonals\":true,\"seed\":11,\"symmetry\":"
-                       "\"rotational\"}",
-                       200);
+    cJSON *root = variant_post("/generate",
+                               "{\"diagonals\":true,\"seed\":11,\"symmetry\":"
+                               "\"rotational\"}",
+                               200);
 
     (void)state;
     assert_string_equal(support_str(root, "symmetry"), "rotational");
-    board_text(cJSON_GetObjectItemCaseSensitive(root, "puzzle"), 9, 0, puzzle);
-    board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), 9, 0, sol);
+    variant_board_text(cJSON_GetObjectItemCaseSensitive(root, "puzzle"), 9, 0,
+                       puzzle);
+    variant_board_text(cJSON_GetObjectItemCaseSensitive(root, "solution"), 9, 0,
+                       sol);
     cJSON_Delete(root);
-    verify(&r, puzzle, sol);
+    variant_verify(&r, puzzle, sol);
     for (int i = 0; i < 81; i++)
         assert_int_equal(puzzle[i] == '.', puzzle[80 - i] == '.');
+}
+
+/* The 4x4 jigsaw AAAB/ACBB/CCDB/CDDD, counted here by brute force: every
+ * grid whose rows, columns and regions hold 1-4 once. */
+static unsigned count_jigsaw4(const char *map, int *cell, int i)
+{
+    unsigned n = 0;
+
+    if (i == 16)
+        return 1;
+    for (int d = 1; d <= 4; d++) {
+        int ok = 1;
+        for (int j = 0; j < i && ok; j++)
+            ok = cell[j] != d ||
+                 !(j / 4 == i / 4 || j % 4 == i % 4 || map[j] == map[i]);
+        if (ok) {
+            cell[i] = d;
+            n += count_jigsaw4(map, cell, i + 1);
+        }
+    }
+    return n;
+}
+
+/* Rules no grid obeys: /solve says no_solution (no conflict among no
+ * givens), /generate the same; a search cut by the budget: search_limit. */
+static void no_solution_and_budget(void **state)
+{
+    static const char map[] = "AAABACBBCCDBCDDD";
+    static const struct api_context small = {.max_nodes = 1000,
+                                             .max_body = 16 * 1024};
+    struct api_request req = {
+        .method = "POST", .path = "/solve", .content_type = JSON};
+    struct api_response resp;
+    static char body[1024];
+    int cell[16];
+    cJSON *root;
+
+    (void)state;
+    assert_int_equal(count_jigsaw4(map, cell, 0), 0);
+    snprintf(body, sizeof(body),
+             "{\"board\":\"................\",\"regions\":\"%s\"}", map);
+    variant_problem("/solve", body, 422, "no_solution", NULL);
+    snprintf(body, sizeof(body), "{\"size\":4,\"regions\":\"%s\"}", map);
+    variant_problem("/generate", body, 422, "no_solution", NULL);
+    /* 16x16 blank with diagonals, anti-knight and anti-king: no verdict in
+     * 1000 nodes (the verdict does not matter, the budget does). */
+    snprintf(body, sizeof(body),
+             "{\"board\":\"%0256d\",\"diagonals\":true,"
+             "\"anti_knight\":true,\"anti_king\":true}",
+             0);
+    req.body = body;
+    req.body_len = strlen(body);
+    api_handle(&small, &req, &resp);
+    root = cJSON_ParseWithLength(resp.body, resp.body_len);
+    api_response_free(&resp);
+    assert_non_null(root);
+    assert_string_equal(support_str(root, "code"), "search_limit");
+    assert_true(support_num(root, "limit") == 1000);
+    cJSON_Delete(root);
 }
 
 int test_api_variant(unsigned *ntests)
@@ -674,6 +515,7 @@ int test_api_variant(unsigned *ntests)
         cmocka_unit_test(largest_body_fits),
         cmocka_unit_test(batch_per_item),
         cmocka_unit_test(generate_rotational),
+        cmocka_unit_test(no_solution_and_budget),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("api_variant", tests, NULL, NULL);

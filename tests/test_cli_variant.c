@@ -1,7 +1,7 @@
 /* test_cli_variant.c - cmocka tests of the `sudoku` command with the
  * variant options (src/cli_variant.c), run as a process ($SUDOKU_BIN,
- * default build/sudoku) through the shell. Solutions are checked by a
- * verifier written here (rows, columns, boxes, diagonals, givens kept). */
+ * default build/sudoku) through the shell. Solutions are checked by the
+ * verifier of tests/variant_support.c. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 
 #include "tests.h"
+#include "variant_support.h"
 
 /* Runs `sudoku ARGS` with `input` on stdin (via printf) and stdout in
  * out; returns the exit status. */
@@ -35,47 +36,17 @@ static int sudoku(const char *input, const char *args, char *out, size_t cap)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static int value_of(char ch)
-{
-    return ch >= '1' && ch <= '9' ? ch - '0' : ch >= 'A' ? ch - 'A' + 10 : 0;
-}
-
-/* Fails unless sol is a complete n x n grid with br x (n/br) boxes (and
- * the diagonals when asked) that keeps the givens of puzzle. */
-static void verify(unsigned n, unsigned br, int diagonals, const char *puzzle,
-                   const char *sol)
-{
-    unsigned bc = n / br;
-
-    for (unsigned i = 0; i < n * n; i++) {
-        unsigned r = i / n, c = i % n;
-        int v = value_of(sol[i]);
-        if (v < 1 || v > (int)n)
-            fail_msg("cell %u is '%c'", i, sol[i]);
-        if (puzzle[i] != '.' && puzzle[i] != '0' && puzzle[i] != sol[i])
-            fail_msg("given %u changed", i);
-        for (unsigned j = 0; j < i; j++) {
-            unsigned r2 = j / n, c2 = j % n;
-            int see = r == r2 || c == c2 ||
-                      (r / br == r2 / br && c / bc == c2 / bc) ||
-                      (diagonals && ((r == c && r2 == c2) ||
-                                     (r + c == n - 1 && r2 + c2 == n - 1)));
-            if (see && sol[i] == sol[j])
-                fail_msg("cells %u and %u both hold '%c'", j, i, sol[i]);
-        }
-    }
-}
-
 static void solve_and_count(void **state)
 {
 #define SIX ".51..6........4.6.1......1.......34."
     static const char six[] = SIX;
+    static const struct variant_rules six_rules = {6, 2, NULL, 0, 0, 0, 0};
     char out[4096];
 
     (void)state;
     assert_int_equal(sudoku(SIX "\\n", "solve --size 6", out, sizeof(out)), 0);
     assert_int_equal(strlen(out), 37);
-    verify(6, 2, 0, six, out);
+    variant_verify(&six_rules, six, out);
     /* the size from the line's length, a rule as the trigger */
     assert_int_equal(sudoku(SIX "\\n", "count --anti-king", out, sizeof(out)),
                      0);
@@ -87,6 +58,7 @@ static void solve_and_count(void **state)
 
 static void generate_unique(void **state)
 {
+    static const struct variant_rules x16 = {16, 4, NULL, 1, 0, 0, 0};
     static char out[4096], again[4096], line[600];
     char *sol;
 
@@ -97,7 +69,7 @@ static void generate_unique(void **state)
     sol = strstr(out, ":1:");
     assert_non_null(sol);
     assert_int_equal(sol - out, 256);
-    verify(16, 4, 1, out, sol + 3);
+    variant_verify(&x16, out, sol + 3);
     assert_int_equal(sudoku("", "generate --size 16 --diagonals --seed 3",
                             again, sizeof(again)),
                      0);
