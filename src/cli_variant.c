@@ -19,6 +19,7 @@ struct variant_options {
     unsigned box_rows, box_cols;
     const char *regions; /* N*N region letters, A for region 0 */
     int diagonals, anti_knight, anti_king;
+    int rotational; /* generate --symmetry rotational */
     unsigned long long max_nodes, seed, count;
 };
 
@@ -213,7 +214,9 @@ static int generate(const struct variant_options *o)
     if (make_rules(o, n, &r) != 0)
         return 2;
     for (unsigned long long k = 0; k < o->count; k++) {
-        enum cover_status st = cover_generate(&r, o->seed + k, 0, &p, &s);
+        enum cover_status st =
+            (o->rotational ? cover_generate_symmetric
+                           : cover_generate)(&r, o->seed + k, 0, &p, &s);
         if (st != COVER_OK) {
             fprintf(stderr, "sudoku: seed %llu: %s\n", o->seed + k,
                     st == COVER_NO_MEMORY ? "out of memory"
@@ -247,6 +250,14 @@ static int parse(int argc, char **argv, struct variant_options *o)
                                                    : &o->max_nodes;
             if (number(i + 1 < argc ? argv[++i] : NULL, 0, ULLONG_MAX, to))
                 return bad_usage("this option needs a number", a), -1;
+        } else if (!strcmp(a, "--symmetry")) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (strcmp(v, "none") && strcmp(v, "rotational"))
+                return bad_usage("--symmetry: with variant options, none or "
+                                 "rotational",
+                                 v),
+                       -1;
+            o->rotational = v[0] == 'r';
         } else if (o->mode == NULL &&
                    (!strcmp(a, "solve") || !strcmp(a, "count") ||
                     !strcmp(a, "validate") || !strcmp(a, "generate"))) {
