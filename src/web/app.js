@@ -1553,7 +1553,7 @@
     const seed = Number(boardEl.dataset.seed || '1');
     boardEl.dataset.seed = String(seed + 1);
     const r = await post('/generate', Object.assign({ size: n, seed }, members()));
-    if (!r.ok) { say('bad', problem(r.json)); return; }
+    if (!r.ok) { say('error', problem(r.json)); return; }
     givens = r.json.puzzle;
     solution = '';
     lineEl.value = givens;
@@ -1566,7 +1566,7 @@
     if (!text) { say('info', 'Generate a puzzle or type one first.'); return; }
     say('info', 'Solving...');
     const r = await post('/solve', Object.assign({ board: text }, members()));
-    if (!r.ok) { say('bad', problem(r.json)); return; }
+    if (!r.ok) { say('error', problem(r.json)); return; }
     givens = text;
     solution = r.json.solution;
     render();
@@ -1577,7 +1577,7 @@
     const text = lineEl.value.trim();
     const n = Math.round(Math.sqrt(text.length));
     if (!BOX_ROWS[n] || n * n !== text.length) {
-      say('bad', 'A puzzle line has N*N characters for N of 4, 6, 8, 9, 12, 16 or 25; this one has ' + text.length + '.');
+      say('error', 'A puzzle line has N*N characters for N of 4, 6, 8, 9, 12, 16 or 25; this one has ' + text.length + '.');
       return;
     }
     sizeEl.value = String(n);
@@ -1590,7 +1590,7 @@
 
   const busy = (fn) => async () => {
     for (const id of ['v-generate', 'v-solve']) $(id).disabled = true;
-    try { await fn(); } catch (e) { say('bad', 'The service could not be reached: ' + e.message); }
+    try { await fn(); } catch (e) { say('error', 'The service could not be reached: ' + e.message); }
     for (const id of ['v-generate', 'v-solve']) $(id).disabled = false;
   };
   $('v-generate').addEventListener('click', busy(generate));

@@ -1091,6 +1091,11 @@ test('other sizes and variants: a 16x16 and a jigsaw generated, solved and drawn
     const left = i % 9 > 0 && JIGSAW9[i] !== JIGSAW9[i - 1];
     assert.equal(edges[i], (top ? 't' : '-') + (left ? 'l' : '-'), 'region edges of cell ' + i);
   }
+  // A line of no size is refused in words, as an error.
+  await page.fill('#v-line', '12345');
+  await page.click('#v-load');
+  await page.waitForSelector('#v-status.status--error');
+  assert.match(await page.textContent('#v-status'), /N\*N characters/);
   await page.selectOption('#v-rules', 'diagonals');
   assert.equal(await page.$$eval('#v-board .vcell.diag', (els) => els.length), 17, 'the diagonals shaded');
   await shot(page, 'variant-jigsaw.png');
