@@ -237,7 +237,7 @@ fuzz: fuzz-build
 	    || { echo "fuzz_$$t FAILED: see $$art/"; status=1; }; \
 	done; exit $$status
 
-# The unit suites (the runner skips names it does not know); http, main and
+# The unit suites (the runner refuses names it does not know); http, main and
 # cli start the daemon or the CLI and run under ASan instead
 # (make SANITIZE=address,undefined test).
 # Not the logic engine's suites, nor generation's: they walk whole puzzle

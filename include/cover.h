@@ -129,8 +129,9 @@ int cover_is_solution_of(const struct cover_rules *r,
  * (seeded, deterministic for a seed and r unless max_us cuts in), then
  * blanks removed while the solution stays unique. max_us bounds the wall
  * clock (0: none); on COVER_BUDGET *out still holds a unique puzzle, with
- * more givens, unless max_us ran out before a full grid was found (then
- * *puzzle is untouched). COVER_NO_SOLUTION: no grid obeys r. */
+ * more givens, unless no full grid was found first (max_us ran out, or 64
+ * randomised fills of 20,000 nodes each all failed; then *puzzle is
+ * untouched). COVER_NO_SOLUTION: no grid obeys r. */
 enum cover_status cover_generate(const struct cover_rules *r, uint64_t seed,
                                  uint64_t max_us, struct cover_grid *puzzle,
                                  struct cover_grid *solution);

@@ -13,6 +13,7 @@
  * here needs more to be proven unique (and a 25x25 takes about a second:
  * docs/performance.md). */
 #define FILL_NODES 20000
+#define FILL_TRIES 64
 #define COUNT_NODES 1000
 
 static uint64_t now_us(void)
@@ -27,7 +28,9 @@ static int late(uint64_t start, uint64_t max_us)
     return max_us && now_us() - start > max_us;
 }
 
-/* A random full grid into *solution; COVER_BUDGET when max_us ran out,
+/* A random full grid into *solution; COVER_BUDGET when max_us ran out or
+ * FILL_TRIES fills all ran past their nodes (rules whose lack of a grid
+ * takes long to prove, with no time bound, must not loop for ever),
  * COVER_NO_SOLUTION when the rules leave no grid at all. */
 static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
                               uint64_t max_us, struct cover_grid *solution)
@@ -35,7 +38,7 @@ static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
     struct cover_grid empty = {.n = (uint8_t)w->n};
     unsigned count = 0;
 
-    for (;;) {
+    for (unsigned tries = 0; tries < FILL_TRIES; tries++) {
         enum cover_status st = cover_ws_count(w, &empty, 1, FILL_NODES, rng,
                                               solution, &count, NULL);
         if (count == 1)
@@ -43,8 +46,9 @@ static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
         if (st == COVER_OK)
             return COVER_NO_SOLUTION;
         if (late(start, max_us))
-            return COVER_BUDGET;
+            break;
     }
+    return COVER_BUDGET;
 }
 
 /* Blanks the cells of *puzzle in a seeded random order (with its mirror

@@ -15,6 +15,22 @@
 
 #include "support.h"
 
+const char *const support_example_rows[9] = {
+    "9.7.....6", "824.3....", "..1..9..2", ".9...2.18", "...4....5",
+    "1325.8...", "...687...", "......8.9", ".4.9...5.",
+};
+const char *const support_solution_rows[9] = {
+    "957214386", "824736591", "361859742", "495372618", "786491235",
+    "132568974", "519687423", "273145869", "648923157",
+};
+
+void support_join_rows(const char *const *rows, char out[82])
+{
+    for (int r = 0; r < 9; r++)
+        memcpy(out + r * 9, rows[r], 9);
+    out[81] = '\0';
+}
+
 double support_num(const cJSON *obj, const char *name)
 {
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, name);
@@ -95,4 +111,17 @@ FILE *support_open_data(const char *name)
     if (f == NULL)
         fail_msg("cannot open %s (run from the repository root)", path);
     return f;
+}
+
+int support_run_parts(int (*const *parts)(unsigned *), size_t n,
+                      unsigned *ntests)
+{
+    int failed = 0;
+
+    for (size_t i = 0; i < n; i++) {
+        unsigned k = 0;
+        failed += parts[i](&k);
+        *ntests += k;
+    }
+    return failed;
 }

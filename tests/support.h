@@ -1,11 +1,12 @@
 /* support.h - small helpers several suites share: the example puzzle,
- * reading members of a JSON answer (failing the test when one is missing)
- * and checking a conflict in it, connecting to the server under test,
+ * its rows, reading members of a JSON answer (failing the test when one is
+ * missing) and checking a conflict in it, connecting to the server under test,
  * reading one sample of a Prometheus scrape, and opening a tests/data
  * file. */
 #ifndef SUPPORT_H
 #define SUPPORT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
@@ -27,6 +28,12 @@
     "[\"957214386\",\"824736591\",\"361859742\",\"495372618\",\"786491235\","  \
     "\"132568974\",\"519687423\",\"273145869\",\"648923157\"]"
 
+/* The example's rows and its solution's, and the 81-character line of 9
+ * rows (a row per 9 characters) in out. */
+extern const char *const support_example_rows[9];
+extern const char *const support_solution_rows[9];
+void support_join_rows(const char *const *rows, char out[82]);
+
 /* The number / string member `name` of obj; fails the test if absent or of
  * another type. */
 double support_num(const cJSON *obj, const char *name);
@@ -47,5 +54,10 @@ double support_sample(const char *text, const char *series);
  * and digit, and exactly the ncells [row, column] pairs of cells, in order. */
 void support_check_conflict(const cJSON *item, const char *unit, int index,
                             int digit, const int (*cells)[2], int ncells);
+
+/* Runs the n parts of a suite (see tests.h) after its own group: adds
+ * their tests to *ntests and returns how many of them failed. */
+int support_run_parts(int (*const *parts)(unsigned *), size_t n,
+                      unsigned *ntests);
 
 #endif

@@ -481,6 +481,7 @@ int test_cover(unsigned *ntests)
         cmocka_unit_test(test_conflicts),
         cmocka_unit_test(tc_test_engines_agree),
         cmocka_unit_test(tc_test_generate),
+        cmocka_unit_test(tc_test_data_sets),
         cmocka_unit_test(tc_test_threads),
     };
     *ntests = TESTS_COUNT(tests);

@@ -119,6 +119,17 @@ void tc_test_generate(void **state)
     r.extra[0].cell[0] = 4, r.extra[0].cell[1] = 2, r.extra[0].cell[2] = 3;
     tc_check_rules(&r);
     assert_int_equal(cover_generate(&r, 1, 0, &p, &s), COVER_NO_SOLUTION);
+    /* The same on a 16x16 (r2c1 against row 1 through box and a 13-cell
+     * group) is too deep for a fill to prove: the fills give up, no time
+     * bound needed. */
+    cover_rules_init(&r, 16);
+    r.nextra = 1;
+    r.extra[0].ncells = 13;
+    r.extra[0].cell[0] = 16;
+    for (unsigned i = 0; i < 12; i++)
+        r.extra[0].cell[i + 1] = (uint16_t)(4 + i);
+    tc_check_rules(&r);
+    assert_int_equal(cover_generate(&r, 1, 0, &p, &s), COVER_BUDGET);
 }
 
 /* ------------------------------------------------------------ data sets */

@@ -27,4 +27,20 @@ int test_api_variant(unsigned *ntests);
 int test_cli_variant(unsigned *ntests);
 int test_cover(unsigned *ntests);
 
+/* Parts of a suite, each a cmocka group of its own with the same contract
+ * as a suite; the runner knows only the suite, whose function runs them
+ * (test_http() runs the test_http_* parts, and so on). */
+int test_http_headers(unsigned *ntests);
+int test_http_timeout(unsigned *ntests);
+int test_http_conn(unsigned *ntests);
+int test_http_batch(unsigned *ntests);
+int test_main_log(unsigned *ntests);
+int test_main_probe(unsigned *ntests);
+int test_main_batch(unsigned *ntests);
+int test_codec_errors(unsigned *ntests);
+int test_codec_encode(unsigned *ntests);
+int test_api_board(unsigned *ntests);
+int test_api_routes(unsigned *ntests);
+int test_killer_solve(unsigned *ntests);
+
 #endif
