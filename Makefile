@@ -47,6 +47,8 @@ TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
 LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_framing.c src/http_conn.c src/http_loop.c src/http_server.c src/http_jobs.c src/config.c \
             src/log.c src/metrics.c src/probe.c
+# Other sizes and variant rules on the wire (the engine: COVER_SRC).
+LIB_SRC  += src/api_variant.c src/codec_variant.c
 # The logic engine and the generator (also linked into the CLI and bench).
 LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_unique.c src/logic_chain.c \
              src/logic_als.c src/logic_force.c src/logic_explain.c src/generate.c
@@ -62,7 +64,8 @@ COVER_OBJ := $(COVER_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(COVER_SRC)
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
 # The command-line tool (src/cli_internal.h is what its files share).
-CLI_SRC  := src/cli.c src/cli_run.c src/cli_line.c src/cli_generate.c
+CLI_SRC  := src/cli.c src/cli_run.c src/cli_line.c src/cli_generate.c \
+            src/cli_variant.c
 CLI_OBJ  := $(CLI_SRC:src/%.c=$(B)/obj/%.o)
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)

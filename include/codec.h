@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cover.h"
 #include "sudoku.h"
 
 /* How the board came in, so the answer can go out the same way. */
@@ -21,9 +22,14 @@ enum codec_status {
     CODEC_INVALID_REQUEST, /* JSON, but not {"board": string|array} */
     CODEC_INVALID_BOARD,   /* wrong number of rows or row length */
     CODEC_NO_MEMORY,
-    CODEC_TOO_MANY,    /* a batch with more puzzles than allowed */
-    CODEC_TOO_COMPLEX, /* a batch with more JSON values than its
-                          boards can have (CODEC_BATCH_VALUES) */
+    CODEC_TOO_MANY,        /* a batch with more puzzles than allowed */
+    CODEC_TOO_COMPLEX,     /* a batch with more JSON values than its
+                              boards can have (CODEC_BATCH_VALUES) */
+    CODEC_INVALID_BOX,     /* "box" does not tile the board */
+    CODEC_INVALID_REGIONS, /* "regions": wrong size or a letter out of range */
+    CODEC_INVALID_EXTRA,   /* "extra_regions": a group off the grid, empty,
+                              too long, a cell twice, too many groups */
+    CODEC_INVALID_SIZE,    /* "size" (of /generate) is not a size */
 };
 
 /* Where decoding failed. Fields that do not apply are -1. */
@@ -96,6 +102,11 @@ struct codec_problem {
     int cage, other_cage;
     const int *cell_rows, *cell_cols;
     size_t ncells;
+    /* Sizes and variants: ncover conflicts of the generic engine under
+     * cover_rules (its size; "region" for a box of a jigsaw). */
+    const struct cover_conflict *cover_conflicts;
+    size_t ncover;
+    const struct cover_rules *cover_rules;
 };
 
 /* Sets every optional member of *p to "absent". */
@@ -120,6 +131,10 @@ struct codec_batch_item {
     enum codec_status status;
     struct codec_error err;
     char at[32]; /* JSON pointer of the board: "/boards/3", "/board", "" */
+    /* NULL, or (heap, freed by codec_batch_free) a board of another size
+     * or with rule members: an element {"board": ..., "diagonals": true}
+     * or a line like it. status and err are then its decoding's. */
+    struct codec_variant *variant;
 };
 
 struct codec_batch {
@@ -164,6 +179,9 @@ void codec_out_begin(struct codec_out *o, int ndjson);
 void codec_out_raw(struct codec_out *o, const char *s, size_t n);
 void codec_out_solution(struct codec_out *o, size_t index,
                         const struct sudoku_grid *g, enum codec_shape shape);
+void codec_out_variant_solution(struct codec_out *o, size_t index,
+                                const struct cover_grid *g,
+                                enum codec_shape shape);
 void codec_out_problem(struct codec_out *o, size_t index,
                        const struct codec_problem *p);
 /* Appends the closing part (the JSON form ends with "stats"). */
@@ -280,5 +298,72 @@ struct killer_cages;
 enum codec_status codec_decode_cages(const char *body, size_t len,
                                      struct killer_cages *out, int *present,
                                      struct codec_error *err);
+
+/* ------------------------------------------------------------------------
+ * Sizes and variant rules (codec_variant.c)
+ * ------------------------------------------------------------------------ */
+
+/* The rule members a body may carry beside its board (docs/api.md,
+ * "Sizes and variants"). */
+#define CODEC_VARIANT_MEMBERS                                                  \
+    "box, regions, extra_regions, diagonals, anti_knight, anti_king"
+
+/* A puzzle body for the generic engine. `is_variant` is set when the body
+ * is not plain classic: the board is not 9x9 (or is square but of no
+ * known size), or one of the rule members is present. rules comes from
+ * cover_rules_init(n) with the members set, not yet cover_rules_check'ed. */
+struct codec_variant {
+    int is_variant;
+    enum codec_shape shape;
+    char text[COVER_MAX_CELLS]; /* the n * n characters as sent */
+    struct cover_rules rules;
+    int has_box;
+    char at[32];       /* JSON pointer of the puzzle: "", "/boards/3" */
+    char board_at[40]; /* and of its board: "/board", "/boards/3/board" */
+};
+
+/* Decodes a puzzle body of any size with its rule members. On failure
+ * *err says what and where (CODEC_INVALID_REQUEST for a wrong type,
+ * CODEC_INVALID_BOARD for a board of no size, CODEC_INVALID_BOX,
+ * CODEC_INVALID_REGIONS, CODEC_INVALID_EXTRA); out->is_variant is still
+ * set when known, so a caller can leave a classic body's errors to
+ * codec_decode_board. The characters are not checked (cover_parse does). */
+enum codec_status codec_decode_variant(const char *body, size_t len,
+                                       struct codec_variant *out,
+                                       struct codec_error *err);
+
+/* The same members for /generate, which has no board: "size" (default 9,
+ * CODEC_INVALID_SIZE when not a size) and the rule members. is_variant when
+ * the size is not 9 or a rule member is present. */
+enum codec_status codec_decode_variant_options(const char *body, size_t len,
+                                               struct codec_variant *out,
+                                               struct codec_error *err);
+
+/* {"solution": board in `shape`, "stats": {...}} for an n x n solution. */
+char *codec_encode_variant_solution(const struct cover_grid *g,
+                                    enum codec_shape shape,
+                                    const struct sudoku_stats *stats,
+                                    uint64_t solve_us, size_t *len);
+
+/* /validate: {"valid", "solutions", "complete", "conflicts": [...]} with the
+ * generic engine's units. */
+char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
+                                    const struct cover_rules *r,
+                                    const struct cover_conflict *c, size_t n,
+                                    size_t *len);
+
+/* /generate: {"puzzle", "solution" (both in `shape`), "size", "seed",
+ * "symmetry", "givens", "generate_us", "rules": {...}}. */
+struct codec_variant_generated {
+    const struct cover_grid *puzzle, *solution;
+    const struct cover_rules *rules;
+    enum codec_shape shape;
+    uint64_t seed;
+    const char *symmetry; /* "none" or "rotational" */
+    unsigned givens;
+    uint64_t generate_us;
+};
+char *codec_encode_variant_generated(const struct codec_variant_generated *g,
+                                     size_t *len);
 
 #endif

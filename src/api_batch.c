@@ -33,7 +33,8 @@ struct api_batch {
     size_t body_len;     /* of the request, to decide on a trim */
     int ndjson;
     struct codec_out out;
-    struct api_verdict verdict; /* scratch, reused for every puzzle */
+    struct api_verdict verdict;  /* scratch, reused for every puzzle */
+    struct api_variant *variant; /* scratch for variant puzzles, or NULL */
 };
 
 /* Past this many body bytes a batch hands its freed memory back to the
@@ -73,33 +74,93 @@ static void unjudged_problem(const struct api_context *ctx, int stopping,
     p->limit = (long long)ctx->max_batch_nodes;
 }
 
-/* Judges the puzzle that has to be searched. Returns 1, or 0 when it was
- * not judged because the batch's budget is spent, -1 because the server
- * is stopping the batch. */
-static int judge_puzzle(struct api_batch *b, const struct sudoku_grid *puzzle)
+/* The node budget of the next search into *max_nodes: 1, or 0 when the
+ * batch's budget is spent, -1 when the server is stopping the batch. */
+static int next_budget(const struct api_batch *b, uint64_t *max_nodes)
 {
     const struct api_context *ctx = b->ctx;
-    struct api_context own = *ctx;
-    struct api_verdict *v = &b->verdict;
 
     if (ctx->stop != NULL &&
         atomic_load_explicit(ctx->stop, memory_order_relaxed))
         return -1;
+    *max_nodes = ctx->max_nodes;
     if (ctx->max_batch_nodes > 0) {
         if (b->nodes_left == 0)
             return 0;
-        if (own.max_nodes > b->nodes_left) /* >= 1: 0 would mean no bound */
-            own.max_nodes = b->nodes_left;
-    }
-    api_judge(&own, puzzle, v);
-    if (ctx->max_batch_nodes > 0) {
-        b->nodes_left -=
-            v->stats.nodes < b->nodes_left ? v->stats.nodes : b->nodes_left;
-        /* Cut by the batch's budget, not by its own: say so. */
-        if (v->result == API_SEARCH_LIMIT && own.max_nodes < ctx->max_nodes)
-            unjudged_problem(ctx, 0, &v->problem, &v->text);
+        if (*max_nodes > b->nodes_left) /* >= 1: 0 would mean no bound */
+            *max_nodes = b->nodes_left;
     }
     return 1;
+}
+
+/* Takes a search's nodes from the batch's budget; a search cut by the
+ * batch's budget, not by its own, gets the problem that says so. */
+static void spend(struct api_batch *b, uint64_t max_nodes, uint64_t nodes,
+                  enum api_result r, struct codec_problem *p,
+                  struct api_problem_text *t)
+{
+    const struct api_context *ctx = b->ctx;
+
+    if (ctx->max_batch_nodes == 0)
+        return;
+    b->nodes_left -= nodes < b->nodes_left ? nodes : b->nodes_left;
+    if (r == API_SEARCH_LIMIT && max_nodes < ctx->max_nodes)
+        unjudged_problem(ctx, 0, p, t);
+}
+
+/* Judges the puzzle that has to be searched. Returns 1, or what
+ * next_budget returned when it was not judged. */
+static int judge_puzzle(struct api_batch *b, const struct sudoku_grid *puzzle)
+{
+    struct api_context own = *b->ctx;
+    struct api_verdict *v = &b->verdict;
+    int go = next_budget(b, &own.max_nodes);
+
+    if (go <= 0)
+        return go;
+    api_judge(&own, puzzle, v);
+    spend(b, own.max_nodes, v->stats.nodes, v->result, &v->problem, &v->text);
+    return 1;
+}
+
+/* Judges item i, a board of the generic engine, and appends its result;
+ * returns 1 when it was solved. */
+static int judge_variant(struct api_batch *b, size_t i)
+{
+    const struct codec_batch_item *it = &b->items.items[i];
+    struct api_variant *var = b->variant;
+    struct codec_problem p;
+    struct api_problem_text t;
+    uint64_t max_nodes = 0;
+    int go;
+
+    if (var == NULL && (var = b->variant = malloc(sizeof(*var))) == NULL) {
+        codec_problem_init(&p, 500, "internal_error", "Internal error",
+                           "the server ran out of memory; try again");
+        codec_out_problem(&b->out, i, &p);
+        return 0;
+    }
+    var->body = *it->variant;
+    if (api_variant_prepare(var) != 0) {
+        codec_out_problem(&b->out, i, &var->problem);
+    } else if ((go = next_budget(b, &max_nodes)) <= 0) {
+        unjudged_problem(b->ctx, go < 0, &p, &t);
+        codec_out_problem(&b->out, i, &p);
+        return 0; /* not judged: not counted as a result */
+    } else {
+        api_variant_judge(max_nodes, var);
+        spend(b, max_nodes, var->stats.nodes, var->result, &var->problem,
+              &var->text);
+        if (var->result == API_SOLVED)
+            codec_out_variant_solution(&b->out, i, &var->solution,
+                                       var->body.shape);
+        else
+            codec_out_problem(&b->out, i, &var->problem);
+    }
+    b->solve_us += var->took_us;
+    api_count_puzzle(b->ctx->metrics, var->result, var->took_us,
+                     var->stats.guesses);
+    return var->result == API_SOLVED;
 }
 
 /* Judges item i and appends its result; returns 1 when it was solved. */
@@ -117,6 +178,8 @@ static int judge_item(struct api_batch *b, size_t i)
     v->result = API_INVALID;
     v->took_us = 0;
     v->stats.guesses = 0;
+    if (it->variant != NULL && it->status == CODEC_OK)
+        return judge_variant(b, i);
     if (it->status != CODEC_OK) {
         api_decode_problem(it->status, &it->err, &p);
         codec_out_problem(o, i, &p);
@@ -220,6 +283,7 @@ void api_batch_free(struct api_batch *b)
     body_len = b->body_len;
     free(codec_out_take(&b->out, &len));
     codec_batch_free(&b->items);
+    free(b->variant);
     free(b);
     give_back_memory(body_len);
 }

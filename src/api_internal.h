@@ -8,6 +8,7 @@
 
 #include "api.h"
 #include "codec.h"
+#include "cover.h"
 #include "metrics.h"
 #include "sudoku.h"
 
@@ -61,7 +62,7 @@ int api_check_body(const struct api_context *ctx, const struct api_request *req,
 /* Room for the texts a problem points into. */
 struct api_problem_text {
     char detail[200];
-    char pointer[40];
+    char pointer[64];
 };
 
 /* 422 search_limit for a search that used its `budget` of nodes. */
@@ -122,14 +123,90 @@ enum api_result api_judge(const struct api_context *ctx,
                           const struct sudoku_grid *puzzle,
                           struct api_verdict *v);
 
+/* Conflicts of a variant board listed in one answer at most; the detail
+ * says how many more there are. */
+#define API_VARIANT_CONFLICTS 256
+
+/* A puzzle for the generic engine (another size, or variant rules): its
+ * body as decoded, the board parsed, and what became of it. Big (the
+ * conflicts): allocate it. */
+struct api_variant {
+    struct codec_variant body; /* body.rules: checked by prepare */
+    struct cover_grid puzzle;
+    enum api_result result;     /* of api_variant_judge */
+    struct cover_grid solution; /* API_SOLVED */
+    struct sudoku_stats stats;
+    uint64_t took_us;
+    struct codec_problem problem; /* a failed prepare, or not API_SOLVED */
+    struct api_problem_text text;
+    struct cover_conflict conflicts[API_VARIANT_CONFLICTS];
+    size_t nconflicts, total; /* stored, and in all */
+};
+
 /* Reads the board of a puzzle route's JSON body: size limit, media type,
- * JSON and shape (codec), characters. On success fills *board (the text and
- * its shape) and *puzzle and returns 0; otherwise resp holds the problem
- * (413, 415, 400 or 422 invalid_board) and -1 is returned. The rules are
+ * JSON and shape (codec), characters. A classic 9x9 body fills *board (the
+ * text and its shape) and *puzzle and returns 0. A body for the generic
+ * engine returns 1 with *var (heap; the caller frees it) when var is not
+ * NULL, and is refused with 422 unsupported_variant when var is NULL (a
+ * route the generic engine does not serve). Otherwise resp holds the
+ * problem (413, 415, 400 or 422) and -1 is returned. The classic rules are
  * not checked: that is the caller's to do or report. */
 int api_read_board(const struct api_context *ctx, const struct api_request *req,
                    struct api_response *resp, struct codec_board *board,
-                   struct sudoku_grid *puzzle);
+                   struct sudoku_grid *puzzle, struct api_variant **var);
+
+/* How a character of a board is shown in a problem: 'x', "a non-ASCII
+ * character" or "a control character". */
+void api_shown_char(char c, char *out, size_t size);
+
+/* The verdicts on a board that obeys the rules, shared by every engine. */
+void api_no_solution_problem(struct codec_problem *p);
+void api_multiple_solutions_problem(struct codec_problem *p);
+
+/* The time /generate may take; past it the closest puzzle found is not
+ * good enough (classic: 503 generation_timeout). */
+#define API_GENERATE_MAX_US 2000000u
+
+/* api_variant.c: the generic engine behind the puzzle routes. */
+
+/* Checks var->body's rules (cover_rules_check) and parses its board into
+ * var->puzzle. 0, or -1 with var->problem set (pointers under body.at). */
+int api_variant_prepare(struct api_variant *var);
+
+/* Counts the solutions of a prepared var up to 2 within max_nodes: fills
+ * the verdict members (the conflicts when it has none) and returns
+ * var->result. */
+enum api_result api_variant_judge(uint64_t max_nodes, struct api_variant *var);
+
+/* A body codec_decode_variant found to be a variant: prepared, and no
+ * "cages". 0, or -1 with resp set. */
+int api_variant_check(const struct api_request *req, struct api_response *resp,
+                      struct api_variant *var);
+
+/* POST /solve and /validate of a checked variant; the verdict stays in
+ * *var (result, took_us, stats) for the metrics. */
+void api_solve_variant(const struct api_context *ctx, struct api_response *resp,
+                       struct api_variant *var);
+void api_validate_variant(const struct api_context *ctx,
+                          struct api_response *resp, struct api_variant *var);
+
+/* POST /generate with a "size" other than 9 or a rule member: answers and
+ * returns 1; 0 (nothing done) for a classic body. o is the classic
+ * decoding of the same body (its members the generic engine refuses). */
+int api_generate_variant(const struct api_context *ctx,
+                         const struct api_request *req,
+                         struct api_response *resp,
+                         const struct codec_generate_request *o);
+
+/* The 422 problem of a variant member the codec refused (invalid_box,
+ * invalid_regions, invalid_extra_regions, invalid_size). */
+void api_variant_decode_problem(enum codec_status st,
+                                const struct codec_error *err,
+                                struct codec_problem *p);
+
+/* 422 unsupported_variant: `what` cannot be done for such a board. */
+void api_respond_unsupported(struct api_response *resp, const char *pointer,
+                             const char *detail);
 
 /* Microseconds on the monotonic clock. */
 uint64_t api_now_us(void);

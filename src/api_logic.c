@@ -20,10 +20,6 @@
 
 #define MAX_CONFLICTS (3 * SUDOKU_SIZE * SUDOKU_SIZE)
 
-/* The time /generate may take; past it the closest puzzle found is not
- * good enough and the answer is 503 generation_timeout. */
-#define API_GENERATE_MAX_US 2000000u
-
 /* The most steps /explain lists (a step removes at least one of the 729
  * candidates, so real puzzles stay far below). */
 #define API_EXPLAIN_MAX_STEPS 400
@@ -78,7 +74,7 @@ static int read_puzzle(const struct api_context *ctx,
     struct codec_board board;
     struct api_verdict v;
 
-    if (api_read_board(ctx, req, resp, &board, puzzle) != 0 ||
+    if (api_read_board(ctx, req, resp, &board, puzzle, NULL) != 0 ||
         refuse_cages(req, resp) != 0)
         return -1;
     /* The same judgement as POST /solve: rules, then exactly one solution. */
@@ -101,12 +97,17 @@ void api_handle_validate(const struct api_context *ctx,
     struct sudoku_conflict conflicts[MAX_CONFLICTS];
     struct codec_board board;
     struct sudoku_grid puzzle;
+    struct api_variant *var;
     unsigned count = 0;
     size_t n, len = 0;
     char *body;
+    int in = api_read_board(ctx, req, resp, &board, &puzzle, &var);
 
-    if (api_read_board(ctx, req, resp, &board, &puzzle) != 0 ||
-        api_validate_killer(ctx, req, resp, &puzzle))
+    if (in == 1) {
+        api_validate_variant(ctx, resp, var);
+        free(var);
+    }
+    if (in != 0 || api_validate_killer(ctx, req, resp, &puzzle))
         return;
     n = sudoku_conflicts(&puzzle, conflicts, MAX_CONFLICTS);
     if (n == 0 && sudoku_count(&puzzle, 2, ctx->max_nodes, NULL, &count,
@@ -255,7 +256,7 @@ void api_handle_explain(const struct api_context *ctx,
     int hardest = -1;
     size_t n = 0, len = 0;
 
-    if (api_read_board(ctx, req, resp, &board, &puzzle) != 0 ||
+    if (api_read_board(ctx, req, resp, &board, &puzzle, NULL) != 0 ||
         refuse_cages(req, resp) != 0)
         return;
     if (api_judge(ctx, &puzzle, &v) != API_SOLVED) {
@@ -349,7 +350,8 @@ void api_handle_generate(const struct api_context *ctx,
     char detail[200], *body;
     size_t len = 0;
 
-    if (read_options(ctx, req, resp, &o) != 0)
+    if (read_options(ctx, req, resp, &o) != 0 ||
+        api_generate_variant(ctx, req, resp, &o))
         return;
     if (o.difficulty[0] && logic_level_parse(o.difficulty, &level) != 0) {
         codec_problem_init(&p, 422, "invalid_difficulty", "Unknown difficulty",

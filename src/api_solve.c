@@ -106,6 +106,12 @@ void api_decode_problem(enum codec_status st, const struct codec_error *err,
         p->row = err->row;
         p->column = err->column;
         break;
+    case CODEC_INVALID_BOX:
+    case CODEC_INVALID_REGIONS:
+    case CODEC_INVALID_EXTRA:
+    case CODEC_INVALID_SIZE:
+        api_variant_decode_problem(st, err, p);
+        break;
     default:
         codec_problem_init(p, 500, "internal_error", "Internal error",
                            "the server ran out of memory; try again");
@@ -114,20 +120,26 @@ void api_decode_problem(enum codec_status st, const struct codec_error *err,
     p->pointer = err->pointer;
 }
 
+void api_shown_char(char c, char *out, size_t size)
+{
+    unsigned char ch = (unsigned char)c;
+
+    if (ch >= 0x20 && ch < 0x7f)
+        snprintf(out, size, "'%c'", ch);
+    else if (c == CODEC_NON_ASCII)
+        snprintf(out, size, "a non-ASCII character");
+    else
+        snprintf(out, size, "a control character");
+}
+
 void api_bad_char_problem(const struct codec_board *board, size_t index,
                           const char *pointer_prefix, struct codec_problem *p,
                           struct api_problem_text *t)
 {
     char shown[32];
-    unsigned char ch = (unsigned char)board->text[index];
     int row = (int)(index / SUDOKU_SIZE), col = (int)(index % SUDOKU_SIZE);
 
-    if (ch >= 0x20 && ch < 0x7f)
-        snprintf(shown, sizeof(shown), "'%c'", ch);
-    else if (board->text[index] == CODEC_NON_ASCII)
-        snprintf(shown, sizeof(shown), "a non-ASCII character");
-    else
-        snprintf(shown, sizeof(shown), "a control character");
+    api_shown_char(board->text[index], shown, sizeof(shown));
     snprintf(t->detail, sizeof(t->detail),
              "row %d, column %d: %s is not allowed; use '.' or '0' for a "
              "blank and 1-9 for a digit",
@@ -207,19 +219,63 @@ uint64_t api_now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* A body that is not the plain classic one: does it go to the generic
+ * engine? 1 with *var (when the route takes it), 0 to go on as classic
+ * (board and puzzle as decoded), -1 with resp set. */
+static int read_variant(const struct api_request *req,
+                        struct api_response *resp, struct api_variant **var)
+{
+    struct codec_error err;
+    struct codec_problem p;
+    enum codec_status st;
+    struct api_variant *v = malloc(sizeof(*v));
+
+    if (v == NULL) {
+        api_respond_no_memory(resp);
+        return -1;
+    }
+    st = codec_decode_variant(req->body, req->body_len, &v->body, &err);
+    if (!v->body.is_variant) {
+        free(v);
+        return 0;
+    }
+    if (var == NULL) /* a route of the classic engine only */
+        api_respond_unsupported(resp, err.pointer[0] ? err.pointer : "",
+                                "this route knows classic 9x9 sudoku only; "
+                                "POST /solve, /validate, /solve/batch and "
+                                "/generate take other sizes and variants");
+    else if (st != CODEC_OK) {
+        api_decode_problem(st, &err, &p);
+        api_respond_problem(resp, &p);
+    } else if (api_variant_check(req, resp, v) == 0) {
+        *var = v;
+        return 1;
+    }
+    free(v);
+    return -1;
+}
+
 int api_read_board(const struct api_context *ctx, const struct api_request *req,
                    struct api_response *resp, struct codec_board *board,
-                   struct sudoku_grid *puzzle)
+                   struct sudoku_grid *puzzle, struct api_variant **var)
 {
     struct api_problem_text t;
     struct codec_error err;
     struct codec_problem p;
     enum codec_status st;
     size_t bad;
+    int in;
 
+    if (var != NULL)
+        *var = NULL;
     if (api_check_body(ctx, req, resp) != 0)
         return -1;
     st = codec_decode_board(req->body, req->body_len, board, &err);
+    /* Only a body that is more than {"board": 9x9} can be a variant: the
+     * common body never pays for the question. */
+    if (!(st == CODEC_OK && board->only_board) &&
+        (in = read_variant(req, resp, var)) != 0)
+        return in;
     if (st != CODEC_OK) {
         api_decode_problem(st, &err, &p);
         api_respond_problem(resp, &p);
@@ -267,18 +323,27 @@ enum api_result api_judge(const struct api_context *ctx,
         return v->result = API_INVALID;
     }
     if (count == 0) {
-        codec_problem_init(&v->problem, 422, "no_solution", "No solution",
-                           "the board obeys the rules but cannot be completed");
+        api_no_solution_problem(&v->problem);
         return v->result = API_NO_SOLUTION;
     }
     if (count > 1) {
-        codec_problem_init(&v->problem, 422, "multiple_solutions",
-                           "Multiple solutions",
-                           "the board has more than one solution; a valid "
-                           "puzzle has exactly one, so add givens");
+        api_multiple_solutions_problem(&v->problem);
         return v->result = API_MULTIPLE_SOLUTIONS;
     }
     return v->result = API_SOLVED;
+}
+
+void api_no_solution_problem(struct codec_problem *p)
+{
+    codec_problem_init(p, 422, "no_solution", "No solution",
+                       "the board obeys the rules but cannot be completed");
+}
+
+void api_multiple_solutions_problem(struct codec_problem *p)
+{
+    codec_problem_init(p, 422, "multiple_solutions", "Multiple solutions",
+                       "the board has more than one solution; a valid "
+                       "puzzle has exactly one, so add givens");
 }
 
 void api_handle_solve(const struct api_context *ctx,
@@ -287,12 +352,21 @@ void api_handle_solve(const struct api_context *ctx,
     struct codec_board board;
     struct sudoku_grid puzzle;
     struct api_verdict v;
+    struct api_variant *var;
+    int in;
 
     v.result = API_INVALID;
     v.took_us = 0;
     v.stats.guesses = 0;
-    if (api_read_board(ctx, req, resp, &board, &puzzle) == 0 &&
-        !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {
+    in = api_read_board(ctx, req, resp, &board, &puzzle, &var);
+    if (in == 1) {
+        api_solve_variant(ctx, resp, var);
+        v.result = var->result;
+        v.took_us = var->took_us;
+        v.stats = var->stats;
+        free(var);
+    } else if (in == 0 &&
+               !api_solve_killer(ctx, req, resp, &board, &puzzle, &v)) {
         if (api_judge(ctx, &puzzle, &v) != API_SOLVED)
             api_respond_problem(resp, &v.problem);
         else

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_internal.h"
+#include "cli_variant.h"
 #include "config.h" /* SUDOKUD_VERSION, the one version of the project */
 
 #define CLI_COMMANDS "solve, count, validate, hint, grade, explain or generate"
@@ -209,8 +210,11 @@ static int parse_args(int argc, char **argv, struct cli_options *opt,
 int main(int argc, char **argv)
 {
     struct cli_options opt = {CLI_SOLVE, 1, 0, 1000};
-    int first_file = 0, rc = parse_args(argc, argv, &opt, &first_file);
+    int first_file = 0, rc = cli_variant_main(argc, argv);
 
+    if (rc >= 0) /* other sizes and variants: cli_variant.c */
+        return rc;
+    rc = parse_args(argc, argv, &opt, &first_file);
     if (rc >= 0)
         return rc;
     rc = 0;

@@ -34,7 +34,7 @@ enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
  * CODEC_NON_ASCII. So a row is measured as a person sees it ("é" is one
  * character) and the board check reports the first bad character, of
  * either kind, at its real column. */
-static size_t copy_chars(const char *s, char *out, size_t max)
+size_t codec_copy_chars(const char *s, char *out, size_t max)
 {
     size_t n = 0;
 
@@ -66,8 +66,8 @@ static enum codec_status decode_rows(const cJSON *board, const char *at,
         size_t n = 0;
 
         if (cJSON_IsString(row))
-            n = copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
-                           SUDOKU_SIZE);
+            n = codec_copy_chars(row->valuestring, out->text + r * SUDOKU_SIZE,
+                                 SUDOKU_SIZE);
         if (n != SUDOKU_SIZE) { /* the pointer is only made for an error */
             snprintf(pointer, sizeof(pointer), "%s/%d", at, r);
             if (!cJSON_IsString(row))
@@ -206,7 +206,8 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
 {
     out->has_grid = 0;
     if (cJSON_IsString(board)) {
-        size_t n = copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
+        size_t n =
+            codec_copy_chars(board->valuestring, out->text, SUDOKU_CELLS);
         if (n != SUDOKU_CELLS)
             return codec_fail(err, CODEC_INVALID_BOARD, at, -1,
                               "board string has %zu character%s; it must "
@@ -515,6 +516,9 @@ char *codec_encode_problem(const struct codec_problem *p, size_t *len)
         ok = cJSON_AddNumberToObject(obj, "other_cage", p->other_cage) != NULL;
     if (ok && p->ncells > 0)
         ok = add_cells(obj, p) == 0;
+    if (ok && p->cover_conflicts != NULL)
+        ok = codec_add_cover_conflicts(obj, p->cover_rules, p->cover_conflicts,
+                                       p->ncover) == 0;
     if (ok && p->request_id != NULL)
         ok = cJSON_AddStringToObject(obj, "request_id", p->request_id) != NULL;
     if (ok)

@@ -25,9 +25,34 @@ static int grow(struct codec_batch *b)
     return 0;
 }
 
-/* Adds the board `value` found at pointer `at` as the next item. */
+/* The item for the generic engine when `item` (at `item_at`) is one: a
+ * board of another size, or an object with rule members. */
+static enum codec_status add_variant(struct codec_batch_item *it,
+                                     const cJSON *item, const char *item_at)
+{
+    struct codec_variant *v = malloc(sizeof(*v));
+    struct codec_error err;
+    enum codec_status st;
+
+    if (v == NULL)
+        return CODEC_NO_MEMORY;
+    st = codec_variant_value(item, item_at, v, &err);
+    if (!v->is_variant) {
+        free(v);
+        return CODEC_OK;
+    }
+    it->variant = v;
+    it->status = st;
+    it->err = err;
+    return CODEC_OK;
+}
+
+/* Adds the board `value` found at pointer `at` as the next item; `item`
+ * is the element or line it came from (at `item_at`), which may carry
+ * rule members. */
 static enum codec_status add_item(struct codec_batch *b, const cJSON *value,
-                                  const char *at)
+                                  const char *at, const cJSON *item,
+                                  const char *item_at)
 {
     struct codec_batch_item *it;
 
@@ -39,7 +64,10 @@ static enum codec_status add_item(struct codec_batch *b, const cJSON *value,
     it->err.row = -1;
     it->err.column = -1;
     it->err.pointer[0] = '\0';
+    it->variant = NULL;
     it->status = codec_board_value(value, at, &it->board, &it->err);
+    if (it->status != CODEC_OK || codec_has_rule_member(item))
+        return add_variant(it, item, item_at);
     return CODEC_OK;
 }
 
@@ -51,6 +79,7 @@ static enum codec_status add_failed(struct codec_batch *b, enum codec_status st,
         return CODEC_NO_MEMORY;
     b->items[b->n].status = st;
     b->items[b->n].err = *err;
+    b->items[b->n].variant = NULL;
     b->items[b->n].at[0] = '\0';
     b->n++;
     return CODEC_OK;
@@ -339,7 +368,7 @@ static enum codec_status decode_object(const char *body, size_t len,
         {
             char at[32];
             snprintf(at, sizeof(at), "/boards/%zu", i++);
-            if ((st = add_item(b, value, at)) != CODEC_OK)
+            if ((st = add_item(b, value, at, value, at)) != CODEC_OK)
                 break;
         }
     }
@@ -383,10 +412,10 @@ static enum codec_status decode_line(const char *line, size_t len,
                        "the \"board\" member is missing");
             st = add_failed(b, CODEC_INVALID_REQUEST, &err);
         } else {
-            st = add_item(b, board, "/board");
+            st = add_item(b, board, "/board", root, "");
         }
     } else {
-        st = add_item(b, root, "");
+        st = add_item(b, root, "", root, "");
     }
     cJSON_Delete(root);
     return st;
@@ -447,6 +476,8 @@ enum codec_status codec_decode_batch(const char *body, size_t len, int ndjson,
 
 void codec_batch_free(struct codec_batch *b)
 {
+    for (size_t i = 0; i < b->n; i++)
+        free(b->items[i].variant);
     free(b->items);
     memset(b, 0, sizeof(*b));
 }
@@ -508,32 +539,51 @@ void codec_out_begin(struct codec_out *o, int ndjson)
         out_put(o, "{\"results\":[", 12);
 }
 
-void codec_out_solution(struct codec_out *o, size_t index,
-                        const struct sudoku_grid *g, enum codec_shape shape)
+/* "solution": the n x n characters of text in `shape`. */
+static void out_grid(struct codec_out *o, size_t index, const char *text, int n,
+                     enum codec_shape shape)
 {
-    char text[SUDOKU_CELLS + 1], buf[160], *p = buf;
+    char buf[COVER_MAX_CELLS + 4 * COVER_MAX_N + 16], *p = buf;
 
-    sudoku_format(g, text);
     item_start(o, index);
     memcpy(p, "\"solution\":", 11);
     p += 11;
     if (shape == CODEC_SHAPE_ROWS) {
-        for (int r = 0; r < SUDOKU_SIZE; r++) {
+        for (int r = 0; r < n; r++) {
             *p++ = r ? ',' : '[';
             *p++ = '"';
-            memcpy(p, text + 9 * r, 9);
-            p += 9;
+            memcpy(p, text + n * r, (size_t)n);
+            p += n;
             *p++ = '"';
         }
         *p++ = ']';
     } else {
         *p++ = '"';
-        memcpy(p, text, SUDOKU_CELLS);
-        p += SUDOKU_CELLS;
+        memcpy(p, text, (size_t)n * (size_t)n);
+        p += n * n;
         *p++ = '"';
     }
     out_put(o, buf, (size_t)(p - buf));
     item_end(o);
+}
+
+void codec_out_solution(struct codec_out *o, size_t index,
+                        const struct sudoku_grid *g, enum codec_shape shape)
+{
+    char text[SUDOKU_CELLS + 1];
+
+    sudoku_format(g, text);
+    out_grid(o, index, text, SUDOKU_SIZE, shape);
+}
+
+void codec_out_variant_solution(struct codec_out *o, size_t index,
+                                const struct cover_grid *g,
+                                enum codec_shape shape)
+{
+    char text[COVER_MAX_CELLS + 1];
+
+    cover_format(g, text);
+    out_grid(o, index, text, g->n, shape);
 }
 
 void codec_out_problem(struct codec_out *o, size_t index,

@@ -41,4 +41,30 @@ enum codec_status codec_board_general(const char *body, size_t len,
                                       struct codec_board *out,
                                       struct codec_error *err);
 
+/* Prints obj (when ok) and frees it: the answer as a heap string (length
+ * in *len), or NULL when !ok or out of memory. */
+char *codec_finish(cJSON *obj, int ok, size_t *len);
+
+/* {"valid", "solutions", "complete"} of a /validate answer, or NULL when
+ * out of memory; the caller adds "conflicts" and finishes it. */
+cJSON *codec_validate_begin(int valid, unsigned solutions, int complete);
+
+/* Counts the characters (UTF-8 code points) of s and copies up to `max` of
+ * them into out, one byte each (CODEC_NON_ASCII for non-ASCII ones). */
+size_t codec_copy_chars(const char *s, char *out, size_t max);
+
+/* codec_variant.c: "conflicts": [...] of the generic engine's units under
+ * r. 0, or -1 when out of memory. */
+int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
+                              const struct cover_conflict *c, size_t n);
+
+/* Has the object a rule member of CODEC_VARIANT_MEMBERS? */
+int codec_has_rule_member(const cJSON *obj);
+
+/* One puzzle value of any size found at `at` (a batch item): a board, or
+ * an object with "board" and its own rule members. */
+enum codec_status codec_variant_value(const cJSON *item, const char *at,
+                                      struct codec_variant *out,
+                                      struct codec_error *err);
+
 #endif

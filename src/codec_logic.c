@@ -98,7 +98,7 @@ out:
  * Answers
  * ------------------------------------------------------------------------ */
 
-static char *finish(cJSON *obj, int ok, size_t *len)
+char *codec_finish(cJSON *obj, int ok, size_t *len)
 {
     char *out = ok ? cJSON_PrintUnformatted(obj) : NULL;
 
@@ -141,20 +141,26 @@ static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c, size_t n)
     return 1;
 }
 
+cJSON *codec_validate_begin(int valid, unsigned solutions, int complete)
+{
+    cJSON *obj = cJSON_CreateObject();
+
+    if (obj != NULL && !(cJSON_AddBoolToObject(obj, "valid", valid) &&
+                         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
+                         cJSON_AddBoolToObject(obj, "complete", complete))) {
+        cJSON_Delete(obj);
+        obj = NULL;
+    }
+    return obj;
+}
+
 char *codec_encode_validate(int valid, unsigned solutions, int complete,
                             const struct sudoku_conflict *c, size_t n,
                             size_t *len)
 {
-    cJSON *obj = cJSON_CreateObject();
-    int ok;
+    cJSON *obj = codec_validate_begin(valid, solutions, complete);
 
-    if (obj == NULL)
-        return NULL;
-    ok = cJSON_AddBoolToObject(obj, "valid", valid) &&
-         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
-         cJSON_AddBoolToObject(obj, "complete", complete) &&
-         add_conflicts(obj, c, n);
-    return finish(obj, ok, len);
+    return obj ? codec_finish(obj, add_conflicts(obj, c, n), len) : NULL;
 }
 
 /* [{"cell": [r, c], "digit": d}, ...] */
@@ -292,7 +298,7 @@ char *codec_encode_hint(const struct codec_hint *h, size_t *len)
             cJSON_Delete(pair);
         }
     }
-    return finish(obj, ok, len);
+    return codec_finish(obj, ok, len);
 }
 
 static int add_grade(cJSON *obj, const struct logic_grade *g)
@@ -327,7 +333,7 @@ char *codec_encode_grade(const struct logic_grade *g, size_t *len)
 
     if (obj == NULL)
         return NULL;
-    return finish(obj, add_grade(obj, g), len);
+    return codec_finish(obj, add_grade(obj, g), len);
 }
 
 /* A board as 9 strings of 9 or one string of 81. */
@@ -376,7 +382,7 @@ char *codec_encode_generated(const struct codec_generated *g, size_t *len)
          cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
          (grade = cJSON_AddObjectToObject(obj, "grade")) != NULL &&
          add_grade(grade, g->grade);
-    return finish(obj, ok, len);
+    return codec_finish(obj, ok, len);
 }
 
 /* ------------------------------------------------------------------------
@@ -414,5 +420,5 @@ char *codec_encode_explain(const struct codec_explain *e, size_t *len)
          add_board(obj, "solution", e->solution, e->shape) &&
          cJSON_AddNumberToObject(obj, "max_logic_ms", e->max_logic_ms) &&
          cJSON_AddNumberToObject(obj, "explain_us", (double)e->explain_us);
-    return finish(obj, ok, len);
+    return codec_finish(obj, ok, len);
 }

@@ -19,7 +19,8 @@ static const struct suite suites[] = {
     {"logic", test_logic},         {"logic_ladder", test_logic_ladder},
     {"generate", test_generate},   {"api_logic", test_api_logic},
     {"killer", test_killer},       {"api_killer", test_api_killer},
-    {"cover", test_cover},
+    {"variant", test_api_variant}, {"codec_variant", test_codec_variant},
+    {"cover", test_cover},         {"cli_variant", test_cli_variant},
 };
 
 static int wanted(const char *name, int argc, char **argv)

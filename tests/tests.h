@@ -22,6 +22,9 @@ int test_api_logic(unsigned *ntests);
 int test_cli(unsigned *ntests);
 int test_killer(unsigned *ntests);
 int test_api_killer(unsigned *ntests);
+int test_codec_variant(unsigned *ntests);
+int test_api_variant(unsigned *ntests);
+int test_cli_variant(unsigned *ntests);
 int test_cover(unsigned *ntests);
 
 /* Parts of a suite, each a cmocka group of its own with the same contract

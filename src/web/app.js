@@ -1445,3 +1445,161 @@
     }
   });
 })();
+
+// Other sizes and variants: a panel of its own below the game. It draws an
+// N x N board from classes (no style attributes under the CSP), regions
+// with thick edges where the region changes, the diagonals and windoku
+// windows shaded, and calls POST /generate and POST /solve with the rule
+// members; the answers come back in upper case, letters for 10 and up.
+(function () {
+  const $ = (id) => document.getElementById(id);
+  const boardEl = $('v-board');
+  const statusEl = $('v-status');
+  const lineEl = $('v-line');
+  const sizeEl = $('v-size');
+  const rulesEl = $('v-rules');
+  const JIGSAW = 'AAAABBCCCAAABBBCCCAABBBBCCCDDDEEEEFFDDDEEFFFFDDDEEEFFF' +
+    'GGGHHHIIIGGGHHHIIIGGGHHHIII';
+  const BOX_ROWS = { 4: 2, 6: 2, 8: 2, 9: 3, 12: 3, 16: 4, 25: 5 };
+  let givens = '';   // the puzzle shown, N*N characters
+  let solution = ''; // its solution once known
+
+  // Jigsaw and windoku are 9x9 rules: the size follows them.
+  function size() {
+    const rule = rulesEl.value;
+    if (rule === 'jigsaw' || rule === 'windoku') sizeEl.value = '9';
+    return Number(sizeEl.value);
+  }
+
+  function windows() {
+    const groups = [];
+    for (let g = 0; g < 4; g++) {
+      const cells = [];
+      for (let k = 0; k < 9; k++) cells.push([1 + Math.floor(g / 2) * 4 + Math.floor(k / 3), 1 + (g % 2) * 4 + (k % 3)]);
+      groups.push(cells);
+    }
+    return groups;
+  }
+
+  // The rule members of a request for the picked rules.
+  function members() {
+    const m = {};
+    const rule = rulesEl.value;
+    if (rule === 'diagonals' || rule === 'anti_knight' || rule === 'anti_king') m[rule] = true;
+    if (rule === 'jigsaw') m.regions = JIGSAW;
+    if (rule === 'windoku') m.extra_regions = windows();
+    return m;
+  }
+
+  function regionOf(n, i) {
+    if (rulesEl.value === 'jigsaw') return JIGSAW.charCodeAt(i) - 65;
+    const br = BOX_ROWS[n];
+    const bc = n / br;
+    return Math.floor(Math.floor(i / n) / br) * br + Math.floor((i % n) / bc);
+  }
+
+  function inWindow(n, i) {
+    const r = Math.floor(i / n);
+    const c = i % n;
+    return rulesEl.value === 'windoku' && r % 4 !== 0 && c % 4 !== 0;
+  }
+
+  function render() {
+    const n = size();
+    const cells = [];
+    boardEl.className = 'vboard n' + n;
+    for (let i = 0; i < n * n; i++) {
+      const el = document.createElement('span');
+      const r = Math.floor(i / n);
+      const c = i % n;
+      const given = givens[i] && givens[i] !== '.' && givens[i] !== '0';
+      el.className = 'vcell' + (given ? ' given' : '') +
+        (r > 0 && regionOf(n, i) !== regionOf(n, i - n) ? ' rt' : '') +
+        (c > 0 && regionOf(n, i) !== regionOf(n, i - 1) ? ' rl' : '') +
+        (rulesEl.value === 'diagonals' && (r === c || r + c === n - 1) ? ' diag' : '') +
+        (inWindow(n, i) ? ' extra' : '');
+      el.textContent = given ? givens[i].toUpperCase() : (solution[i] || '');
+      cells.push(el);
+    }
+    boardEl.replaceChildren(...cells);
+    boardEl.dataset.size = String(n);
+    boardEl.setAttribute('aria-label', 'Variant board, ' + n + ' by ' + n +
+      (solution ? ', solved' : givens ? ', puzzle' : ', empty'));
+  }
+
+  function say(kind, text) {
+    statusEl.className = 'status' + (kind ? ' status--' + kind : '');
+    statusEl.textContent = text;
+  }
+
+  async function post(path, body) {
+    const resp = await fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await resp.json().catch(() => ({}));
+    return { ok: resp.ok, json };
+  }
+
+  function problem(json) {
+    const d = json.detail || 'the service refused the request';
+    return d.charAt(0).toUpperCase() + d.slice(1) + (/[.!?]$/.test(d) ? '' : '.');
+  }
+
+  async function generate() {
+    const n = size();
+    say('info', 'Generating a ' + n + 'x' + n + ' puzzle...');
+    const seed = Number(boardEl.dataset.seed || '1');
+    boardEl.dataset.seed = String(seed + 1);
+    const r = await post('/generate', Object.assign({ size: n, seed }, members()));
+    if (!r.ok) { say('error', problem(r.json)); return; }
+    givens = r.json.puzzle;
+    solution = '';
+    lineEl.value = givens;
+    render();
+    say('ok', 'A ' + n + 'x' + n + ' puzzle with ' + r.json.givens + ' givens (seed ' + r.json.seed + ').');
+  }
+
+  async function solve() {
+    const text = lineEl.value.trim();
+    if (!text) { say('info', 'Generate a puzzle or type one first.'); return; }
+    say('info', 'Solving...');
+    const r = await post('/solve', Object.assign({ board: text }, members()));
+    if (!r.ok) { say('error', problem(r.json)); return; }
+    givens = text;
+    solution = r.json.solution;
+    render();
+    say('ok', 'Solved: the solution is unique.');
+  }
+
+  function show() {
+    const text = lineEl.value.trim();
+    const n = Math.round(Math.sqrt(text.length));
+    if (!BOX_ROWS[n] || n * n !== text.length) {
+      say('error', 'A puzzle line has N*N characters for N of 4, 6, 8, 9, 12, 16 or 25; this one has ' + text.length + '.');
+      return;
+    }
+    sizeEl.value = String(n);
+    if ((rulesEl.value === 'jigsaw' || rulesEl.value === 'windoku') && n !== 9) rulesEl.value = '';
+    givens = text;
+    solution = '';
+    render();
+    say('', '');
+  }
+
+  const busy = (fn) => async () => {
+    for (const id of ['v-generate', 'v-solve']) $(id).disabled = true;
+    try { await fn(); } catch (e) { say('error', 'The service could not be reached: ' + e.message); }
+    for (const id of ['v-generate', 'v-solve']) $(id).disabled = false;
+  };
+  $('v-generate').addEventListener('click', busy(generate));
+  $('v-solve').addEventListener('click', busy(solve));
+  $('v-load').addEventListener('click', show);
+  lineEl.addEventListener('keydown', (ev) => { if (ev.key === 'Enter') show(); });
+  for (const el of [sizeEl, rulesEl]) {
+    el.addEventListener('change', () => { givens = ''; solution = ''; lineEl.value = ''; render(); say('', ''); });
+  }
+  render();
+  boardEl.dataset.ready = 'true';
+})();

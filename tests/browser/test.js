@@ -1038,6 +1038,72 @@ test('on a 390x844 phone: number pad below the grid, play by touch, hint in view
 });
 
 /* ------------------------------------------------------------------------
+ * Other sizes and variants (the panel below the game)
+ * ------------------------------------------------------------------------ */
+
+// Fails unless sol (n*n characters) fills every row, column and region of
+// `regionOf` with n different digits and keeps the givens of puzzle.
+function verifyVariant(n, puzzle, sol, regionOf) {
+  const digits = '123456789ABCDEFGHIJKLMNOP'.slice(0, n);
+  assert.equal(sol.length, n * n);
+  for (let i = 0; i < n * n; i++) {
+    assert.ok(digits.includes(sol[i]), 'cell ' + i + ' holds ' + sol[i]);
+    if (puzzle[i] !== '.' && puzzle[i] !== '0') assert.equal(sol[i], puzzle[i].toUpperCase(), 'given ' + i + ' kept');
+    for (let k = 0; k < i; k++) {
+      const same = Math.floor(i / n) === Math.floor(k / n) || i % n === k % n || regionOf(i) === regionOf(k);
+      if (same) assert.notEqual(sol[i], sol[k], 'cells ' + k + ' and ' + i);
+    }
+  }
+}
+
+const JIGSAW9 = 'AAAABBCCCAAABBBCCCAABBBBCCCDDDEEEEFFDDDEEFFFFDDDEEEFFF' +
+  'GGGHHHIIIGGGHHHIIIGGGHHHIII';
+
+async function variantRound(page) {
+  await page.click('#v-generate');
+  await page.waitForFunction(() => /^A \d+x\d+ puzzle/.test(document.getElementById('v-status').textContent));
+  const puzzle = await page.inputValue('#v-line');
+  await page.click('#v-solve');
+  await page.waitForFunction(() => /^Solved/.test(document.getElementById('v-status').textContent));
+  const sol = await page.$$eval('#v-board .vcell', (els) => els.map((e) => e.textContent).join(''));
+  return { puzzle, sol };
+}
+
+test('other sizes and variants: a 16x16 and a jigsaw generated, solved and drawn', async () => {
+  const page = await openPage(DESKTOP);
+  await load(page);
+  await page.waitForSelector('#v-board[data-ready="true"]');
+  await page.selectOption('#v-size', '16');
+  let r = await variantRound(page);
+  assert.equal(r.puzzle.length, 256);
+  verifyVariant(16, r.puzzle, r.sol, (i) => Math.floor(i / 64) * 4 + Math.floor((i % 16) / 4));
+  assert.match(r.sol, /[A-G]/, 'letters for 10 and up');
+  await shot(page, 'variant-16.png');
+  await page.selectOption('#v-rules', 'jigsaw');
+  assert.equal(await page.inputValue('#v-size'), '9', 'a jigsaw is 9x9');
+  r = await variantRound(page);
+  verifyVariant(9, r.puzzle, r.sol, (i) => JIGSAW9.charCodeAt(i) - 65);
+  // Thick edges exactly where the region changes.
+  const edges = await page.$$eval('#v-board .vcell', (els) => els.map((e) =>
+    (e.classList.contains('rt') ? 't' : '-') + (e.classList.contains('rl') ? 'l' : '-')));
+  for (let i = 0; i < 81; i++) {
+    const top = i >= 9 && JIGSAW9[i] !== JIGSAW9[i - 9];
+    const left = i % 9 > 0 && JIGSAW9[i] !== JIGSAW9[i - 1];
+    assert.equal(edges[i], (top ? 't' : '-') + (left ? 'l' : '-'), 'region edges of cell ' + i);
+  }
+  // A line of no size is refused in words, as an error.
+  await page.fill('#v-line', '12345');
+  await page.click('#v-load');
+  await page.waitForSelector('#v-status.status--error');
+  assert.match(await page.textContent('#v-status'), /N\*N characters/);
+  await page.selectOption('#v-rules', 'diagonals');
+  assert.equal(await page.$$eval('#v-board .vcell.diag', (els) => els.length), 17, 'the diagonals shaded');
+  await shot(page, 'variant-jigsaw.png');
+  await axe(page, 'variant');
+  await page.finish();
+});
+
+/* ------------------------------------------------------------------------
  * Runner
  * ------------------------------------------------------------------------ */
 

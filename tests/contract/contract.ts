@@ -323,6 +323,14 @@ async function answer(p: Promise<{ response: Response }>): Promise<Answer> {
     return { status: response.status, headers: response.headers, text: bodies.get(response) ?? "" };
 }
 
+// A 6x6 puzzle, and a 9x9 jigsaw with its region map (both from
+// POST /generate, seeds 4 and 5).
+const SIX = ".51..6........4.6.1......1.......34.";
+const JIGSAW = ["AAAABBCCC", "AAABBBCCC", "AABBBBCCC", "DDDEEEEFF", "DDDEEFFFF",
+                "DDDEEEFFF", "GGGHHHIII", "GGGHHHIII", "GGGHHHIII"];
+const JIGSAW_PUZZLE = ["....89...", "...1.....", "......5.8", "...7.....",
+                       ".9.41....", ".72....6.", "..5.2...1", "4....3..6", "...9....4"];
+
 async function routes(api: Client, d: Daemon): Promise<void> {
     const text = { parseAs: "text" as const };
     const solve = (body: SolveRequest) => api.POST("/solve", { body, ...text });
@@ -363,6 +371,21 @@ async function routes(api: Client, d: Daemon): Promise<void> {
             body: bad<BatchRequest>(`${JSON.stringify(EXAMPLE)}\n${JSON.stringify({ board: ROWS })}\n"12"\n`),
             headers: { "Content-Type": "application/x-ndjson" },
             bodySerializer: (b: unknown) => b as string, ...text }), 200],
+        // Other sizes and variants (issue 22).
+        ["solve 6x6", "/solve", solve({ board: SIX }), 200],
+        ["solve 9x9 jigsaw rows", "/solve", solve({ board: JIGSAW_PUZZLE, regions: JIGSAW }), 200],
+        ["solve 16x16 conflict", "/solve", solve({ board: "GG" + ".".repeat(254) }), 422, "conflict"],
+        ["solve knight conflict", "/solve", solve({ board: "..3" + ".".repeat(18) + "3" + ".".repeat(59), anti_knight: true }), 422, "conflict"],
+        ["solve invalid_box", "/solve", solve({ board: ".".repeat(16), box: { rows: 3, columns: 2 } }), 422, "invalid_box"],
+        ["solve invalid_regions", "/solve", solve({ board: ".".repeat(16), regions: "AABBAABBCCDDCDCD" }), 422, "invalid_regions"],
+        ["solve invalid_extra_regions", "/solve", solve({ board: ".".repeat(16), extra_regions: [[[0, 0], [0, 4]]] }), 422, "invalid_extra_regions"],
+        ["solve cages unsupported_variant", "/solve", solve({ board: SIX, cages: [{ sum: 3, cells: [[0, 0], [0, 1]] }] }), 422, "unsupported_variant"],
+        ["validate diagonal conflict", "/validate", api.POST("/validate", { body: { board: "5" + ".".repeat(39) + "5" + ".".repeat(40), diagonals: true }, ...text }), 200],
+        ["hint unsupported_variant", "/hint", api.POST("/hint", { body: { board: SIX }, ...text }), 422, "unsupported_variant"],
+        ["generate 6x6", "/generate", api.POST("/generate", { body: { size: 6, seed: 4, diagonals: true }, ...text }), 200],
+        ["generate jigsaw", "/generate", api.POST("/generate", { body: { regions: JIGSAW, seed: 5 }, ...text }), 200],
+        ["batch variants", "/solve/batch", api.POST("/solve/batch", { body: { boards: [SIX, { board: JIGSAW_PUZZLE, regions: JIGSAW }, { board: ".".repeat(16), regions: "AABBAABBCCDDCDCD" }] }, ...text }), 200],
+        ["generate invalid_size", "/generate", api.POST("/generate", { body: bad<GenerateRequest>({ size: 10 }), ...text }), 422, "invalid_size"],
         ["livez", "/livez", api.GET("/livez", text), 200],
         ["readyz", "/readyz", api.GET("/readyz", text), 200],
         ["metrics", "/metrics", api.GET("/metrics", text), 200],
