@@ -277,6 +277,7 @@ static struct codec_batch_item *next_plain(struct codec_batch *b, long index)
     if (b->n == b->cap && grow(b) != 0)
         return NULL;
     it = &b->items[b->n++];
+    it->variant = NULL; /* a plain board: classic 9x9 */
     it->status = CODEC_OK;
     it->err.offset = -1;
     it->err.row = -1;
