@@ -281,7 +281,10 @@ static const struct ladder_case ladder[] = {
      {{35, 9}, {7, 9}},
      2},
     /* Suppose [4,3] is 3: singles place [8,3]=5, [8,5]=3, [4,5]=4, ... and
-     * row 2 is left without a 9. So [4,3] is not 3: 39:3. */
+     * row 2 is left without a 9. So [4,3] is not 3: 39:3.
+     * Broken: 9 back in [2,2] (no given rules it out), so row 2 keeps a
+     * place for 9; the simplest step is then the pointing that removes it
+     * (box 3 has 9 only in column 2), not the forcing chain. */
     {LOGIC_FORCING_CHAIN,
      "4[569][1268][5789]3[1578][25][2567][5679][1237][359][12]6[127][145"
      "79]8[2357][34579][23678][3569][268][45789][278][45789][2345][23567"
@@ -291,10 +294,13 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "39:3",
-     {{0, 0}},
-     0},
+     {{20, 9}},
+     1},
     /* Column 3's 5 is at [2,3], [4,3], [6,3] or [8,3]; each, followed with
-     * singles, removes 5 from [4,7]: 43:5. */
+     * singles, removes 5 from [4,7]: 43:5.
+     * Broken: 5 also possible at [8,5] (no given rules it out); the
+     * simplest step is then the forcing chain that removes it (5 there
+     * leaves column 8 without a 7), not the unit forcing. */
     {LOGIC_UNIT_FORCING,
      "98[24]7[2345][245]6[235]15[1267][126][136]8[126][2379]4[79][12467]"
      "[1267]3[1456][12456]9[257][257]8[14678]5[1468]2[146]3[4789][789][4"
@@ -305,8 +311,8 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "43:5",
-     {{0, 0}},
-     0},
+     {{77, 5}},
+     1},
     /* No chain finds anything on this board. Suppose [8,7] is 4: singles
      * and the failing candidates of one nested level end with [4,7] empty,
      * so [8,7] is not 4: 79:4. */
@@ -414,6 +420,71 @@ static void test_ladder(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++)
         check_ladder(&ladder[i]);
+}
+
+/* ---------------------------------------------------------- remote pairs */
+
+/* A hand-built grid: every cell holds all nine digits but a chain of cells
+ * that hold only 1 and 2, each seeing the next along the line `units[i]`;
+ * 1 and 2 are taken out of the rest of those lines (else a naked pair
+ * there would come first). */
+static void remote_chain(struct logic_grid *g, const int *cells, int n,
+                         const int *units)
+{
+    memset(g, 0, sizeof(*g));
+    for (int c = 0; c < SUDOKU_CELLS; c++) {
+        g->cand[c] = 0x1FF;
+        for (int i = 0; i + 1 < n; i++)
+            for (int k = 0; k < 9; k++)
+                if (logic_unit_cell(units[i], k) == c)
+                    g->cand[c] &= (uint16_t)~3u;
+    }
+    for (int i = 0; i < n; i++)
+        g->cand[cells[i]] = 3;
+}
+
+/* Six cells {1,2}: [0,0] -row 0- [0,3] -column 3- [3,3] -row 3- [3,6]
+ * -column 6- [6,6] -row 6- [6,1]. Neighbours differ, so after five links
+ * the ends [0,0] and [6,1] differ: one is 1 and the other 2. The chain
+ * is read from one end's digit d (if d is not at [0,0] it is at [6,1]),
+ * and d leaves every cell that sees both ends: [1,1] and [2,1] (box 0,
+ * column 1), [7,0] and [8,0] (column 0, box 6); [0,1] and [6,0] lie in the
+ * lines of the chain, which hold no 1 or 2. No four cells of the chain are
+ * a W-wing or turbot fish with an elimination: the cells seeing [0,0] and
+ * [3,6], [0,3] and [6,6], or [3,3] and [6,1] all lie in those lines.
+ * Broken: five cells (the ends [0,0] and [6,6] alike): nothing follows,
+ * and below the forcing searches the engine is stuck. */
+static void test_remote_pairs(void **state)
+{
+    static const int cells[6] = {0, 3, 30, 33, 60, 55};
+    static const int units[5] = {0, 9 + 3, 3, 9 + 6, 6};
+    struct logic_budget below_forcing = {0, 74};
+    struct logic_grid g;
+    struct logic_step s;
+    int d, n = 0;
+
+    (void)state;
+    remote_chain(&g, cells, 6, units);
+    assert_int_equal(logic_step_budget(&g, &below_forcing, &s), LOGIC_OK);
+    assert_int_equal(s.technique, LOGIC_REMOTE_PAIRS);
+    logic_check_sound(&g, &s);
+    d = s.links[0].digit;
+    assert_true(d == 1 || d == 2);
+    assert_int_equal(s.links[s.nlinks - 1].digit, d);
+    for (int c = 0; c < SUDOKU_CELLS; c++) {
+        int want = logic_sees(c, cells[0]) && logic_sees(c, cells[5]) &&
+                   (g.cand[c] & (1u << (d - 1)));
+        int got = 0;
+        for (int i = 0; i < s.neliminations; i++)
+            got |= s.eliminations[i].cell == c && s.eliminations[i].digit == d;
+        assert_int_equal(got, want);
+        n += want;
+    }
+    assert_int_equal(n, 4);
+    assert_int_equal(s.neliminations, 4);
+
+    remote_chain(&g, cells, 5, units);
+    assert_int_equal(logic_step_budget(&g, &below_forcing, &s), LOGIC_STUCK);
 }
 
 /* The naked single shown on a hand-built grid: every cell has all nine
@@ -556,6 +627,7 @@ int test_logic_ladder(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ladder),
+        cmocka_unit_test(test_remote_pairs),
         cmocka_unit_test(test_naked_single),
         cmocka_unit_test(test_cell_sets),
         cmocka_unit_test(test_ratings),
