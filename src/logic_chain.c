@@ -128,6 +128,30 @@ static int kite(const struct logic_grid *g, int d, struct logic_step *out)
     return 0;
 }
 
+/* The empty rectangle's chain: far = near - the box's d in near's line
+ * (`first`, as positions in box b) = the box's d in the cross line
+ * (`second`). */
+static void er_links(struct logic_step *out, int far, int near, int b, int d,
+                     unsigned first, unsigned second, unsigned pb)
+{
+    logic_step_link(out, far, d, LOGIC_LINK_STRONG);
+    logic_step_link(out, near, d, LOGIC_LINK_WEAK);
+    for (int part = 0; part < 2; part++) {
+        struct logic_link *l = &out->links[out->nlinks];
+        unsigned m = pb & (part == 0 ? first : second);
+        if (out->nlinks >= LOGIC_MAX_LINKS)
+            break;
+        memset(l, 0, sizeof(*l));
+        for (int q = 0; q < 9; q++)
+            if (m & (1u << q) && l->ncells < 3)
+                l->cells[l->ncells++] = (uint8_t)logic_unit_cell(18 + b, q);
+        l->digit = (uint8_t)d;
+        l->link = part == 0 ? LOGIC_LINK_STRONG : LOGIC_LINK_END;
+        out->nlinks++;
+    }
+    out->chain_length = 4;
+}
+
 /* Box b's d all lie in row R and column C of the box, in both. A conjugate
  * pair of d in a column c' outside the box's stack, one end in row R: if
  * that end is d, the box's d is in column C; if not, the other end [rB,c']
@@ -186,28 +210,11 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                             logic_step_unit(out, u);
                             logic_step_unit(out, R);
                             logic_step_unit(out, 9 + C);
-                            /* far = near - box part in near's line = box
-                             * part in the cross line */
-                            logic_step_link(out, far, d, LOGIC_LINK_STRONG);
-                            logic_step_link(out, near, d, LOGIC_LINK_WEAK);
-                            for (int part = 0; part < 2; part++) {
-                                struct logic_link *l = &out->links[out->nlinks];
-                                unsigned m = pb & ((part == 0) == (swap == 0)
-                                                       ? rowpart & ~colpart
-                                                       : colpart & ~rowpart);
-                                if (out->nlinks >= LOGIC_MAX_LINKS)
-                                    break;
-                                memset(l, 0, sizeof(*l));
-                                for (int q = 0; q < 9; q++)
-                                    if (m & (1u << q) && l->ncells < 3)
-                                        l->cells[l->ncells++] =
-                                            (uint8_t)logic_unit_cell(18 + b, q);
-                                l->digit = (uint8_t)d;
-                                l->link = part == 0 ? LOGIC_LINK_STRONG
-                                                    : LOGIC_LINK_END;
-                                out->nlinks++;
-                            }
-                            out->chain_length = 4;
+                            er_links(
+                                out, far, near, b, d,
+                                swap ? colpart & ~rowpart : rowpart & ~colpart,
+                                swap ? rowpart & ~colpart : colpart & ~rowpart,
+                                pb);
                             return 1;
                         }
                     }
@@ -383,12 +390,12 @@ static int subset(const struct logic_cells *a, const struct logic_cells *b)
     return (a->w[0] & ~b->w[0]) == 0 && (a->w[1] & ~b->w[1]) == 0;
 }
 
-/* Builds the nodes and links allowed by `kind` (digit: X chains only). */
-static int build(struct graph *gr, const struct logic_grid *g,
-                 enum logic_chain_kind kind, int digit)
+/* The nodes allowed by `kind` (digit: X chains only): single candidates,
+ * then grouped ones (d in 2-3 cells of a box and a line); indexed by
+ * digit. -1 when the graph is full. */
+static int add_nodes(struct graph *gr, const struct logic_grid *g,
+                     enum logic_chain_kind kind, int digit)
 {
-    uint32_t ns = 0, nw = 0;
-
     gr->n = 0;
     memset(gr->single, 0xFF, sizeof(gr->single));
     for (int c = 0; c < SUDOKU_CELLS; c++) {
@@ -404,7 +411,6 @@ static int build(struct graph *gr, const struct logic_grid *g,
                     return -1;
             }
     }
-    /* Grouped nodes: d in 2-3 cells of a box and a line. */
     if (kind != LOGIC_CHAIN_XY)
         for (int d = 1; d <= 9; d++) {
             if (kind == LOGIC_CHAIN_X && d != digit)
@@ -428,56 +434,81 @@ static int build(struct graph *gr, const struct logic_grid *g,
         int d = gr->node[i].digit - 1;
         gr->bydigit[d][gr->nbydigit[d]++] = (uint16_t)i;
     }
+    return 0;
+}
+
+/* Node i's strong links: the rest of its digit in a unit holding all of
+ * its cells, and the other digit of its bivalue cell. */
+static void add_strong(struct graph *gr, const struct logic_grid *g,
+                       enum logic_chain_kind kind, int i, uint32_t *ns)
+{
+    const struct node *a = &gr->node[i];
+
+    if (kind != LOGIC_CHAIN_XY)
+        for (int q = 0; q < 3; q++) {
+            /* only the row, column and box of its first cell can hold
+             * all of its cells */
+            int u = q == 0   ? logic_row(a->cells[0])
+                    : q == 1 ? 9 + logic_col(a->cells[0])
+                             : 18 + logic_box(a->cells[0]);
+            unsigned p = 0, mine = 0;
+            int m;
+            for (int k = 0; k < 9; k++) {
+                int c = logic_unit_cell(u, k);
+                if (g->cand[c] & (1u << (a->digit - 1)))
+                    p |= 1u << k;
+                if (logic_cells_has(&a->set, c))
+                    mine |= 1u << k;
+            }
+            if (logic_popcount(mine) != a->ncells || (p & ~mine) == 0)
+                continue;
+            m = find_node(gr, a->digit, u, p & ~mine);
+            if (m >= 0 && *ns < MAX_STRONG)
+                gr->strong[(*ns)++] = (uint16_t)m;
+        }
+    if (a->ncells == 1 && kind != LOGIC_CHAIN_X &&
+        logic_popcount(g->cand[a->cells[0]]) == 2) {
+        int other =
+            __builtin_ctz(g->cand[a->cells[0]] & ~(1u << (a->digit - 1))) + 1;
+        int m = gr->single[a->cells[0]][other - 1];
+        if (m >= 0 && *ns < MAX_STRONG)
+            gr->strong[(*ns)++] = (uint16_t)m;
+    }
+}
+
+/* Node i's weak links: its digit in cells that see all of its cells, and
+ * (AIC) the other digits of its cell. */
+static void add_weak(struct graph *gr, enum logic_chain_kind kind, int i,
+                     uint32_t *nw)
+{
+    const struct node *a = &gr->node[i];
+
+    for (int k = 0; k < gr->nbydigit[a->digit - 1]; k++) {
+        int j = gr->bydigit[a->digit - 1][k];
+        if (j != i && subset(&gr->node[j].set, &a->seen) && *nw < MAX_WEAK)
+            gr->weak[(*nw)++] = (uint16_t)j;
+    }
+    if (a->ncells == 1 && kind == LOGIC_CHAIN_AIC)
+        for (int d = 1; d <= 9; d++) {
+            int m = gr->single[a->cells[0]][d - 1];
+            if (d != a->digit && m >= 0 && *nw < MAX_WEAK)
+                gr->weak[(*nw)++] = (uint16_t)m;
+        }
+}
+
+/* Builds the nodes and links allowed by `kind` (digit: X chains only). */
+static int build(struct graph *gr, const struct logic_grid *g,
+                 enum logic_chain_kind kind, int digit)
+{
+    uint32_t ns = 0, nw = 0;
+
+    if (add_nodes(gr, g, kind, digit) < 0)
+        return -1;
     for (int i = 0; i < gr->n; i++) {
-        const struct node *a = &gr->node[i];
         gr->soff[i] = ns;
-        /* strong: the rest of d in a unit holding all of a's cells */
-        if (kind != LOGIC_CHAIN_XY)
-            for (int q = 0; q < 3; q++) {
-                /* only the row, column and box of its first cell can hold
-                 * all of its cells */
-                int u = q == 0   ? logic_row(a->cells[0])
-                        : q == 1 ? 9 + logic_col(a->cells[0])
-                                 : 18 + logic_box(a->cells[0]);
-                unsigned p = 0, mine = 0;
-                int in = 1, m;
-                for (int k = 0; k < 9; k++) {
-                    int c = logic_unit_cell(u, k);
-                    if (g->cand[c] & (1u << (a->digit - 1)))
-                        p |= 1u << k;
-                    if (logic_cells_has(&a->set, c))
-                        mine |= 1u << k;
-                }
-                in = logic_popcount(mine) == a->ncells;
-                if (!in || (p & ~mine) == 0)
-                    continue;
-                m = find_node(gr, a->digit, u, p & ~mine);
-                if (m >= 0 && ns < MAX_STRONG)
-                    gr->strong[ns++] = (uint16_t)m;
-            }
-        if (a->ncells == 1 && kind != LOGIC_CHAIN_X &&
-            logic_popcount(g->cand[a->cells[0]]) == 2) {
-            int other =
-                __builtin_ctz(g->cand[a->cells[0]] & ~(1u << (a->digit - 1))) +
-                1;
-            int m = gr->single[a->cells[0]][other - 1];
-            if (m >= 0 && ns < MAX_STRONG)
-                gr->strong[ns++] = (uint16_t)m;
-        }
+        add_strong(gr, g, kind, i, &ns);
         gr->woff[i] = nw;
-        /* weak: the same digit in cells that see all of a's */
-        for (int k = 0; k < gr->nbydigit[a->digit - 1]; k++) {
-            int j = gr->bydigit[a->digit - 1][k];
-            if (j != i && subset(&gr->node[j].set, &a->seen) && nw < MAX_WEAK)
-                gr->weak[nw++] = (uint16_t)j;
-        }
-        /* weak: the other digits of a's cell */
-        if (a->ncells == 1 && kind == LOGIC_CHAIN_AIC)
-            for (int d = 1; d <= 9; d++) {
-                int m = gr->single[a->cells[0]][d - 1];
-                if (d != a->digit && m >= 0 && nw < MAX_WEAK)
-                    gr->weak[nw++] = (uint16_t)m;
-            }
+        add_weak(gr, kind, i, &nw);
     }
     gr->soff[gr->n] = ns;
     gr->woff[gr->n] = nw;
