@@ -50,6 +50,18 @@ static inline int logic_sees(int a, int b)
             logic_box(a) == logic_box(b));
 }
 
+/* Bit k set when cell k of unit u has `digit` as a candidate. */
+static inline unsigned logic_positions(const struct logic_grid *g, int u,
+                                       int digit)
+{
+    unsigned m = 0, bit = 1u << (digit - 1);
+
+    for (int k = 0; k < 9; k++)
+        if (g->cand[logic_unit_cell(u, k)] & bit)
+            m |= 1u << k;
+    return m;
+}
+
 /* The next n-combination of 0..m-1 in idx (lexicographic, starting from
  * 0, 1, ..., n-1); 0 when there is none. */
 static inline int logic_next_comb(int *idx, int n, int m)

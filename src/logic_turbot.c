@@ -12,16 +12,6 @@
  * Helpers
  * ------------------------------------------------------------------------ */
 
-static unsigned positions(const struct logic_grid *g, int u, int d)
-{
-    unsigned m = 0, bit = 1u << (d - 1);
-
-    for (int k = 0; k < 9; k++)
-        if (g->cand[logic_unit_cell(u, k)] & bit)
-            m |= 1u << k;
-    return m;
-}
-
 /* Removes d from every cell with it that sees both a and b. */
 static void elim_seeing_both(const struct logic_grid *g, int a, int b, int d,
                              struct logic_step *out)
@@ -54,11 +44,11 @@ static int skyscraper(const struct logic_grid *g, int d, int kind,
                       struct logic_step *out)
 {
     for (int l1 = 0; l1 < 9; l1++) {
-        unsigned p1 = positions(g, kind * 9 + l1, d);
+        unsigned p1 = logic_positions(g, kind * 9 + l1, d);
         if (logic_popcount(p1) != 2)
             continue;
         for (int l2 = l1 + 1; l2 < 9; l2++) {
-            unsigned p2 = positions(g, kind * 9 + l2, d), same = p1 & p2;
+            unsigned p2 = logic_positions(g, kind * 9 + l2, d), same = p1 & p2;
             if (logic_popcount(p2) != 2 || logic_popcount(same) != 1)
                 continue;
             int base = __builtin_ctz(same);
@@ -85,11 +75,11 @@ static int skyscraper(const struct logic_grid *g, int d, int kind,
 static int kite(const struct logic_grid *g, int d, struct logic_step *out)
 {
     for (int r = 0; r < 9; r++) {
-        unsigned pr = positions(g, r, d);
+        unsigned pr = logic_positions(g, r, d);
         if (logic_popcount(pr) != 2)
             continue;
         for (int c = 0; c < 9; c++) {
-            unsigned pc = positions(g, 9 + c, d);
+            unsigned pc = logic_positions(g, 9 + c, d);
             if (logic_popcount(pc) != 2)
                 continue;
             for (int i = 0; i < 2; i++)
@@ -155,7 +145,7 @@ static int empty_rectangle(const struct logic_grid *g, int d,
     unsigned bit = 1u << (d - 1);
 
     for (int b = 0; b < 9; b++) {
-        unsigned pb = positions(g, 18 + b, d);
+        unsigned pb = logic_positions(g, 18 + b, d);
         if (logic_popcount(pb) < 2)
             continue;
         for (int i = 0; i < 3; i++)
@@ -169,7 +159,7 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                     for (int line = 0; line < 9; line++) {
                         /* swap 0: a column c' = line; swap 1: a row r' */
                         int u = swap ? line : 9 + line;
-                        unsigned p = positions(g, u, d);
+                        unsigned p = logic_positions(g, u, d);
                         int near, far, target;
                         if (logic_popcount(p) != 2 ||
                             (swap ? line / 3 == b / 3 : line / 3 == b % 3))
@@ -250,7 +240,7 @@ int logic_find_w_wing(const struct logic_grid *g, struct logic_step *out)
                 int y = __builtin_ctz(ybit) + 1;
                 int x = __builtin_ctz(pair & ~ybit) + 1;
                 for (int u = 0; u < LOGIC_NUNITS; u++) {
-                    unsigned p = positions(g, u, y);
+                    unsigned p = logic_positions(g, u, y);
                     int p1, p2;
                     if (logic_popcount(p) != 2)
                         continue;
