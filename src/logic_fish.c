@@ -201,11 +201,9 @@ static int fin_box(const struct finned *f, unsigned cover, int *sashimi)
         if (in == 0)
             return -1;
         *sashimi |= logic_popcount(in) == 1 && fins;
-        for (int k = 0; k < 9; k++) {
-            int c;
-            if (!(fins & (1u << k)))
-                continue;
-            c = line_cell(f->by_row, f->lines[f->idx[i]], k);
+        for (unsigned rest = fins; rest; rest &= rest - 1) {
+            int c =
+                line_cell(f->by_row, f->lines[f->idx[i]], __builtin_ctz(rest));
             if (finbox >= 0 && logic_box(c) != finbox)
                 return -1;
             finbox = logic_box(c);
@@ -223,11 +221,14 @@ static int finned_step(const struct finned *f, unsigned base, unsigned cover,
                                                   LOGIC_FINNED_JELLYFISH};
     unsigned bit = 1u << (f->d - 1);
 
+    /* along a cover line, the fin box holds positions k0..k0+2 */
+    int k0 = f->by_row ? (finbox / 3) * 3 : (finbox % 3) * 3;
+
     logic_step_start(out, kinds[f->size], (uint16_t)bit);
     for (int line = 0; line < 9; line++) {
         if (!(cover & (1u << line)))
             continue;
-        for (int k = 0; k < 9; k++) {
+        for (int k = k0; k < k0 + 3; k++) {
             int c = line_cell(!f->by_row, line, k);
             if (!(base & (1u << k)) && (f->g->cand[c] & bit) &&
                 logic_box(c) == finbox)
@@ -267,15 +268,20 @@ static int try_bases(const struct finned *f, struct logic_step *out)
     /* The fins lie in one box, so in one stack of three lines s: the
      * cover holds every line of the union outside s, and the rest of its
      * lines from inside. */
-    for (int st = 0; st < 3 * 8; st++) {
-        unsigned stack = 7u << (3 * (st / 8)), sub = st % 8;
-        unsigned cover = (uni & ~stack) | (sub << (3 * (st / 8)));
-        int finbox, sashimi;
-        if ((cover & ~uni) || logic_popcount(cover) != f->size)
-            continue;
-        finbox = fin_box(f, cover, &sashimi);
-        if (finbox >= 0 && finned_step(f, base, cover, finbox, sashimi, out))
-            return 1;
+    for (int st = 0; st < 3; st++) {
+        unsigned outside = uni & ~(7u << (3 * st));
+        unsigned inside = (uni >> (3 * st)) & 7u;
+        int need = f->size - logic_popcount(outside);
+        for (unsigned sub = 0; need >= 0 && sub < 8; sub++) {
+            unsigned cover = outside | (sub << (3 * st));
+            int finbox, sashimi;
+            if ((sub & ~inside) || logic_popcount(sub) != need)
+                continue;
+            finbox = fin_box(f, cover, &sashimi);
+            if (finbox >= 0 &&
+                finned_step(f, base, cover, finbox, sashimi, out))
+                return 1;
+        }
     }
     return 0;
 }
