@@ -51,6 +51,7 @@ LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c
 LIB_SRC  += src/api_variant.c src/codec_variant.c
 # The logic engine and the generator (also linked into the CLI and bench).
 LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_unique.c src/logic_chain.c \
+             src/logic_turbot.c \
              src/logic_als.c src/logic_force.c src/logic_explain.c src/generate.c
 LOGIC_OBJ := $(LOGIC_SRC:src/%.c=$(B)/obj/%.o)
 LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c

@@ -247,17 +247,6 @@ static int consistent(const struct logic_grid *g)
     return all == ALL_DIGITS;
 }
 
-/* Bit k set when cell k of unit u has `digit` as a candidate. */
-static unsigned positions(const struct logic_grid *g, int u, int digit)
-{
-    unsigned m = 0, bit = 1u << (digit - 1);
-
-    for (int k = 0; k < 9; k++)
-        if (g->cand[logic_unit_cell(u, k)] & bit)
-            m |= 1u << k;
-    return m;
-}
-
 static int placed_in(const struct logic_grid *g, int u, int digit)
 {
     for (int k = 0; k < 9; k++)
@@ -305,7 +294,7 @@ static int hidden_single(const struct logic_grid *g, struct logic_step *out)
         }
         for (unsigned h = once & ~twice; h; h &= h - 1) {
             int d = __builtin_ctz(h) + 1;
-            unsigned m = positions(g, u, d);
+            unsigned m = logic_positions(g, u, d);
             single(out, LOGIC_HIDDEN_SINGLE,
                    logic_unit_cell(u, __builtin_ctz(m)), d);
             logic_step_unit(out, u);
@@ -452,7 +441,7 @@ static int hidden_subset(const struct logic_grid *g, int n,
         int digits[9], m = 0, idx[4];
         unsigned pos[9];
         for (int d = 1; d <= 9; d++) {
-            unsigned p = positions(g, u, d);
+            unsigned p = logic_positions(g, u, d);
             int pc = logic_popcount(p);
             if (pc >= 2 && pc <= n && !placed_in(g, u, d)) {
                 pos[m] = p;

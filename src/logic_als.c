@@ -83,15 +83,14 @@ static int inside(const struct logic_cells *a, const struct logic_cells *b)
     return (a->w[0] & ~b->w[0]) == 0 && (a->w[1] & ~b->w[1]) == 0;
 }
 
-static int try_pair(const struct logic_grid *g, const struct als *a,
-                    const struct als *b, struct logic_step *out)
+/* A and B (disjoint, sharing the digits `common`, at least two): a
+ * restricted common x and another shared z that something sees in both.
+ * candz[z]: the cells holding candidate z+1, to skip a z with nothing to
+ * remove before a step is written. */
+static int try_pair(const struct logic_cells *candz, const struct als *a,
+                    const struct als *b, unsigned common,
+                    struct logic_step *out)
 {
-    unsigned common = a->digits & b->digits;
-
-    if (logic_popcount(common) < 2 ||
-        !logic_cells_empty(&(struct logic_cells){
-            {a->cells.w[0] & b->cells.w[0], a->cells.w[1] & b->cells.w[1]}}))
-        return 0;
     for (int x = 0; x < 9; x++) {
         /* restricted: every x of B sees every x of A */
         if (!(common & (1u << x)) || !inside(&b->of[x], &a->seen[x]))
@@ -100,16 +99,15 @@ static int try_pair(const struct logic_grid *g, const struct als *a,
             struct logic_cells t;
             if (z == x || !(common & (1u << z)))
                 continue;
-            t = logic_cells_and(a->seen[z], b->seen[z]);
+            t = logic_cells_and(logic_cells_and(a->seen[z], b->seen[z]),
+                                candz[z]);
             if (logic_cells_empty(&t))
                 continue;
             logic_step_start(out, LOGIC_ALS_XZ,
                              (uint16_t)((1u << x) | (1u << z)));
             for (int c = 0; c < SUDOKU_CELLS; c++)
-                if (logic_cells_has(&t, c) && (g->cand[c] & (1u << z)))
+                if (logic_cells_has(&t, c))
                     logic_step_elim(out, c, z + 1);
-            if (out->neliminations == 0)
-                continue;
             for (int i = 0; i < a->n; i++)
                 logic_step_cell(out, a->list[i]);
             for (int i = 0; i < b->n; i++)
@@ -129,15 +127,27 @@ static int try_pair(const struct logic_grid *g, const struct als *a,
 int logic_find_als_xz(const struct logic_grid *g, struct logic_step *out)
 {
     struct als *all = malloc(MAX_ALS * sizeof(*all));
+    struct logic_cells candz[9];
     int n, found = 0;
 
     if (all == NULL)
         return 0;
+    memset(candz, 0, sizeof(candz));
+    for (int c = 0; c < SUDOKU_CELLS; c++)
+        for (int z = 0; z < 9; z++)
+            if (g->cand[c] & (1u << z))
+                logic_cells_add(&candz[z], c);
     n = collect(g, all, MAX_ALS);
     for (int i = 0; i < n && !found; i++)
-        for (int j = 0; j < i && !found; j++)
-            found = try_pair(g, &all[j], &all[i], out) ||
-                    try_pair(g, &all[i], &all[j], out);
+        for (int j = 0; j < i && !found; j++) {
+            unsigned common = all[i].digits & all[j].digits;
+            if ((common & (common - 1)) == 0 ||
+                (all[i].cells.w[0] & all[j].cells.w[0]) ||
+                (all[i].cells.w[1] & all[j].cells.w[1]))
+                continue;
+            found = try_pair(candz, &all[j], &all[i], common, out) ||
+                    try_pair(candz, &all[i], &all[j], common, out);
+        }
     free(all);
     return found;
 }

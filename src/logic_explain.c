@@ -331,115 +331,161 @@ static void explain_forcing(struct text *t, const struct logic_step *s)
     }
 }
 
-size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
+/* Singles, locked candidates and subsets: the unit and what is confined in
+ * it. */
+static void explain_single(struct text *t, const struct logic_step *s)
+{
+    if (s->technique == LOGIC_NAKED_SINGLE) {
+        put(t, "Cell ");
+        put_cell(t, s->placements[0].cell);
+        put(t,
+            " can only be %d: every other digit is already in its row, "
+            "column or box.",
+            s->placements[0].digit);
+        return;
+    }
+    put(t, "In ");
+    put_unit(t, &s->units[0]);
+    put(t, ", %d fits only in cell ", s->placements[0].digit);
+    put_cell(t, s->placements[0].cell);
+    put(t, ", so it goes there.");
+}
+
+static void explain_locked(struct text *t, const struct logic_step *s, int d)
+{
+    put(t, "In ");
+    put_unit(t, &s->units[0]);
+    put(t, ", %d can only go in ", d);
+    put_cells(t, s->cells, s->ncells);
+    put(t, ", all of them in ");
+    put_unit(t, &s->units[1]);
+    put(t, ". So the %d of ", d);
+    put_unit(t, &s->units[1]);
+    put(t, " is one of these cells: ");
+    put_eliminations(t, s);
+}
+
+static void explain_subset(struct text *t, const struct logic_step *s,
+                           int naked)
+{
+    put(t, "In ");
+    put_unit(t, &s->units[0]);
+    if (naked) {
+        put(t, ", cells ");
+        put_cells(t, s->cells, s->ncells);
+        put(t, " can only hold ");
+        put_digits(t, s->digits);
+        put(t,
+            ". These %d digits must fill these %d cells, so no other "
+            "cell of the %s can have them: ",
+            s->ncells, s->ncells, unit_words[s->units[0].unit]);
+    } else {
+        put(t, ", the digits ");
+        put_digits(t, s->digits);
+        put(t, " fit only in cells ");
+        put_cells(t, s->cells, s->ncells);
+        put(t,
+            ". These %d cells must hold these %d digits, so nothing else "
+            "goes there: ",
+            s->ncells, s->ncells);
+    }
+    put_eliminations(t, s);
+}
+
+static void explain_fish(struct text *t, const struct logic_step *s, int d)
 {
     static const char *const fish_names[] = {"", "", "X-wing", "swordfish",
                                              "jellyfish"};
+    int n = s->nunits / 2;
+
+    put(t, "%s%s on %d: in ", fish_names[n][0] == 'X' ? "" : "A ",
+        fish_names[n], d);
+    put_units(t, s->units, n);
+    put(t, ", %d can only go in ", d);
+    put_units(t, s->units + n, n);
+    put(t,
+        ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
+        "from those %ss: ",
+        n, unit_words[s->units[0].unit], d, n, unit_words[s->units[n].unit],
+        unit_words[s->units[0].unit]);
+    put_eliminations(t, s);
+}
+
+static void explain_wing(struct text *t, const struct logic_step *s)
+{
+    int xy = s->technique == LOGIC_XY_WING;
+    int zd = s->neliminations ? s->eliminations[0].digit : 0;
+    unsigned z = zd ? 1u << (zd - 1) : 0;
+
+    put(t, "%s: pivot ", xy ? "XY-wing" : "XYZ-wing");
+    put_cell(t, s->cells[0]);
+    put(t, " can only be ");
+    put_digits(t, xy ? s->digits & ~z : s->digits);
+    put(t, "; it sees ");
+    put_cell(t, s->cells[1]);
+    put(t, " and ");
+    put_cell(t, s->cells[2]);
+    put(t,
+        ", each of which is %d or one of the pivot's digits. "
+        "Whatever the pivot is, one of ",
+        zd);
+    put(t,
+        xy ? "the two pincers is %d, so "
+             "a cell that sees both cannot be: "
+           : "the three cells is %d, so a cell that sees all three "
+             "cannot be: ",
+        zd);
+    put_eliminations(t, s);
+}
+
+static void explain_bug(struct text *t, const struct logic_step *s)
+{
+    put(t, "BUG+1: every blank cell but ");
+    put_cell(t, s->placements[0].cell);
+    put(t,
+        " has exactly two candidates. If it were not %d, every "
+        "candidate left would appear exactly twice in each row, "
+        "column and box, a pattern with no solution or with two; "
+        "this puzzle has exactly one (that is checked before any "
+        "step), so ",
+        s->placements[0].digit);
+    put_conclusion(t, s);
+}
+
+size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
+{
     struct text t = {buf, size, 0};
-    int n = s->nunits / 2, d = s->digits ? __builtin_ctz(s->digits) + 1 : 0;
-    unsigned z = 0;
+    int d = s->digits ? __builtin_ctz(s->digits) + 1 : 0;
 
     if (size > 0)
         buf[0] = '\0';
     switch (s->technique) {
     case LOGIC_NAKED_SINGLE:
-        put(&t, "Cell ");
-        put_cell(&t, s->placements[0].cell);
-        put(&t,
-            " can only be %d: every other digit is already in its row, "
-            "column or box.",
-            s->placements[0].digit);
-        break;
     case LOGIC_HIDDEN_SINGLE:
-        put(&t, "In ");
-        put_unit(&t, &s->units[0]);
-        put(&t, ", %d fits only in cell ", s->placements[0].digit);
-        put_cell(&t, s->placements[0].cell);
-        put(&t, ", so it goes there.");
+        explain_single(&t, s);
         break;
     case LOGIC_POINTING:
     case LOGIC_CLAIMING:
-        put(&t, "In ");
-        put_unit(&t, &s->units[0]);
-        put(&t, ", %d can only go in ", d);
-        put_cells(&t, s->cells, s->ncells);
-        put(&t, ", all of them in ");
-        put_unit(&t, &s->units[1]);
-        put(&t, ". So the %d of ", d);
-        put_unit(&t, &s->units[1]);
-        put(&t, " is one of these cells: ");
-        put_eliminations(&t, s);
+        explain_locked(&t, s, d);
         break;
     case LOGIC_NAKED_PAIR:
     case LOGIC_NAKED_TRIPLE:
     case LOGIC_NAKED_QUAD:
-        put(&t, "In ");
-        put_unit(&t, &s->units[0]);
-        put(&t, ", cells ");
-        put_cells(&t, s->cells, s->ncells);
-        put(&t, " can only hold ");
-        put_digits(&t, s->digits);
-        put(&t,
-            ". These %d digits must fill these %d cells, so no other "
-            "cell of the %s can have them: ",
-            s->ncells, s->ncells, unit_words[s->units[0].unit]);
-        put_eliminations(&t, s);
+        explain_subset(&t, s, 1);
         break;
     case LOGIC_HIDDEN_PAIR:
     case LOGIC_HIDDEN_TRIPLE:
     case LOGIC_HIDDEN_QUAD:
-        put(&t, "In ");
-        put_unit(&t, &s->units[0]);
-        put(&t, ", the digits ");
-        put_digits(&t, s->digits);
-        put(&t, " fit only in cells ");
-        put_cells(&t, s->cells, s->ncells);
-        put(&t,
-            ". These %d cells must hold these %d digits, so nothing else "
-            "goes there: ",
-            s->ncells, s->ncells);
-        put_eliminations(&t, s);
+        explain_subset(&t, s, 0);
         break;
     case LOGIC_X_WING:
     case LOGIC_SWORDFISH:
     case LOGIC_JELLYFISH:
-        put(&t, "%s%s on %d: in ", fish_names[n][0] == 'X' ? "" : "A ",
-            fish_names[n], d);
-        put_units(&t, s->units, n);
-        put(&t, ", %d can only go in ", d);
-        put_units(&t, s->units + n, n);
-        put(&t,
-            ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
-            "from those %ss: ",
-            n, unit_words[s->units[0].unit], d, n, unit_words[s->units[n].unit],
-            unit_words[s->units[0].unit]);
-        put_eliminations(&t, s);
+        explain_fish(&t, s, d);
         break;
     case LOGIC_XY_WING:
     case LOGIC_XYZ_WING:
-        z = s->neliminations ? 1u << (s->eliminations[0].digit - 1) : 0;
-        put(&t, "%s: pivot ",
-            s->technique == LOGIC_XY_WING ? "XY-wing" : "XYZ-wing");
-        put_cell(&t, s->cells[0]);
-        put(&t, " can only be ");
-        put_digits(&t,
-                   s->technique == LOGIC_XY_WING ? s->digits & ~z : s->digits);
-        put(&t, "; it sees ");
-        put_cell(&t, s->cells[1]);
-        put(&t, " and ");
-        put_cell(&t, s->cells[2]);
-        put(&t,
-            ", each of which is %d or one of the pivot's digits. "
-            "Whatever the pivot is, one of ",
-            s->neliminations ? s->eliminations[0].digit : 0);
-        put(&t,
-            s->technique == LOGIC_XY_WING
-                ? "the two pincers is %d, so "
-                  "a cell that sees both cannot be: "
-                : "the three cells is %d, so a cell that sees all three "
-                  "cannot be: ",
-            s->neliminations ? s->eliminations[0].digit : 0);
-        put_eliminations(&t, s);
+        explain_wing(&t, s);
         break;
     case LOGIC_UNIQUE_RECTANGLE_1:
     case LOGIC_UNIQUE_RECTANGLE_2:
@@ -447,16 +493,7 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         explain_rectangle(&t, s);
         break;
     case LOGIC_BUG_PLUS_1:
-        put(&t, "BUG+1: every blank cell but ");
-        put_cell(&t, s->placements[0].cell);
-        put(&t,
-            " has exactly two candidates. If it were not %d, every "
-            "candidate left would appear exactly twice in each row, "
-            "column and box, a pattern with no solution or with two; "
-            "this puzzle has exactly one (that is checked before any "
-            "step), so ",
-            s->placements[0].digit);
-        put_conclusion(&t, s);
+        explain_bug(&t, s);
         break;
     case LOGIC_SKYSCRAPER:
     case LOGIC_TWO_STRING_KITE:

@@ -179,103 +179,140 @@ int logic_find_xyz_wing(const struct logic_grid *g, struct logic_step *out)
  * "fins", all in one box. Either a fin is the digit, or the fish is; both
  * rule the digit out of the cover-line cells in the fin's box that are not
  * in a base line. Sashimi: a base line keeps a single cell in the covers. */
-int logic_find_finned_fish(const struct logic_grid *g, int size,
-                           struct logic_step *out)
+struct finned {
+    const struct logic_grid *g;
+    int size, by_row, d;
+    unsigned mask[9]; /* places of d in each candidate base line */
+    int lines[9], m;  /* those lines */
+    int idx[4];       /* the base lines tried: indices into lines */
+};
+
+/* The box every fin of the base lines lies in (outside `cover`), or -1
+ * when there is no fin, the fins span boxes or a base line has no cell in
+ * the cover. *sashimi: a base line keeps one cell in the cover. */
+static int fin_box(const struct finned *f, unsigned cover, int *sashimi)
+{
+    int finbox = -1;
+
+    *sashimi = 0;
+    for (int i = 0; i < f->size; i++) {
+        unsigned in = f->mask[f->idx[i]] & cover;
+        unsigned fins = f->mask[f->idx[i]] & ~cover;
+        if (in == 0)
+            return -1;
+        *sashimi |= logic_popcount(in) == 1 && fins;
+        for (unsigned rest = fins; rest; rest &= rest - 1) {
+            int c =
+                line_cell(f->by_row, f->lines[f->idx[i]], __builtin_ctz(rest));
+            if (finbox >= 0 && logic_box(c) != finbox)
+                return -1;
+            finbox = logic_box(c);
+        }
+    }
+    return finbox;
+}
+
+/* The step of a fish with its fins in `finbox`: 1 when it eliminates. */
+static int finned_step(const struct finned *f, unsigned base, unsigned cover,
+                       int finbox, int sashimi, struct logic_step *out)
 {
     static const enum logic_technique kinds[5] = {0, 0, LOGIC_FINNED_X_WING,
                                                   LOGIC_FINNED_SWORDFISH,
                                                   LOGIC_FINNED_JELLYFISH};
+    unsigned bit = 1u << (f->d - 1);
 
-    for (int d = 1; d <= 9; d++) {
-        unsigned bit = 1u << (d - 1);
-        for (int by_row = 1; by_row >= 0; by_row--) {
-            unsigned mask[9];
-            int lines[9], m = 0, idx[4];
+    /* along a cover line, the fin box holds positions k0..k0+2 */
+    int k0 = f->by_row ? (finbox / 3) * 3 : (finbox % 3) * 3;
+
+    logic_step_start(out, kinds[f->size], (uint16_t)bit);
+    for (int line = 0; line < 9; line++) {
+        if (!(cover & (1u << line)))
+            continue;
+        for (int k = k0; k < k0 + 3; k++) {
+            int c = line_cell(!f->by_row, line, k);
+            if (!(base & (1u << k)) && (f->g->cand[c] & bit) &&
+                logic_box(c) == finbox)
+                logic_step_elim(out, c, f->d);
+        }
+    }
+    if (out->neliminations == 0)
+        return 0;
+    out->depth = (uint8_t)sashimi;
+    for (int i = 0; i < f->size; i++)
+        logic_step_unit(out, (f->by_row ? 0 : 9) + f->lines[f->idx[i]]);
+    for (int line = 0; line < 9; line++)
+        if (cover & (1u << line))
+            logic_step_unit(out, (f->by_row ? 9 : 0) + line);
+    /* the fish's cells, then the fins */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < f->size; i++)
+            for (int k = 0; k < 9; k++)
+                if (f->mask[f->idx[i]] & (1u << k) &&
+                    (!(cover & (1u << k))) == pass)
+                    logic_step_cell(
+                        out, line_cell(f->by_row, f->lines[f->idx[i]], k));
+    return 1;
+}
+
+/* The base lines f->idx: a cover and fins that give a step? */
+static int try_bases(const struct finned *f, struct logic_step *out)
+{
+    unsigned uni = 0, base = 0;
+
+    for (int i = 0; i < f->size; i++) {
+        uni |= f->mask[f->idx[i]];
+        base |= 1u << f->lines[f->idx[i]];
+    }
+    if (logic_popcount(uni) <= f->size || logic_popcount(uni) > f->size + 3)
+        return 0;
+    /* The fins lie in one box, so in one stack of three lines s: the
+     * cover holds every line of the union outside s, and the rest of its
+     * lines from inside. */
+    for (int st = 0; st < 3; st++) {
+        unsigned outside = uni & ~(7u << (3 * st));
+        unsigned inside = (uni >> (3 * st)) & 7u;
+        int need = f->size - logic_popcount(outside);
+        for (unsigned sub = 0; need >= 0 && sub < 8; sub++) {
+            unsigned cover = outside | (sub << (3 * st));
+            int finbox, sashimi;
+            if ((sub & ~inside) || logic_popcount(sub) != need)
+                continue;
+            finbox = fin_box(f, cover, &sashimi);
+            if (finbox >= 0 &&
+                finned_step(f, base, cover, finbox, sashimi, out))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+int logic_find_finned_fish(const struct logic_grid *g, int size,
+                           struct logic_step *out)
+{
+    struct finned f = {.g = g, .size = size};
+
+    for (f.d = 1; f.d <= 9; f.d++) {
+        unsigned bit = 1u << (f.d - 1);
+        for (f.by_row = 1; f.by_row >= 0; f.by_row--) {
+            f.m = 0;
             for (int line = 0; line < 9; line++) {
                 unsigned p = 0;
                 for (int k = 0; k < 9; k++)
-                    if (g->cand[line_cell(by_row, line, k)] & bit)
+                    if (g->cand[line_cell(f.by_row, line, k)] & bit)
                         p |= 1u << k;
                 if (logic_popcount(p) >= 1 && logic_popcount(p) <= size + 3) {
-                    mask[m] = p;
-                    lines[m++] = line;
+                    f.mask[f.m] = p;
+                    f.lines[f.m++] = line;
                 }
             }
-            if (m < size)
+            if (f.m < size)
                 continue;
             for (int i = 0; i < size; i++)
-                idx[i] = i;
-            do {
-                unsigned uni = 0, base = 0;
-                for (int i = 0; i < size; i++) {
-                    uni |= mask[idx[i]];
-                    base |= 1u << lines[idx[i]];
-                }
-                if (logic_popcount(uni) > size &&
-                    logic_popcount(uni) <= size + 3) {
-                    /* The fins lie in one box, so in one stack of three
-                     * lines s: the cover holds every line of the union
-                     * outside s, and the rest of its lines from inside. */
-                    for (int st = 0; st < 3 * 8; st++) {
-                        unsigned stack = 7u << (3 * (st / 8)), sub = st % 8;
-                        unsigned cover =
-                            (uni & ~stack) | (sub << (3 * (st / 8)));
-                        int finbox = -1, ok = 1, sashimi = 0;
-                        if ((cover & ~uni) || logic_popcount(cover) != size)
-                            continue;
-                        for (int i = 0; i < size && ok; i++) {
-                            unsigned in = mask[idx[i]] & cover;
-                            unsigned fins = mask[idx[i]] & ~cover;
-                            if (in == 0) {
-                                ok = 0;
-                                break;
-                            }
-                            sashimi |= logic_popcount(in) == 1 && fins;
-                            for (int k = 0; k < 9 && ok; k++) {
-                                int c;
-                                if (!(fins & (1u << k)))
-                                    continue;
-                                c = line_cell(by_row, lines[idx[i]], k);
-                                if (finbox >= 0 && logic_box(c) != finbox)
-                                    ok = 0;
-                                finbox = logic_box(c);
-                            }
-                        }
-                        if (!ok || finbox < 0)
-                            continue;
-                        logic_step_start(out, kinds[size], (uint16_t)bit);
-                        for (int line = 0; line < 9; line++) {
-                            if (!(cover & (1u << line)))
-                                continue;
-                            for (int k = 0; k < 9; k++) {
-                                int c = line_cell(!by_row, line, k);
-                                if (!(base & (1u << k)) && (g->cand[c] & bit) &&
-                                    logic_box(c) == finbox)
-                                    logic_step_elim(out, c, d);
-                            }
-                        }
-                        if (out->neliminations == 0)
-                            continue;
-                        out->depth = (uint8_t)sashimi;
-                        for (int i = 0; i < size; i++)
-                            logic_step_unit(out,
-                                            (by_row ? 0 : 9) + lines[idx[i]]);
-                        for (int line = 0; line < 9; line++)
-                            if (cover & (1u << line))
-                                logic_step_unit(out, (by_row ? 9 : 0) + line);
-                        /* the fish's cells, then the fins */
-                        for (int pass = 0; pass < 2; pass++)
-                            for (int i = 0; i < size; i++)
-                                for (int k = 0; k < 9; k++)
-                                    if (mask[idx[i]] & (1u << k) &&
-                                        (!(cover & (1u << k))) == pass)
-                                        logic_step_cell(
-                                            out, line_cell(by_row,
-                                                           lines[idx[i]], k));
-                        return 1;
-                    }
-                }
-            } while (logic_next_comb(idx, size, m));
+                f.idx[i] = i;
+            do
+                if (try_bases(&f, out))
+                    return 1;
+            while (logic_next_comb(f.idx, size, f.m));
         }
     }
     return 0;

@@ -1,6 +1,7 @@
 /* logic_internal.h - what the files of the logic module share (logic.c:
  * singles, locked candidates, subsets, grading; logic_fish.c: fish and
- * wings; logic_unique.c: rectangles and BUG; logic_chain.c: chains;
+ * wings; logic_unique.c: rectangles and BUG; logic_turbot.c: turbot
+ * fish and W-wing; logic_chain.c: chains;
  * logic_als.c: ALS-XZ; logic_force.c: forcing chains and nets;
  * logic_explain.c: the sentences). Not a contract: include/logic.h is. */
 #ifndef LOGIC_INTERNAL_H
@@ -47,6 +48,18 @@ static inline int logic_sees(int a, int b)
     return a != b &&
            (logic_row(a) == logic_row(b) || logic_col(a) == logic_col(b) ||
             logic_box(a) == logic_box(b));
+}
+
+/* Bit k set when cell k of unit u has `digit` as a candidate. */
+static inline unsigned logic_positions(const struct logic_grid *g, int u,
+                                       int digit)
+{
+    unsigned m = 0, bit = 1u << (digit - 1);
+
+    for (int k = 0; k < 9; k++)
+        if (g->cand[logic_unit_cell(u, k)] & bit)
+            m |= 1u << k;
+    return m;
 }
 
 /* The next n-combination of 0..m-1 in idx (lexicographic, starting from
@@ -141,7 +154,7 @@ int logic_find_unique_rectangle(const struct logic_grid *g,
                                 struct logic_step *out);
 int logic_find_bug(const struct logic_grid *g, struct logic_step *out);
 
-/* Chains (logic_chain.c). Turbot: skyscraper, two-string kite, empty
+/* Chains (logic_turbot.c, logic_chain.c). Turbot: skyscraper, kite, empty
  * rectangle. The general search returns 1 (step set), 0 or -1 (budget). */
 enum logic_chain_kind {
     LOGIC_CHAIN_X = 0, /* one digit, single and grouped nodes */

@@ -11,6 +11,7 @@
 
 #include "generate.h"
 #include "logic.h"
+#include "logic_check.h"
 #include "sudoku.h"
 #include "tests.h"
 
@@ -50,6 +51,22 @@ static void test_full_grids(void **state)
     }
 }
 
+/* The level, judged without the engine that chose it: an independent
+ * solver (tests/logic_check.c) with singles only solves an easy puzzle and
+ * no other; with every technique rated up to 3.4 (locked candidates,
+ * pairs, X-wing) it solves a medium puzzle and none above. Whatever order
+ * they are applied in, these eliminations reach the same end, so "not
+ * solved" means some step rated above the level is needed. */
+static void check_level_independently(const struct sudoku_grid *puzzle,
+                                      enum logic_level level)
+{
+    int singles = logic_check_solves(puzzle, LOGIC_CHECK_SINGLES);
+    int medium = logic_check_solves(puzzle, LOGIC_CHECK_MEDIUM);
+
+    assert_int_equal(singles, level == LOGIC_EASY);
+    assert_int_equal(medium, level <= LOGIC_MEDIUM);
+}
+
 /* Generates and checks one puzzle; returns its puzzle grid. */
 static struct sudoku_grid check_one(enum logic_level level, uint64_t seed,
                                     enum generate_symmetry sym)
@@ -74,6 +91,7 @@ static struct sudoku_grid check_one(enum logic_level level, uint64_t seed,
     assert_int_equal(logic_grade(&r.puzzle, &gr, NULL), LOGIC_OK);
     assert_int_equal(gr.level, level);
     assert_int_equal(r.grade.level, level);
+    check_level_independently(&r.puzzle, level);
     for (int i = 0; i < SUDOKU_CELLS; i++) {
         int m = sym == GENERATE_ROTATIONAL ? 80 - i
                 : sym == GENERATE_DIAGONAL ? (i % 9) * 9 + i / 9
@@ -125,6 +143,7 @@ static void test_rating_range(void **state)
         if (gr.rating < lo || gr.rating > hi)
             fail_msg("range %u-%u: rated %u", lo, hi, gr.rating);
         assert_int_equal(gr.rating, r.grade.rating);
+        check_level_independently(&r.puzzle, gr.level);
     }
 }
 

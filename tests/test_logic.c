@@ -62,170 +62,6 @@ static void assert_sound(const struct logic_grid *g, const struct logic_step *s,
     assert_true(s->nplacements + s->neliminations > 0);
 }
 
-/* ------------------------------------------------------------ techniques */
-
-struct technique_case {
-    enum logic_technique technique;
-    const char *board;
-    int place_cell, place_digit; /* -1 when the step only eliminates */
-    const char *eliminations;    /* "cell:digit ..." in step order */
-};
-
-/* Found by running the engine over tests/data and ../shared/data and keeping
- * the first board (values only, candidates recomputed) whose simplest step
- * is the technique; each has a unique solution. */
-static const struct technique_case cases[] = {
-    {LOGIC_HIDDEN_SINGLE,
-     "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1....."
-     "2.4.5.....3",
-     17, 2, ""},
-    {LOGIC_POINTING,
-     "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9..28....."
-     "5.6.......2",
-     -1, 0, "33:2 42:2"},
-    {LOGIC_CLAIMING,
-     "..7..8.....6.2.3...3......9.1..5..6.....1.....7.9..1.2........4.83..4."
-     "..264...51.",
-     -1, 0, "58:9 59:9 67:9"},
-    {LOGIC_NAKED_PAIR,
-     "679.12...845.67.12123.45...237491568561278...49865312778.13.2..31.52.."
-     "..952786431",
-     -1, 0, "7:8 8:3"},
-    {LOGIC_HIDDEN_PAIR,
-     "..2......1..49.2.5.4.....9..8...14....63..5.75......6.6...8.3.....7..1"
-     ".63......5.",
-     -1, 0, "30:2 30:9 31:2 31:7"},
-    {LOGIC_NAKED_TRIPLE,
-     "..3.8.95.8...9.......7.3..123.....46..8.4..2.7....25..3.26.4......9..3"
-     "..59.......",
-     -1, 0, "15:7 24:8 78:1 78:7 78:8"},
-    {LOGIC_HIDDEN_TRIPLE,
-     "1....2...9......122.31.4..5352741689647589123819263547738916254426...7"
-     "91591427...",
-     -1, 0, "4:3 4:7 6:3 6:8"},
-    {LOGIC_X_WING,
-     "58..1..3434.5.8.12..1.345.84..186357718345..9653...84183.9614.5.6485.1"
-     ".31.54.3.86",
-     -1, 0, "19:9"},
-    {LOGIC_SWORDFISH,
-     ".21.53.64.654.13.2.3462.1574.32167.52.6..543151734..26352197648678534"
-     "219149862573",
-     -1, 0, "9:8"},
-    {LOGIC_XY_WING,
-     ".3....6.7.7.....24..4..1....9......3....1..8.....5.7..6125.4....532.84"
-     "61.4.1..5.2",
-     -1, 0, "44:6 46:6 47:6"},
-    {LOGIC_XYZ_WING,
-     ".23..6.41.....1.23.14325.78..2..316.....1.23.137692485391268754.56.398"
-     "122.815.396",
-     -1, 0, "30:4"},
-    {LOGIC_JELLYFISH,
-     "642..5.13.5.3.14621.3642.5..3.26.1.55214.36.78.615.3242..536.41.1.72.5"
-     "36365.1427.",
-     -1, 0, "56:8 4:8"},
-};
-
-static void check_case(const struct technique_case *tc)
-{
-    struct sudoku_grid board = grid_of(tc->board), sol = solution_of(&board);
-    struct logic_grid g;
-    struct logic_step s;
-    char want[256] = "", text[1024];
-    size_t len = 0;
-
-    assert_int_equal(logic_init(&g, &board), LOGIC_OK);
-    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
-    if (s.technique != tc->technique)
-        fail_msg("%s: found %s", logic_technique_name(tc->technique),
-                 logic_technique_name(s.technique));
-    assert_sound(&g, &s, &sol);
-    if (tc->place_cell >= 0) {
-        assert_int_equal(s.nplacements, 1);
-        assert_int_equal(s.placements[0].cell, tc->place_cell);
-        assert_int_equal(s.placements[0].digit, tc->place_digit);
-    } else {
-        assert_int_equal(s.nplacements, 0);
-    }
-    for (int i = 0; i < s.neliminations; i++)
-        len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%d:%d",
-                                i ? " " : "", s.eliminations[i].cell,
-                                s.eliminations[i].digit);
-    assert_string_equal(want, tc->eliminations);
-    assert_true(s.nunits >= 1);
-    assert_true(logic_explain(&s, text, sizeof(text)) < sizeof(text));
-    assert_true(strlen(text) > 20);
-    /* The grade of a board needs at least the level of its first step. */
-    struct logic_grade gr;
-    assert_int_equal(logic_grade(&board, &gr, NULL), LOGIC_OK);
-    assert_true(gr.level >= logic_technique_level(tc->technique));
-    assert_true(gr.counts[tc->technique] >= 1);
-}
-
-static void test_each_technique(void **state)
-{
-    (void)state;
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-        check_case(&cases[i]);
-}
-
-/* The hidden quad is too rare on real boards to be the first step of one, so
- * it is shown on a candidate grid built by hand: everything blank with all
- * nine candidates, except row 0, where 1-4 fit only in cells 0-3 and 5-9
- * fill cells 4-8. No cell has under five candidates and no digit is locked
- * in one box or line, so nothing simpler applies. */
-static void test_hidden_quad(void **state)
-{
-    static const uint16_t row0[9] = {0x1F9, 0x1FA, 0x1FC, 0x1FF, 0x1F0,
-                                     0x1F0, 0x1F0, 0x1F0, 0x1F0};
-    struct logic_grid g;
-    struct logic_step s;
-    char text[512];
-
-    (void)state;
-    memset(&g, 0, sizeof(g));
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        g.cand[i] = i < 9 ? row0[i] : 0x1FF;
-    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
-    assert_int_equal(s.technique, LOGIC_HIDDEN_QUAD);
-    assert_int_equal(s.digits, 0x0F);
-    assert_int_equal(s.ncells, 4);
-    assert_int_equal(s.neliminations, 20); /* 5-9 from cells 0-3 */
-    for (int i = 0; i < s.neliminations; i++) {
-        assert_true(s.eliminations[i].cell < 4);
-        assert_true(s.eliminations[i].digit >= 5);
-    }
-    logic_apply(&g, &s);
-    for (int i = 0; i < 4; i++)
-        assert_int_equal(g.cand[i], row0[i] & 0x0F);
-    logic_explain(&s, text, sizeof(text));
-    assert_non_null(strstr(text, "the digits 1, 2, 3 and 4 fit only in"));
-}
-
-/* The naked quad by hand (on real boards an XY-wing, rated lower, comes
- * first): row 0's cells 0-3 hold {1,2,3}, {1,2,4}, {1,3,4}, {2,3,4}, every
- * other cell all nine digits. Any three of the four cover all of 1-4, so
- * there is no triple; the four fill 1-4, which leave cells 4-8 of the row:
- * 5 cells x 4 digits = 20 eliminations. No digit is confined anywhere else. */
-static void test_naked_quad(void **state)
-{
-    static const uint16_t row0[4] = {0x07, 0x0B, 0x0D, 0x0E};
-    struct logic_grid g;
-    struct logic_step s;
-
-    (void)state;
-    memset(&g, 0, sizeof(g));
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        g.cand[i] = i < 4 ? row0[i] : 0x1FF;
-    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
-    assert_int_equal(s.technique, LOGIC_NAKED_QUAD);
-    assert_int_equal(s.digits, 0x0F);
-    assert_int_equal(s.neliminations, 20);
-    for (int i = 0; i < s.neliminations; i++) {
-        assert_true(s.eliminations[i].cell >= 4 && s.eliminations[i].cell < 9);
-        assert_true(s.eliminations[i].digit <= 4);
-    }
-}
-
 /* ----------------------------------------------------------------- grid */
 
 static void test_init_candidates(void **state)
@@ -451,7 +287,10 @@ static void test_names(void **state)
 
 static void test_explain_truncates(void **state)
 {
-    struct sudoku_grid b = grid_of(cases[1].board);
+    /* The pointing board of test_logic_patterns.c. */
+    struct sudoku_grid b = grid_of(
+        "..2...7...1.....6.5......18....37.......49.....41.23....3.2.9..28....."
+        "5.6.......2");
     struct logic_grid g;
     struct logic_step s;
     char full[512], small[16];
@@ -474,9 +313,6 @@ static void test_explain_truncates(void **state)
 int test_logic(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_each_technique),
-        cmocka_unit_test(test_hidden_quad),
-        cmocka_unit_test(test_naked_quad),
         cmocka_unit_test(test_init_candidates),
         cmocka_unit_test(test_init_conflict),
         cmocka_unit_test(test_solved_board),
@@ -489,6 +325,11 @@ int test_logic(unsigned *ntests)
         cmocka_unit_test(test_explain_truncates),
     };
 
-    *ntests = TESTS_COUNT(tests);
-    return cmocka_run_group_tests_name("logic", tests, NULL, NULL);
+    unsigned patterns = 0;
+    int failed = cmocka_run_group_tests_name("logic", tests, NULL, NULL);
+
+    /* The technique cases run as part of this suite (SUITES=logic). */
+    failed += test_logic_patterns(&patterns);
+    *ntests = TESTS_COUNT(tests) + patterns;
+    return failed;
 }

@@ -18,6 +18,7 @@
 
 #include "../src/logic_internal.h"
 #include "logic.h"
+#include "logic_check.h"
 #include "sudoku.h"
 #include "support.h"
 #include "tests.h"
@@ -77,7 +78,7 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "69:1 69:2",
-     {{73, 9}},
+     {{73, 6}},
      1},
     /* Floor [4,1] and [6,1] are {3,7}; roof [4,0] and [6,0] are {1,3,7}
      * (boxes 3 and 6). One roof cell is 1, so column 0's other cells with a
@@ -105,7 +106,9 @@ static const struct ladder_case ladder[] = {
      {{5, 7}, {40, 7}},
      2},
     /* Every blank is bivalue but [2,0] {1,7,9}. In row 2, 7 is in [2,0],
-     * [2,1] {7,8} and [2,4] {6,7}: three times, so [2,0] is 7 (cell 18). */
+     * [2,1] {7,8} and [2,4] {6,7}: three times, so [2,0] is 7 (cell 18).
+     * Broken: 8 also at [2,0], whose four candidates leave more than one
+     * cell outside the pairs: no BUG+1. */
     {LOGIC_BUG_PLUS_1,
      "[17]2345[67][68][18]9456189273[179][78][89]2[67]3[56][15]42345[16]"
      "[16]798[67][67]5938142[89]1[89]742365341[68]9[57][58]2[67]5[68]2[6"
@@ -113,12 +116,14 @@ static const struct ladder_case ladder[] = {
      18,
      7,
      "",
-     {{20, 5}},
+     {{18, 8}},
      1},
     /* Digit 4: column 3 has it only in rows 2 and 4, column 6 only in rows
      * 2 and 5. Both share row 2, so one of the tops [4,3], [5,6] is 4. The
      * cells seeing both: row 4 in box 5 ([4,8] has 4) and row 5 in box 4
-     * ([5,5] has 4): 44:4 50:4. */
+     * ([5,5] has 4): 44:4 50:4.
+     * Broken: 4 also at [3,3], so column 3 holds it three times: no
+     * conjugate pair there. */
     {LOGIC_SKYSCRAPER,
      "4[569][1268][5789]3[15789][25][2567][5679][1237][359][12]6[127][14"
      "579]8[2357][34579][23678][3569][268][45789][278][45789][2345][2356"
@@ -128,11 +133,12 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "44:4 50:4",
-     {{66, 4}},
+     {{30, 4}},
      1},
     /* Digit 4: row 4 only at [4,2] and [4,8], column 6 only at [3,6] and
      * [8,6]; [4,8] and [3,6] share box 5. So [4,2] or [8,6] is 4, and
-     * [8,2], which sees both, is not: 74:4. */
+     * [8,2], which sees both, is not: 74:4.
+     * Broken: 4 also at [4,0], so row 4 holds it three times. */
     {LOGIC_TWO_STRING_KITE,
      "6[47][479]1[3459][3459]28[35][48]532[468][468]197[289][128][189]7["
      "3589][3589]64[35][3457][14][145]8[1359][23579][49]6[24][358]9[1456"
@@ -142,7 +148,7 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "74:4",
-     {{39, 4}},
+     {{36, 4}},
      1},
     /* Digit 6: box 3 has it only at [4,2] and [5,1], inside row 4 and
      * column 1. Column 3 has it only at [4,3] and [6,3]. If [6,3] is not 6,
@@ -177,7 +183,9 @@ static const struct ladder_case ladder[] = {
     /* Digit 3: column 7 only in rows 3 and 7, column 1 in rows 3, 7 and the
      * fin [6,1] (box 6). Without the fin it is an X-wing on rows 3 and 7;
      * with it, box 6 loses 3. Both remove 3 from row 7 inside box 6 outside
-     * columns 1 and 7: [7,2], 65:3. */
+     * columns 1 and 7: [7,2], 65:3.
+     * Broken: 3 also at [2,1], a second fin in box 0 while the first is
+     * in box 6. */
     {LOGIC_FINNED_X_WING,
      "[1378]2[38]45[367][168][18]9[459][45]618[29][25]73[135789][578][35"
      "89][267][2679][23679][12568][145][24][2379][37]45[16][16][27][39]8"
@@ -187,12 +195,13 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "65:3",
-     {{80, 3}},
+     {{19, 3}},
      1},
     /* Digit 4: rows 0, 1, 3 have it in columns {1,6}, {0,1,3}, {0,3,6}:
      * covers 0, 3, 6 and fins [0,1], [1,1] in box 0 (sashimi: row 0 keeps
      * only [0,6]). Columns 0, 3, 6 in box 0, rows other than 0, 1, 3:
-     * [2,0], 18:4. */
+     * [2,0], 18:4.
+     * Broken: 4 also at [0,4], a fin in box 1 beside those of box 0. */
     {LOGIC_FINNED_SWORDFISH,
      "[19][245]7[136][39]8[24][25][16][14589][45]6[1457]2[579]3[578][158"
      "][48]3[12][567][47][1567][2678][2457]9[34]1[289][23478]5[237][4789"
@@ -202,7 +211,7 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "18:4",
-     {{35, 4}},
+     {{4, 4}},
      1},
     /* Digit 5: rows 2, 3, 5, 6 have it in columns {4,8}, {0,4,5,8},
      * {0,5,6,7}, {0,4,5,8}: covers 0, 4, 5, 8, fins [5,6], [5,7] in box 5.
@@ -235,7 +244,8 @@ static const struct ladder_case ladder[] = {
      1},
     /* Bivalue cells [3,1] {1,4} - [3,6] {4,9} - [5,6] {8,9} - [5,8] {1,8}:
      * if [3,1] is not 1 it is 4, so [3,6] is 9, [5,6] is 8, [5,8] is 1.
-     * [3,8] sees both ends and has 1 (row 5 in box 3 has none): 35:1. */
+     * [3,8] sees both ends and has 1 (row 5 in box 3 has none): 35:1.
+     * Broken: 7 also at [3,1], which no longer holds two digits. */
     {LOGIC_XY_CHAIN,
      "6[47][479]1[3459][3459]28[35][48]532[468][468]197[289][128][189]7["
      "3589][3589]64[35][3457][14][145]8[1359][23579][49]6[124][3458]9[14"
@@ -245,12 +255,13 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "35:1",
-     {{51, 7}},
+     {{28, 7}},
      1},
     /* A = [6,3] {5,6}; B = [8,4], [8,5], [8,6], [8,8], four cells with
      * {3,4,5,6,8}. Every 5 of B ([8,4], [8,5]) sees [6,3] (box 7), so 5 is
      * the restricted common and 6 is in A or B. [8,3] sees [6,3] and every
-     * 6 of B ([8,4], [8,5], [8,8]): 75:6. */
+     * 6 of B ([8,4], [8,5], [8,8]): 75:6.
+     * Broken: 9 also at [8,4], so B holds six digits in four cells. */
     {LOGIC_ALS_XZ,
      "6[47][479]1[3459][3459]28[35][248]53[26][468][2468]197[289][128][1"
      "89]7[3589][23589]64[35][3457][1347][1457]8[1359][23579][49]6[124]["
@@ -261,7 +272,7 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "75:6",
-     {{78, 7}},
+     {{76, 9}},
      1},
     /* 9[0,8] = 9[1,8] - 4[1,8] = 4[1,5] - 4[2,3] = 4[4,3] - 9[4,3] =
      * 9[0,3|2,3]: the last node is the grouped 9 of box 1 in column 3. [0,5]
@@ -280,7 +291,10 @@ static const struct ladder_case ladder[] = {
      {{35, 9}, {7, 9}},
      2},
     /* Suppose [4,3] is 3: singles place [8,3]=5, [8,5]=3, [4,5]=4, ... and
-     * row 2 is left without a 9. So [4,3] is not 3: 39:3. */
+     * row 2 is left without a 9. So [4,3] is not 3: 39:3.
+     * Broken: 9 back in [2,2] (no given rules it out), so row 2 keeps a
+     * place for 9; the simplest step is then the pointing that removes it
+     * (box 3 has 9 only in column 2), not the forcing chain. */
     {LOGIC_FORCING_CHAIN,
      "4[569][1268][5789]3[1578][25][2567][5679][1237][359][12]6[127][145"
      "79]8[2357][34579][23678][3569][268][45789][278][45789][2345][23567"
@@ -290,10 +304,13 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "39:3",
-     {{0, 0}},
-     0},
+     {{20, 9}},
+     1},
     /* Column 3's 5 is at [2,3], [4,3], [6,3] or [8,3]; each, followed with
-     * singles, removes 5 from [4,7]: 43:5. */
+     * singles, removes 5 from [4,7]: 43:5.
+     * Broken: 5 also possible at [8,5] (no given rules it out); the
+     * simplest step is then the forcing chain that removes it (5 there
+     * leaves column 8 without a 7), not the unit forcing. */
     {LOGIC_UNIT_FORCING,
      "98[24]7[2345][245]6[235]15[1267][126][136]8[126][2379]4[79][12467]"
      "[1267]3[1456][12456]9[257][257]8[14678]5[1468]2[146]3[4789][789][4"
@@ -304,8 +321,8 @@ static const struct ladder_case ladder[] = {
      -1,
      0,
      "43:5",
-     {{0, 0}},
-     0},
+     {{77, 5}},
+     1},
     /* No chain finds anything on this board. Suppose [8,7] is 4: singles
      * and the failing candidates of one nested level end with [4,7] empty,
      * so [8,7] is not 4: 79:4. */
@@ -351,12 +368,14 @@ static void check_ladder(const struct ladder_case *tc)
     struct sudoku_grid sol;
     char text[2048];
     const char *name = logic_technique_name(tc->technique);
+    int legal = 1;
 
     parse_marks(tc->marks, &g);
     sol = solution_of_values(&g);
     assert_int_equal(logic_step(&g, &s), LOGIC_OK);
     if (s.technique != tc->technique)
         fail_msg("%s: found %s", name, logic_technique_name(s.technique));
+    logic_check_sound(&g, &s);
     if (tc->place_cell >= 0) {
         assert_int_equal(s.nplacements, 1);
         assert_int_equal(s.placements[0].cell, tc->place_cell);
@@ -386,11 +405,23 @@ static void check_ladder(const struct ladder_case *tc)
     broken = g;
     for (int i = 0; i < tc->nbrk; i++) {
         assert_int_equal(broken.value[tc->brk[i].cell], 0);
+        /* Three breaks (unique rectangles 2 and 4, the AIC) add a digit
+         * that a placed peer rules out, as no legal digit breaks those
+         * patterns: a grid no solving path reaches, on which a step need
+         * not be sound. */
+        for (int p = 0; p < SUDOKU_CELLS; p++)
+            legal &= !logic_sees(p, tc->brk[i].cell) ||
+                     broken.value[p] != tc->brk[i].digit;
         broken.cand[tc->brk[i].cell] |=
             (uint16_t)(1u << (tc->brk[i].digit - 1));
     }
-    /* Broken, the pattern must not give that step any more. */
-    if (logic_step(&broken, &s) == LOGIC_OK && s.technique == tc->technique &&
+    /* Broken, the pattern must not give that step any more; on a grid
+     * that solving can reach, whatever step it gives is sound. */
+    if (logic_step(&broken, &s) != LOGIC_OK)
+        return;
+    if (legal)
+        logic_check_sound(&broken, &s);
+    if (s.technique == tc->technique &&
         (tc->place_cell >= 0 ? s.nplacements == 1
                              : same_eliminations(&s, tc->eliminations)))
         fail_msg("%s still fires on the broken pattern", name);
@@ -401,6 +432,71 @@ static void test_ladder(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++)
         check_ladder(&ladder[i]);
+}
+
+/* ---------------------------------------------------------- remote pairs */
+
+/* A hand-built grid: every cell holds all nine digits but a chain of cells
+ * that hold only 1 and 2, each seeing the next along the line `units[i]`;
+ * 1 and 2 are taken out of the rest of those lines (else a naked pair
+ * there would come first). */
+static void remote_chain(struct logic_grid *g, const int *cells, int n,
+                         const int *units)
+{
+    memset(g, 0, sizeof(*g));
+    for (int c = 0; c < SUDOKU_CELLS; c++) {
+        g->cand[c] = 0x1FF;
+        for (int i = 0; i + 1 < n; i++)
+            for (int k = 0; k < 9; k++)
+                if (logic_unit_cell(units[i], k) == c)
+                    g->cand[c] &= (uint16_t)~3u;
+    }
+    for (int i = 0; i < n; i++)
+        g->cand[cells[i]] = 3;
+}
+
+/* Six cells {1,2}: [0,0] -row 0- [0,3] -column 3- [3,3] -row 3- [3,6]
+ * -column 6- [6,6] -row 6- [6,1]. Neighbours differ, so after five links
+ * the ends [0,0] and [6,1] differ: one is 1 and the other 2. The chain
+ * is read from one end's digit d (if d is not at [0,0] it is at [6,1]),
+ * and d leaves every cell that sees both ends: [1,1] and [2,1] (box 0,
+ * column 1), [7,0] and [8,0] (column 0, box 6); [0,1] and [6,0] lie in the
+ * lines of the chain, which hold no 1 or 2. No four cells of the chain are
+ * a W-wing or turbot fish with an elimination: the cells seeing [0,0] and
+ * [3,6], [0,3] and [6,6], or [3,3] and [6,1] all lie in those lines.
+ * Broken: five cells (the ends [0,0] and [6,6] alike): nothing follows,
+ * and below the forcing searches the engine is stuck. */
+static void test_remote_pairs(void **state)
+{
+    static const int cells[6] = {0, 3, 30, 33, 60, 55};
+    static const int units[5] = {0, 9 + 3, 3, 9 + 6, 6};
+    struct logic_budget below_forcing = {0, 74};
+    struct logic_grid g;
+    struct logic_step s;
+    int d, n = 0;
+
+    (void)state;
+    remote_chain(&g, cells, 6, units);
+    assert_int_equal(logic_step_budget(&g, &below_forcing, &s), LOGIC_OK);
+    assert_int_equal(s.technique, LOGIC_REMOTE_PAIRS);
+    logic_check_sound(&g, &s);
+    d = s.links[0].digit;
+    assert_true(d == 1 || d == 2);
+    assert_int_equal(s.links[s.nlinks - 1].digit, d);
+    for (int c = 0; c < SUDOKU_CELLS; c++) {
+        int want = logic_sees(c, cells[0]) && logic_sees(c, cells[5]) &&
+                   (g.cand[c] & (1u << (d - 1)));
+        int got = 0;
+        for (int i = 0; i < s.neliminations; i++)
+            got |= s.eliminations[i].cell == c && s.eliminations[i].digit == d;
+        assert_int_equal(got, want);
+        n += want;
+    }
+    assert_int_equal(n, 4);
+    assert_int_equal(s.neliminations, 4);
+
+    remote_chain(&g, cells, 5, units);
+    assert_int_equal(logic_step_budget(&g, &below_forcing, &s), LOGIC_STUCK);
 }
 
 /* The naked single shown on a hand-built grid: every cell has all nine
@@ -543,6 +639,7 @@ int test_logic_ladder(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ladder),
+        cmocka_unit_test(test_remote_pairs),
         cmocka_unit_test(test_naked_single),
         cmocka_unit_test(test_cell_sets),
         cmocka_unit_test(test_ratings),
