@@ -1145,6 +1145,21 @@ test('a 16x16 game: generated, a letter typed, a wrong digit\'s conflicts, solve
   await waitStatus(page, 'ok', /^Solved/);
   assert.equal(await grid(page), sol, 'the solution the API gives, checked by the rules');
   assert.match(sol, /[A-G]/, 'letters for 10 and up');
+  // A reload resumes the 16x16 game, size and all.
+  await page.reload();
+  await page.waitForSelector('#board[data-ready="true"]');
+  assert.equal(await page.inputValue('#size'), '16');
+  assert.equal(await grid(page), sol);
+  assert.equal(await page.textContent('#mode'), 'Solved');
+
+  // 25x25: the digits run to P, on the pad and in the puzzle.
+  await pick(page, '25');
+  assert.equal(await page.$$eval('#pad-digits button', (bs) => bs.length), 25);
+  await page.click('#generate');
+  await waitStatus(page, 'ok', /^A new 25x25 puzzle/);
+  const big = await grid(page);
+  assert.equal(big.length, 625);
+  assert.match(big, /^[1-9A-P.]+$/);
   await page.finish();
 });
 
