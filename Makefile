@@ -84,7 +84,7 @@ $(B)/obj/tests/%.o: tests/%.c
 	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
 # The spec is embedded in the binary with .incbin; see src/assets.S.
-$(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
+$(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*)
 	@mkdir -p $(@D)
 	$(CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
 
@@ -214,7 +214,7 @@ $(FUZZ_DIR)/obj/%.o: src/%.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/*)
+$(FUZZ_DIR)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
 

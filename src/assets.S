@@ -1,5 +1,5 @@
 /* assets.S - files embedded in the binary at build time (the OpenAPI spec
- * and the demo page: src/web/).
+ * and the demo page: src/web/, its script in parts in src/web/js/).
  * Each blob is followed by a NUL byte so it can also be used as a string;
  * the symbols are declared in include/api.h. */
     .section .rodata
@@ -17,8 +17,16 @@ api_index_html_end:
     .byte 0
     .global api_app_js
     .global api_app_js_end
+/* /app.js is the parts of src/web/js/ one after another, in this order:
+ * core.js opens the one function scope they share and main.js closes it. */
 api_app_js:
-    .incbin "src/web/app.js"
+    .incbin "src/web/js/core.js"
+    .incbin "src/web/js/variant.js"
+    .incbin "src/web/js/grid.js"
+    .incbin "src/web/js/game.js"
+    .incbin "src/web/js/api.js"
+    .incbin "src/web/js/logic.js"
+    .incbin "src/web/js/main.js"
 api_app_js_end:
     .byte 0
     .global api_app_css

@@ -1,0 +1,99 @@
+  // variant.js - the size and rule picker, and what the rules mean for the
+  // board: its regions, the shaded cells and the members a request carries.
+  // Jigsaw and windoku are 9x9 rules; the other rules go with every size.
+
+  // Box shapes: rows x columns, the wider side horizontal (as the API has it).
+  const BOX_ROWS = { 4: 2, 6: 2, 8: 2, 9: 3, 12: 3, 16: 4, 25: 5 };
+  const SIZES = [4, 6, 8, 9, 12, 16, 25];
+  const JIGSAW = 'AAAABBCCCAAABBBCCCAABBBBCCCDDDEEEEFFDDDEEFFFFDDDEEEFFF' +
+    'GGGHHHIIIGGGHHHIIIGGGHHHIII';
+  const RULES = {
+    diagonals: 'diagonals', jigsaw: 'jigsaw regions', windoku: 'windoku windows',
+    anti_knight: 'anti-knight', anti_king: 'anti-king',
+  };
+  const NINE_ONLY = ['jigsaw', 'windoku'];
+  const CLASSIC_ONLY = 'Hint, Grade, Solution path and killer cages are for classic 9x9 ' +
+    'boxes only: the service\'s logic engine knows no other size or rule.';
+
+  // The four windoku windows: 3x3 squares one cell in from each corner.
+  function windows() {
+    const groups = [];
+    for (let g = 0; g < 4; g++) {
+      const cells = [];
+      for (let k = 0; k < 9; k++) cells.push([1 + Math.floor(g / 2) * 4 + Math.floor(k / 3), 1 + (g % 2) * 4 + (k % 3)]);
+      groups.push(cells);
+    }
+    return groups;
+  }
+
+  // Sets the geometry the rest of the page reads (core.js) for a size and rule.
+  function useGeometry(n, rule) {
+    SIZE = n;
+    CELLS = n * n;
+    RULE = rule;
+    const br = BOX_ROWS[n];
+    const bc = n / br;
+    regionOf = [];
+    extraOf = new Array(CELLS).fill(-1);
+    for (let i = 0; i < CELLS; i++) {
+      regionOf.push(rule === 'jigsaw' ? JIGSAW.charCodeAt(i) - 65
+        : Math.floor(rowOf(i) / br) * br + Math.floor(colOf(i) / bc));
+    }
+    if (rule === 'windoku') {
+      windows().forEach((g, k) => g.forEach(([r, c]) => { extraOf[r * n + c] = k; }));
+    }
+  }
+
+  // The rule members of a request, as the API takes them (none for boxes).
+  function members() {
+    const m = {};
+    if (RULE === 'diagonals' || RULE === 'anti_knight' || RULE === 'anti_king') m[RULE] = true;
+    if (RULE === 'jigsaw') m.regions = JIGSAW;
+    if (RULE === 'windoku') m.extra_regions = windows();
+    return m;
+  }
+
+  // "16x16, anti-knight": the board's kind in words.
+  function variantName(n, rule) {
+    return n + 'x' + n + (rule ? ', ' + RULES[rule] : '');
+  }
+
+  // The picker shows the board's size and rules; the classic-only buttons
+  // are disabled, with the reason next to them, on any other board.
+  function syncPicker() {
+    $('size').value = String(SIZE);
+    $('rules').value = RULE;
+    const classic = isClassic();
+    for (const id of ['hint', 'grade', 'explain', 'cage-mode', 'clear-cages']) $(id).disabled = !classic;
+    for (const id of ['difficulty', 'min-rating', 'max-rating']) $(id).disabled = !classic;
+    $('variant-note').hidden = classic;
+    $('variant-note').textContent = classic ? '' : CLASSIC_ONLY;
+    boardEl.setAttribute('aria-label', 'Sudoku board, ' + SIZE + ' rows by ' + SIZE + ' columns' +
+      (RULE ? ', ' + RULES[RULE] : ''));
+  }
+
+  // A new size or rule from the picker: an empty board of that shape (the
+  // givens are kept when only the rule changed). Jigsaw and windoku set 9x9.
+  function pickVariant(changed) {
+    let n = Number($('size').value);
+    let rule = $('rules').value;
+    if (NINE_ONLY.includes(rule)) {
+      if (changed === 'size' && n !== 9) rule = '';
+      else n = 9;
+    }
+    const keep = n === S.size ? givensLine() : '';
+    if (cageMode) setCageMode(false);
+    loadPuzzle(keep, [], n, rule);
+    history.replaceState(null, '', location.pathname);
+    setStatus('info', 'A ' + variantName(n, rule) + ' board: generate a puzzle, or type one and ' +
+      'press Play this puzzle.' + (n > 9 ? ' Digits above 9 are the letters A-' + lastDigit() + '.' : ''));
+  }
+
+  function buildPicker() {
+    $('size').replaceChildren(...SIZES.map((n) => new Option(n + 'x' + n, String(n))));
+    $('rules').replaceChildren(new Option('Boxes', ''),
+      ...Object.keys(RULES).map((k) => new Option(RULES[k].charAt(0).toUpperCase() + RULES[k].slice(1) +
+        (NINE_ONLY.includes(k) ? ' (9x9)' : ''), k)));
+    $('size').addEventListener('change', () => pickVariant('size'));
+    $('rules').addEventListener('change', () => pickVariant('rules'));
+  }
