@@ -239,15 +239,15 @@ static int read_variant(const struct api_request *req,
         free(v);
         return 0;
     }
-    if (var == NULL) /* a route of the classic engine only */
+    if (st != CODEC_OK) { /* malformed: the same problem on every route */
+        api_decode_problem(st, &err, &p);
+        api_respond_problem(resp, &p);
+    } else if (var == NULL) /* a route of the classic engine only */
         api_respond_unsupported(resp, err.pointer[0] ? err.pointer : "",
                                 "this route knows classic 9x9 sudoku only; "
                                 "POST /solve, /validate, /solve/batch and "
                                 "/generate take other sizes and variants");
-    else if (st != CODEC_OK) {
-        api_decode_problem(st, &err, &p);
-        api_respond_problem(resp, &p);
-    } else if (api_variant_check(req, resp, v) == 0) {
+    else if (api_variant_check(req, resp, v) == 0) {
         *var = v;
         return 1;
     }

@@ -346,7 +346,17 @@ static void classic_only_routes(void **state)
     for (size_t k = 0; k < 3; k++) {
         variant_problem(paths[k], body, 422, "unsupported_variant", NULL);
         cJSON_Delete(variant_post(paths[k], SUPPORT_EXAMPLE_BODY, 200));
+        /* A malformed body is not a variant to refuse: it gets the problem
+         * /solve gives it (4 characters are a board of no size). */
+        variant_problem(paths[k], "{\"board\": \"1234\"}", 422, "invalid_board",
+                        "/board");
+        variant_problem(paths[k], "{\"board\": \"1234\", \"diagonals\": 1}",
+                        422, "invalid_board", "/board");
     }
+    variant_problem("/solve", "{\"board\": \"1234\"}", 422, "invalid_board",
+                    "/board");
+    variant_problem("/solve", "{\"board\": \"1234\", \"diagonals\": 1}", 422,
+                    "invalid_board", "/board");
 }
 
 /* The biggest body: 25x25 in rows with a region map in rows and every
