@@ -249,41 +249,36 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     return placed;
 }
 
-/* Band locked candidates of digit d. Returns -1 on a dead end, else 1 when
- * it cleared a candidate, 0 when not. */
+/* Band locked candidates of digit d: its occupied triads of each band and
+ * stack (3x3, bit 3r + b) are cut to the union of the patterns that fit
+ * them. Returns -1 on a dead end, else 1 when it cleared a candidate, 0
+ * when not. */
 static int band_locked(struct bb *s, unsigned d)
 {
     int changed = 0;
+    uint32_t c[3];
 
     for (unsigned k = 0; k < 3; k++) {
         uint32_t w = s->cand[k][d];
-        uint32_t occ = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
-        uint32_t fit = 0;
-        for (unsigned p = 0; p < 6; p++)
-            if ((occ & band_perms[p]) == band_perms[p])
-                fit |= band_perms[p];
+        uint32_t x = (((w | (w >> 1) | (w >> 2)) & TRIAD_LOW) * 0x15u) >> 4;
+        unsigned occ = (x & 7u) | ((x >> 6) & 0x38u) | ((x >> 12) & 0x1C0u);
+        unsigned fit =
+            pattern_union[fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u)];
         if (!fit)
             return -1;
         if (occ != fit) {
-            s->cand[k][d] = w & (fit * 7u);
+            uint32_t t = spread3[fit & 7u] | spread3[(fit >> 3) & 7u] << 9 |
+                         spread3[fit >> 6] << 18;
+            s->cand[k][d] = w &= t * 7u;
             changed = 1;
         }
-    }
-    /* The same in the stacks (three columns): cell (band k, column 3j+t)
-     * of the 3x3 pattern of stack j is bit 3k+t. */
-    uint32_t colocc[3];
-    for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[k][d];
-        colocc[k] = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+        c[k] = w | (w >> 9) | (w >> 18);
     }
     for (unsigned j = 0; j < 3; j++) {
-        uint32_t occ = ((colocc[0] >> (3 * j)) & 7u) |
-                       (((colocc[1] >> (3 * j)) & 7u) << 3) |
-                       (((colocc[2] >> (3 * j)) & 7u) << 6);
-        uint32_t fit = 0;
-        for (unsigned p = 0; p < 6; p++)
-            if ((occ & stack_perms[p]) == stack_perms[p])
-                fit |= stack_perms[p];
+        unsigned g0 = (c[0] >> (3 * j)) & 7u, g1 = (c[1] >> (3 * j)) & 7u,
+                 g2 = (c[2] >> (3 * j)) & 7u;
+        unsigned occ = g0 | g1 << 3 | g2 << 6;
+        unsigned fit = pattern_union[fits3(g0, g1, g2)];
         if (!fit)
             return -1;
         if (occ == fit)
@@ -453,9 +448,8 @@ static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
             c3 |= c2 & o, c2 |= c1 & o, c1 |= o;
         }
         for (unsigned j = 0; j < 3; j++) {
-            unsigned f = perm_by_row[0][(c[0] >> (3 * j)) & 7u] &
-                         perm_by_row[1][(c[1] >> (3 * j)) & 7u] &
-                         perm_by_row[2][(c[2] >> (3 * j)) & 7u];
+            unsigned f = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
+                               (c[2] >> (3 * j)) & 7u);
             fits[3 + j][d] = f;
             total[3 + j] += pop6[f];
         }

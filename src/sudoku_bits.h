@@ -130,14 +130,33 @@ static const uint8_t pop6[64] = {
     3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4,
     3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6};
 
+/* The patterns that fit a digit whose triads in rows 0, 1, 2 (bands 0, 1,
+ * 2 of a stack) lie in the sets r0, r1, r2 of boxes (columns). */
+static inline unsigned fits3(uint32_t r0, uint32_t r1, uint32_t r2)
+{
+    return perm_by_row[0][r0] & perm_by_row[1][r1] & perm_by_row[2][r2];
+}
+
 /* The patterns that fit a digit whose occupied triads of a band are o
  * (bits 9r + 3b). Multiplying by 0x15 gathers row r's three triads into
  * bits 9r + 4..6, without carries. */
 static inline unsigned band_fits(uint32_t o)
 {
     uint32_t x = (o * 0x15u) >> 4;
-    return perm_by_row[0][x & 7u] & perm_by_row[1][(x >> 9) & 7u] &
-           perm_by_row[2][(x >> 18) & 7u];
+    return fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
 }
+
+/* pattern_union[f]: the triads of the patterns in the set f as a 3x3 matrix,
+ * bit 3r + b for row r and box b (band r and column b of a stack). */
+static const uint16_t pattern_union[64] = {
+    0x000, 0x111, 0x0A1, 0x1B1, 0x10A, 0x11B, 0x1AB, 0x1BB, 0x062, 0x173, 0x0E3,
+    0x1F3, 0x16A, 0x17B, 0x1EB, 0x1FB, 0x08C, 0x19D, 0x0AD, 0x1BD, 0x18E, 0x19F,
+    0x1AF, 0x1BF, 0x0EE, 0x1FF, 0x0EF, 0x1FF, 0x1EE, 0x1FF, 0x1EF, 0x1FF, 0x054,
+    0x155, 0x0F5, 0x1F5, 0x15E, 0x15F, 0x1FF, 0x1FF, 0x076, 0x177, 0x0F7, 0x1F7,
+    0x17E, 0x17F, 0x1FF, 0x1FF, 0x0DC, 0x1DD, 0x0FD, 0x1FD, 0x1DE, 0x1DF, 0x1FF,
+    0x1FF, 0x0FE, 0x1FF, 0x0FF, 0x1FF, 0x1FE, 0x1FF, 0x1FF, 0x1FF};
+
+/* spread3[x]: the three bits of x moved to bits 0, 3, 6 (a row of triads). */
+static const uint32_t spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};
 
 #endif
