@@ -436,6 +436,7 @@ static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
         total[b] = 0;
     for (unsigned d = 0; d < 9; d++) {
         uint32_t c[3];
+#pragma GCC unroll 3
         for (unsigned k = 0; k < 3; k++) {
             uint32_t w = s->cand[k][d];
             uint32_t o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
@@ -447,6 +448,7 @@ static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
             o = c[k] << (9 * k);
             c3 |= c2 & o, c2 |= c1 & o, c1 |= o;
         }
+#pragma GCC unroll 3
         for (unsigned j = 0; j < 3; j++) {
             unsigned f = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
                                (c[2] >> (3 * j)) & 7u);
