@@ -5,11 +5,11 @@
  *
  * Method
  * ------
- * State (struct bb, bit layout drawn below it): for every digit, the set of
- * cells where it may still stand (a cell holding that digit stays in its
- * set), plus the set of unsolved cells. Placing digit d in cell x clears x
- * from the other eight digits' sets and x's 20 peers from d's set: about a
- * dozen word operations, no loop over peers.
+ * State (struct bb, with its bit layout, in sudoku_bits.h): for every
+ * digit, the set of cells where it may still stand (a cell holding that
+ * digit stays in its set), plus the set of unsolved cells. Placing digit d in
+ * cell x clears x from the other eight digits' sets and x's 20 peers from d's
+ * set: about a dozen word operations, no loop over peers.
  *
  * Propagation, cheapest rule first, repeated until nothing changes; when a
  * dearer rule finds something for one digit, the cheaper ones run again
@@ -29,11 +29,12 @@
  * row and per box), and a stack likewise. The search takes the band or
  * stack with the fewest patterns left over all digits, and in it the digit
  * with the fewest (two when there is one); each pattern is one alternative:
- * the digit's cells there are kept to the pattern's three triads. (A cell
- * with the fewest candidates is the fallback.) Every alternative but the
- * last is tried on a copy of the state, the last one in place. A node is
- * the root or one alternative tried; the node budget is checked before
- * each node.
+ * the digit's cells there are kept to the pattern's three triads. Before
+ * branching, a triad where fewer than three digits can stand is a dead end.
+ * Sparse states (over 62 unsolved cells) branch on the cell with the fewest
+ * candidates instead. Every alternative but the last is tried on a copy of
+ * the state, the last one in place. A node is the root or one alternative
+ * tried; the node budget is checked before each node.
  */
 #include "sudoku.h"
 
