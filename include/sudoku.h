@@ -37,8 +37,9 @@ struct sudoku_conflict {
 };
 
 /* What one search did. `nodes` counts every search state entered (the root
- * and each tentative placement), `guesses` the branch points where more than
- * one digit had to be tried. */
+ * and each alternative tried at a branch point: a digit in a cell, or a
+ * digit's placement pattern in a band or stack), `guesses` the branch points
+ * where more than one alternative had to be tried. */
 struct sudoku_stats {
     uint64_t nodes;
     uint64_t guesses;

@@ -5,11 +5,11 @@
  *
  * Method
  * ------
- * State (struct bb, bit layout drawn below it): for every digit, the set of
- * cells where it may still stand (a cell holding that digit stays in its
- * set), plus the set of unsolved cells. Placing digit d in cell x clears x
- * from the other eight digits' sets and x's 20 peers from d's set: about a
- * dozen word operations, no loop over peers.
+ * State (struct bb, with its bit layout, in sudoku_bits.h): for every
+ * digit, the set of cells where it may still stand (a cell holding that
+ * digit stays in its set), plus the set of unsolved cells. Placing digit d in
+ * cell x clears x from the other eight digits' sets and x's 20 peers from d's
+ * set: about a dozen word operations, no loop over peers.
  *
  * Propagation, cheapest rule first, repeated until nothing changes; when a
  * dearer rule finds something for one digit, the cheaper ones run again
@@ -25,14 +25,22 @@
  *     box) holding it must contain one of the six 3x3 permutation patterns.
  *     Triads outside every pattern that fits are cleared; the same for the
  *     column triads of a stack. This covers pointing and claiming and more.
- * Branching: the unsolved cell with the fewest candidates (the first cell
- * with two when there is one); every candidate but the last is tried on a
- * copy of the state, the last one in place. A node is the root or one
- * tentative placement; the node budget is checked before each node.
+ * Branching: a digit fills a band in one of six patterns (one triad per
+ * row and per box), and a stack likewise. The search takes the band or
+ * stack with the fewest patterns left over all digits, and in it the digit
+ * with the fewest (two when there is one); each pattern is one alternative:
+ * the digit's cells there are kept to the pattern's three triads. Before
+ * branching, a triad where fewer than three digits can stand is a dead end.
+ * Sparse states (over 62 unsolved cells) branch on the cell with the fewest
+ * candidates instead. Every alternative but the last is tried on a copy of
+ * the state, the last one in place. A node is the root or one alternative
+ * tried; the node budget is checked before each node.
  */
 #include "sudoku.h"
 
 #include <string.h>
+
+#include "sudoku_bits.h"
 
 /* ========================================================================
  * Text and rules
@@ -150,101 +158,6 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
 }
 
 /* ========================================================================
- * Bitboards
- *
- * A band is three rows; cell (r, c) is bit (r % 3) * 9 + c of band r / 3,
- * so cell index i = 27 * band + bit:
- *
- *    bit  26 ......... 18 | 17 ......... 9 | 8 .......... 0
- *         row 3b+2, c8-c0 | row 3b+1       | row 3b, c8-c0
- *
- * cand[b][0..8] are the nine digits' cells in band b, next to each other so
- * that clearing a cell from all digits touches one cache line. A "triad" is
- * the three cells of one row inside one box; its lowest bit is
- * 9 * row + 3 * box, so TRIAD_LOW marks the nine triads of a band.
- * ===================================================================== */
-
-#define BAND_ALL 0x7FFFFFFu  /* 27 cells */
-#define ROW_BITS 0x1FFu      /* row 0 of a band */
-#define COL_BITS 0x40201u    /* column 0 of a band: bits 0, 9, 18 */
-#define BOX_BITS 0x1C0E07u   /* box 0 of a band */
-#define TRIAD_LOW 0x1249249u /* bits 0, 3, ..., 24 */
-
-struct bb {
-    uint32_t cand[3][9]; /* cand[b][d]: cells of band b where digit d+1 may
-                            stand, its placed cell included */
-    uint32_t unsolved[3];
-    uint32_t pad; /* keeps the size a multiple of 8: 120 bytes */
-};
-
-/* The peers of a cell inside its own band (row, box and column, the cell
- * itself included), by bit number. */
-#define OWN(r, c)                                                              \
-    ((COL_BITS << (c)) | (ROW_BITS << (9 * (r))) |                             \
-     (BOX_BITS << (3 * ((c) / 3))))
-#define OWN_ROW(r)                                                             \
-    OWN(r, 0), OWN(r, 1), OWN(r, 2), OWN(r, 3), OWN(r, 4), OWN(r, 5),          \
-        OWN(r, 6), OWN(r, 7), OWN(r, 8)
-static const uint32_t own_peers[27] = {OWN_ROW(0), OWN_ROW(1), OWN_ROW(2)};
-
-#define COL_ROW                                                                \
-    COL_BITS, COL_BITS << 1, COL_BITS << 2, COL_BITS << 3, COL_BITS << 4,      \
-        COL_BITS << 5, COL_BITS << 6, COL_BITS << 7, COL_BITS << 8
-static const uint32_t col_peers[27] = {COL_ROW, COL_ROW, COL_ROW};
-
-/* The six ways a digit can fill a band: one triad per row and per box. */
-#define PERM(a, b, c)                                                          \
-    ((1u << (3 * (a))) | (1u << (9 + 3 * (b))) | (1u << (18 + 3 * (c))))
-static const uint32_t band_perms[6] = {PERM(0, 1, 2), PERM(0, 2, 1),
-                                       PERM(1, 0, 2), PERM(1, 2, 0),
-                                       PERM(2, 0, 1), PERM(2, 1, 0)};
-
-/* The six ways a digit can fill a stack: bit 3 * band + column in stack. */
-#define SPERM(a, b, c) ((1u << (a)) | (1u << (3 + (b))) | (1u << (6 + (c))))
-static const uint32_t stack_perms[6] = {SPERM(0, 1, 2), SPERM(0, 2, 1),
-                                        SPERM(1, 0, 2), SPERM(1, 2, 0),
-                                        SPERM(2, 0, 1), SPERM(2, 1, 0)};
-
-static inline unsigned ctz32(uint32_t x)
-{
-    return (unsigned)__builtin_ctz(x);
-}
-
-/* Places digit d (0-8) in cell `bit` of band k when no other digit's set
- * holds the cell (a naked single, or after bb_place has cleared it): only
- * d's set changes. */
-static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
-                                 unsigned bit)
-{
-    uint32_t b = 1u << bit;
-    uint32_t col = col_peers[bit];
-
-    s->cand[0][d] &= ~col;
-    s->cand[1][d] &= ~col;
-    s->cand[2][d] &= ~col;
-    s->cand[k][d] &= ~own_peers[bit];
-    s->cand[k][d] |= b;
-    s->unsolved[k] &= ~b;
-}
-
-/* Places digit d (0-8) in cell `bit` of band k. The caller has checked that
- * d is still a candidate there. Returns the digits whose sets changed. */
-static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
-                                unsigned bit)
-{
-    uint32_t b = 1u << bit;
-    unsigned changed = 1u << d;
-
-#pragma GCC unroll 9
-    for (unsigned e = 0; e < 9; e++) {
-        changed |= ((s->cand[k][e] >> bit) & 1u) << e;
-        s->cand[k][e] &= ~b;
-    }
-    bb_place_only(s, d, k, bit);
-    return changed;
-}
-
-/* ========================================================================
  * Propagation
  * ===================================================================== */
 
@@ -337,41 +250,36 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     return placed;
 }
 
-/* Band locked candidates of digit d. Returns -1 on a dead end, else 1 when
- * it cleared a candidate, 0 when not. */
+/* Band locked candidates of digit d: its occupied triads of each band and
+ * stack (3x3, bit 3r + b) are cut to the union of the patterns that fit
+ * them. Returns -1 on a dead end, else 1 when it cleared a candidate, 0
+ * when not. */
 static int band_locked(struct bb *s, unsigned d)
 {
     int changed = 0;
+    uint32_t c[3];
 
     for (unsigned k = 0; k < 3; k++) {
         uint32_t w = s->cand[k][d];
-        uint32_t occ = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
-        uint32_t fit = 0;
-        for (unsigned p = 0; p < 6; p++)
-            if ((occ & band_perms[p]) == band_perms[p])
-                fit |= band_perms[p];
+        uint32_t x = (((w | (w >> 1) | (w >> 2)) & TRIAD_LOW) * 0x15u) >> 4;
+        unsigned occ = (x & 7u) | ((x >> 6) & 0x38u) | ((x >> 12) & 0x1C0u);
+        unsigned fit =
+            pattern_union[fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u)];
         if (!fit)
             return -1;
         if (occ != fit) {
-            s->cand[k][d] = w & (fit * 7u);
+            uint32_t t = spread3[fit & 7u] | spread3[(fit >> 3) & 7u] << 9 |
+                         spread3[fit >> 6] << 18;
+            s->cand[k][d] = w &= t * 7u;
             changed = 1;
         }
-    }
-    /* The same in the stacks (three columns): cell (band k, column 3j+t)
-     * of the 3x3 pattern of stack j is bit 3k+t. */
-    uint32_t colocc[3];
-    for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[k][d];
-        colocc[k] = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+        c[k] = w | (w >> 9) | (w >> 18);
     }
     for (unsigned j = 0; j < 3; j++) {
-        uint32_t occ = ((colocc[0] >> (3 * j)) & 7u) |
-                       (((colocc[1] >> (3 * j)) & 7u) << 3) |
-                       (((colocc[2] >> (3 * j)) & 7u) << 6);
-        uint32_t fit = 0;
-        for (unsigned p = 0; p < 6; p++)
-            if ((occ & stack_perms[p]) == stack_perms[p])
-                fit |= stack_perms[p];
+        unsigned g0 = (c[0] >> (3 * j)) & 7u, g1 = (c[1] >> (3 * j)) & 7u,
+                 g2 = (c[2] >> (3 * j)) & 7u;
+        unsigned occ = g0 | g1 << 3 | g2 << 6;
+        unsigned fit = pattern_union[fits3(g0, g1, g2)];
         if (!fit)
             return -1;
         if (occ == fit)
@@ -504,6 +412,118 @@ static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
     return digits;
 }
 
+/* A branch point: the unsolved cell `pos` of band `index` and its digits
+ * (kind BR_CELL), or digit `pos` of band or stack `index` and its fitting
+ * placement patterns (BR_BAND, BR_STACK; bit p for band_perms[p] or
+ * stack_perms[p]). `alts` holds the alternatives, more than one. */
+enum { BR_CELL, BR_BAND, BR_STACK };
+struct branch {
+    unsigned kind, index, pos, alts;
+};
+
+/* Fills fits[b][d] for the three bands (b 0-2) and stacks (b 3-5) and
+ * returns in total[b] the number of patterns summed over the digits.
+ * Returns 0 on a dead end: a triad (three cells of a row, or of a column,
+ * in one box) where fewer than three digits can stand; it holds three.
+ * Without this check the pattern branches wander through huge dead
+ * subtrees on sparse boards. */
+static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
+{
+    /* Counts to three, bit-sliced over the digits: the row triads of band k
+     * at bits 3t + k, the column triads of band k at bits 9k + c. */
+    uint32_t r1 = 0, r2 = 0, r3 = 0, c1 = 0, c2 = 0, c3 = 0;
+
+    for (unsigned b = 0; b < 6; b++)
+        total[b] = 0;
+    for (unsigned d = 0; d < 9; d++) {
+        uint32_t c[3];
+#pragma GCC unroll 3
+        for (unsigned k = 0; k < 3; k++) {
+            uint32_t w = s->cand[k][d];
+            uint32_t o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
+            fits[k][d] = band_fits(o);
+            total[k] += pop6[fits[k][d]];
+            o <<= k;
+            r3 |= r2 & o, r2 |= r1 & o, r1 |= o;
+            c[k] = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+            o = c[k] << (9 * k);
+            c3 |= c2 & o, c2 |= c1 & o, c1 |= o;
+        }
+#pragma GCC unroll 3
+        for (unsigned j = 0; j < 3; j++) {
+            unsigned f = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
+                               (c[2] >> (3 * j)) & 7u);
+            fits[3 + j][d] = f;
+            total[3 + j] += pop6[f];
+        }
+    }
+    return (r3 & c3) == BAND_ALL;
+}
+
+/* Picks the band or stack with the fewest patterns over its nine digits
+ * (more than nine: not every digit fixed there), and in it the digit with
+ * the fewest patterns, two when there is one. A pattern fixes a digit in
+ * three triads at once, which prunes far more than a digit in a cell on
+ * hard puzzles. The cell with the fewest candidates is kept for sparse
+ * states and for a state where no digit has two patterns left (propagation
+ * leaves none; the search must not depend on that). */
+static int choose_branch(const struct bb *s, struct branch *br)
+{
+    unsigned fits[6][9], total[6], best = 6, fewest = 1000;
+
+    if (!all_fits(s, fits, total))
+        return 0;
+    /* Sparse states (more than 62 unsolved cells, an empty board at the
+     * extreme) branch on a cell: they have many solutions, and a digit in a
+     * cell reaches one far sooner than a pattern does. */
+    if (pop32(s->unsolved[0]) + pop32(s->unsolved[1]) + pop32(s->unsolved[2]) >
+        62) {
+        br->kind = BR_CELL;
+        br->alts = bb_choose(s, &br->index, &br->pos);
+        return 1;
+    }
+    for (unsigned b = 0; b < 6; b++)
+        if (total[b] > 9 && total[b] < fewest)
+            fewest = total[b], best = b;
+    unsigned digit = 9, n = 7;
+    for (unsigned d = 0; d < 9 && best < 6; d++) {
+        unsigned m = pop6[fits[best][d]];
+        if (m >= 2 && m < n)
+            n = m, digit = d;
+    }
+    if (digit < 9) {
+        br->kind = best < 3 ? BR_BAND : BR_STACK;
+        br->index = best % 3;
+        br->pos = digit;
+        br->alts = fits[best][digit];
+        return 1;
+    }
+    br->kind = BR_CELL;
+    br->alts = bb_choose(s, &br->index, &br->pos);
+    return 1;
+}
+
+/* Takes alternative a of br in s: places the digit, or keeps the digit's
+ * cells of the band or stack to the pattern's triads. Returns the digits
+ * whose sets changed. */
+static unsigned apply_branch(struct bb *s, const struct branch *br, unsigned a)
+{
+    if (br->kind == BR_CELL)
+        return bb_place(s, a, br->index, br->pos);
+    unsigned d = br->pos;
+    if (br->kind == BR_BAND) {
+        s->cand[br->index][d] &= band_perms[a] * 7u;
+    } else {
+        unsigned j = br->index;
+        for (unsigned k = 0; k < 3; k++) {
+            unsigned gone = ~(stack_perms[a] >> (3 * k)) & 7u;
+            for (; gone; gone &= gone - 1)
+                s->cand[k][d] &= ~(COL_BITS << (3 * j + ctz32(gone)));
+        }
+    }
+    return 1u << d;
+}
+
 static int search_done(const struct search *sr)
 {
     return sr->count >= sr->limit || sr->out_of_budget;
@@ -518,26 +538,28 @@ static void search(struct search *sr, struct bb *s)
                 bb_extract(s, sr->solution);
             return;
         }
-        unsigned k, bit;
-        unsigned digits = bb_choose(s, &k, &bit);
-        if (digits & (digits - 1))
+        struct branch br;
+        if (!choose_branch(s, &br))
+            return;
+        unsigned alts = br.alts;
+        if (alts & (alts - 1))
             sr->guesses++;
         for (;;) {
-            unsigned d = ctz32(digits);
-            digits &= digits - 1;
+            unsigned a = ctz32(alts);
+            alts &= alts - 1;
             if (sr->max_nodes && sr->nodes >= sr->max_nodes) {
                 sr->out_of_budget = 1;
                 return;
             }
             sr->nodes++;
-            if (!digits) { /* the last candidate: no copy needed */
-                unsigned dirty = bb_place(s, d, k, bit);
+            if (!alts) { /* the last alternative: no copy needed */
+                unsigned dirty = apply_branch(s, &br, a);
                 if (!bb_propagate(s, dirty))
                     return;
                 break;
             }
             struct bb t = *s;
-            unsigned dirty = bb_place(&t, d, k, bit);
+            unsigned dirty = apply_branch(&t, &br, a);
             if (bb_propagate(&t, dirty)) {
                 search(sr, &t);
                 if (search_done(sr))

@@ -25,9 +25,12 @@
 #include "support.h"
 #include "tests.h"
 
-/* A board that uses the whole default budget of 100000 nodes (issue 15). */
+/* A board that uses the whole default budget of 100000 nodes: issue 15's
+ * board with two givens fewer. It has no solution, and the solver needs
+ * several budgets to show that (issue 15's own board no longer uses one
+ * up since the solver branches on band patterns). */
 #define HARD_BOARD                                                             \
-    ".....587.........3.....3.4...21........3..1......6.....4..........4..."   \
+    ".....5.7.........3.....3.4...21........3..1............4..........4..."   \
     "37........4"
 
 /* Sends POST /solve/batch with n copies of HARD_BOARD; returns the socket. */

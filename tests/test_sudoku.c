@@ -360,6 +360,60 @@ static void test_empty_board(void **state)
     assert_int_equal(count, 1);
 }
 
+/* The plain count, for cross-checks: fills the first blank with every digit
+ * its row, column and box allow, depth first, up to `limit` solutions. */
+static unsigned naive_count(uint8_t *cell, unsigned limit)
+{
+    unsigned i = 0, n = 0;
+    while (i < SUDOKU_CELLS && cell[i] != 0)
+        i++;
+    if (i == SUDOKU_CELLS)
+        return 1;
+    unsigned r = i / 9, c = i % 9, b0 = r / 3 * 27 + c / 3 * 3;
+    for (uint8_t v = 1; v <= 9 && n < limit; v++) {
+        int ok = 1;
+        for (unsigned k = 0; k < 9 && ok; k++)
+            ok = cell[r * 9 + k] != v && cell[k * 9 + c] != v &&
+                 cell[b0 + k / 3 * 9 + k % 3] != v;
+        if (!ok)
+            continue;
+        cell[i] = v;
+        n += naive_count(cell, limit - n);
+        cell[i] = 0;
+    }
+    return n;
+}
+
+/* Boards with 20 to 62 blanks cut from a solution (62 is the most the
+ * pattern branches are used at; more falls back to cells): the count to 300
+ * must match the plain count, and the solution must be one. */
+static void test_counts_match_naive(void **state)
+{
+    (void)state;
+    struct sudoku_grid full = grid_of(example_solution), g, s;
+    uint32_t seed = 12345;
+
+    for (unsigned blanks = 20; blanks <= 62; blanks += 3) {
+        for (unsigned rep = 0; rep < 4; rep++) {
+            g = full;
+            for (unsigned n = 0; n < blanks;) {
+                seed = seed * 1103515245u + 12345u;
+                unsigned i = (seed >> 16) % SUDOKU_CELLS;
+                n += g.cell[i] != 0;
+                g.cell[i] = 0;
+            }
+            struct sudoku_grid copy = g;
+            unsigned want = naive_count(copy.cell, 300), count = 0;
+            assert_int_equal(sudoku_count(&g, 300, 0, &s, &count, NULL),
+                             SUDOKU_OK);
+            if (count != want)
+                fail_msg("%u blanks: %u solutions, want %u", blanks, count,
+                         want);
+            assert_true(sudoku_is_solution_of(&g, &s));
+        }
+    }
+}
+
 static void test_full_board(void **state)
 {
     (void)state;
@@ -554,6 +608,7 @@ int test_sudoku(unsigned *ntests)
         cmocka_unit_test(test_sample_forum_hardest),
         cmocka_unit_test(test_sample_serg),
         cmocka_unit_test(test_empty_board),
+        cmocka_unit_test(test_counts_match_naive),
         cmocka_unit_test(test_full_board),
         cmocka_unit_test(test_broken_rules_have_no_solution),
         cmocka_unit_test(test_budget),

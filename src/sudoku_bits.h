@@ -1,0 +1,162 @@
+/* sudoku_bits.h - the solver's bitboards (private to src/sudoku.c): the
+ * state's layout, its tables and the placement of a digit. Everything here
+ * is static: one translation unit uses it. */
+#ifndef SUDOKU_BITS_H
+#define SUDOKU_BITS_H
+
+#include <stdint.h>
+
+/* ========================================================================
+ * Bitboards
+ *
+ * A band is three rows; cell (r, c) is bit (r % 3) * 9 + c of band r / 3,
+ * so cell index i = 27 * band + bit:
+ *
+ *    bit  26 ......... 18 | 17 ......... 9 | 8 .......... 0
+ *         row 3b+2, c8-c0 | row 3b+1       | row 3b, c8-c0
+ *
+ * cand[b][0..8] are the nine digits' cells in band b, next to each other so
+ * that clearing a cell from all digits touches one cache line. A "triad" is
+ * the three cells of one row inside one box; its lowest bit is
+ * 9 * row + 3 * box, so TRIAD_LOW marks the nine triads of a band.
+ * ===================================================================== */
+
+#define BAND_ALL 0x7FFFFFFu  /* 27 cells */
+#define ROW_BITS 0x1FFu      /* row 0 of a band */
+#define COL_BITS 0x40201u    /* column 0 of a band: bits 0, 9, 18 */
+#define BOX_BITS 0x1C0E07u   /* box 0 of a band */
+#define TRIAD_LOW 0x1249249u /* bits 0, 3, ..., 24 */
+
+struct bb {
+    uint32_t cand[3][9]; /* cand[b][d]: cells of band b where digit d+1 may
+                            stand, its placed cell included */
+    uint32_t unsolved[3];
+    uint32_t pad; /* keeps the size a multiple of 8: 120 bytes */
+};
+
+/* The peers of a cell inside its own band (row, box and column, the cell
+ * itself included), by bit number. */
+#define OWN(r, c)                                                              \
+    ((COL_BITS << (c)) | (ROW_BITS << (9 * (r))) |                             \
+     (BOX_BITS << (3 * ((c) / 3))))
+#define OWN_ROW(r)                                                             \
+    OWN(r, 0), OWN(r, 1), OWN(r, 2), OWN(r, 3), OWN(r, 4), OWN(r, 5),          \
+        OWN(r, 6), OWN(r, 7), OWN(r, 8)
+static const uint32_t own_peers[27] = {OWN_ROW(0), OWN_ROW(1), OWN_ROW(2)};
+
+#define COL_ROW                                                                \
+    COL_BITS, COL_BITS << 1, COL_BITS << 2, COL_BITS << 3, COL_BITS << 4,      \
+        COL_BITS << 5, COL_BITS << 6, COL_BITS << 7, COL_BITS << 8
+static const uint32_t col_peers[27] = {COL_ROW, COL_ROW, COL_ROW};
+
+/* The six ways a digit can fill a band: one triad per row and per box. */
+#define PERM(a, b, c)                                                          \
+    ((1u << (3 * (a))) | (1u << (9 + 3 * (b))) | (1u << (18 + 3 * (c))))
+static const uint32_t band_perms[6] = {PERM(0, 1, 2), PERM(0, 2, 1),
+                                       PERM(1, 0, 2), PERM(1, 2, 0),
+                                       PERM(2, 0, 1), PERM(2, 1, 0)};
+
+/* The six ways a digit can fill a stack: bit 3 * band + column in stack. */
+#define SPERM(a, b, c) ((1u << (a)) | (1u << (3 + (b))) | (1u << (6 + (c))))
+static const uint32_t stack_perms[6] = {SPERM(0, 1, 2), SPERM(0, 2, 1),
+                                        SPERM(1, 0, 2), SPERM(1, 2, 0),
+                                        SPERM(2, 0, 1), SPERM(2, 1, 0)};
+
+static inline unsigned ctz32(uint32_t x)
+{
+    return (unsigned)__builtin_ctz(x);
+}
+
+/* Places digit d (0-8) in cell `bit` of band k when no other digit's set
+ * holds the cell (a naked single, or after bb_place has cleared it): only
+ * d's set changes. */
+static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
+                                 unsigned bit)
+{
+    uint32_t b = 1u << bit;
+    uint32_t col = col_peers[bit];
+
+    s->cand[0][d] &= ~col;
+    s->cand[1][d] &= ~col;
+    s->cand[2][d] &= ~col;
+    s->cand[k][d] &= ~own_peers[bit];
+    s->cand[k][d] |= b;
+    s->unsolved[k] &= ~b;
+}
+
+/* Places digit d (0-8) in cell `bit` of band k. The caller has checked that
+ * d is still a candidate there. Returns the digits whose sets changed. */
+static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
+                                unsigned bit)
+{
+    uint32_t b = 1u << bit;
+    unsigned changed = 1u << d;
+
+#pragma GCC unroll 9
+    for (unsigned e = 0; e < 9; e++) {
+        changed |= ((s->cand[k][e] >> bit) & 1u) << e;
+        s->cand[k][e] &= ~b;
+    }
+    bb_place_only(s, d, k, bit);
+    return changed;
+}
+
+/* ========================================================================
+ * Placement patterns (the search branches on them)
+ * ===================================================================== */
+
+/* perm_by_row[r][x]: the patterns p whose triad in row r of a band (band r
+ * of a stack) lies in the set x of boxes (columns of the stack). The
+ * patterns that fit a digit's triads are the AND over its three rows. */
+static const uint8_t perm_by_row[3][8] = {
+    {0x00, 0x03, 0x0C, 0x0F, 0x30, 0x33, 0x3C, 0x3F},
+    {0x00, 0x14, 0x21, 0x35, 0x0A, 0x1E, 0x2B, 0x3F},
+    {0x00, 0x28, 0x12, 0x3A, 0x05, 0x2D, 0x17, 0x3F},
+};
+
+/* Bits set in x (no popcount instruction assumed). */
+static inline unsigned pop32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (x * 0x01010101u) >> 24;
+}
+
+/* Bits set in a 6-bit pattern set (the build may lack a popcount
+ * instruction, and the library call is slow). */
+static const uint8_t pop6[64] = {
+    0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 1, 2, 2, 3, 2, 3,
+    3, 4, 2, 3, 3, 4, 3, 4, 4, 5, 1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4,
+    3, 4, 4, 5, 2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6};
+
+/* The patterns that fit a digit whose triads in rows 0, 1, 2 (bands 0, 1,
+ * 2 of a stack) lie in the sets r0, r1, r2 of boxes (columns). */
+static inline unsigned fits3(uint32_t r0, uint32_t r1, uint32_t r2)
+{
+    return perm_by_row[0][r0] & perm_by_row[1][r1] & perm_by_row[2][r2];
+}
+
+/* The patterns that fit a digit whose occupied triads of a band are o
+ * (bits 9r + 3b). Multiplying by 0x15 gathers row r's three triads into
+ * bits 9r + 4..6, without carries. */
+static inline unsigned band_fits(uint32_t o)
+{
+    uint32_t x = (o * 0x15u) >> 4;
+    return fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
+}
+
+/* pattern_union[f]: the triads of the patterns in the set f as a 3x3 matrix,
+ * bit 3r + b for row r and box b (band r and column b of a stack). */
+static const uint16_t pattern_union[64] = {
+    0x000, 0x111, 0x0A1, 0x1B1, 0x10A, 0x11B, 0x1AB, 0x1BB, 0x062, 0x173, 0x0E3,
+    0x1F3, 0x16A, 0x17B, 0x1EB, 0x1FB, 0x08C, 0x19D, 0x0AD, 0x1BD, 0x18E, 0x19F,
+    0x1AF, 0x1BF, 0x0EE, 0x1FF, 0x0EF, 0x1FF, 0x1EE, 0x1FF, 0x1EF, 0x1FF, 0x054,
+    0x155, 0x0F5, 0x1F5, 0x15E, 0x15F, 0x1FF, 0x1FF, 0x076, 0x177, 0x0F7, 0x1F7,
+    0x17E, 0x17F, 0x1FF, 0x1FF, 0x0DC, 0x1DD, 0x0FD, 0x1FD, 0x1DE, 0x1DF, 0x1FF,
+    0x1FF, 0x0FE, 0x1FF, 0x0FF, 0x1FF, 0x1FE, 0x1FF, 0x1FF, 0x1FF};
+
+/* spread3[x]: the three bits of x moved to bits 0, 3, 6 (a row of triads). */
+static const uint32_t spread3[8] = {0, 1, 8, 9, 64, 65, 72, 73};
+
+#endif
