@@ -266,9 +266,10 @@ soak:
 # --- browser test (begin) ---
 # `make test-browser` drives the demo page (src/web/, embedded in
 # build/sudokud) in Debian's chromium with playwright-core from npm:
-# tests/browser/test.js starts the daemon on a free port, types, pastes and
-# clicks, and saves screenshots in build/browser/. chromium is installed when
-# missing (as root; otherwise the apt-get line is printed). `npm ci` runs on a
+# tests/browser/test.js (with harness.js and cases_*.js) starts the daemon
+# on a free port, types, pastes and clicks, and saves screenshots in
+# build/browser/. chromium is installed when missing (as root; otherwise the
+# apt-get line is printed). `npm ci` runs on a
 # copy of tests/browser/package{,-lock}.json in build/browser/, so
 # node_modules stays out of the source tree; it reruns when the lock changes.
 BROWSER_DIR := build/browser
