@@ -543,6 +543,7 @@ int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
         return -1;
     TRY(LOGIC_AIC, logic_find_chain(g, LOGIC_CHAIN_AIC, b, s));
     TRY(LOGIC_FORCING_CHAIN, logic_find_forcing(g, b, s));
+    TRY(LOGIC_FORCING_NET, logic_find_forcing_net(g, b, s));
 #undef TRY
     return 0;
 }

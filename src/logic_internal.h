@@ -169,8 +169,14 @@ int logic_find_chain(const struct logic_grid *g, enum logic_chain_kind kind,
 /* ALS-XZ (logic_als.c). */
 int logic_find_als_xz(const struct logic_grid *g, struct logic_step *out);
 
-/* Forcing chains and nets (logic_force.c): 1, 0 or -1 (budget). */
+/* Forcing (logic_force.c): 1, 0 or -1 (budget). Chains first (an
+ * assumption that fails through singles, then cell and unit forcing), and
+ * apart from them the nets, rated higher, so a rating cap below the nets
+ * leaves their costly search out. */
 int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
                        struct logic_step *out);
+int logic_find_forcing_net(const struct logic_grid *g,
+                           const struct logic_budget *b,
+                           struct logic_step *out);
 
 #endif

@@ -1,0 +1,141 @@
+/* test_logic_rare.c - cmocka tests of the techniques that real solving
+ * paths almost never reach as their simplest step (cell forcing chains,
+ * unique rectangle type 3, ALS-XY-wing): each on a candidate grid built by
+ * hand around the pattern, where everything outside it keeps all nine
+ * candidates, so nothing simpler applies. The expected eliminations are
+ * worked out from the pattern in the comments; every step is judged by
+ * logic_check.c's brute force on the candidate grid itself, and the same
+ * grid with one link of the pattern broken must not give the step. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "../src/logic_internal.h"
+#include "logic.h"
+#include "logic_check.h"
+#include "tests.h"
+
+#define D(d) (1u << ((d)-1))
+#define CELL(r, c) ((r)*9 + (c))
+
+struct marked {
+    int cell;
+    uint16_t cand;
+};
+
+/* Every cell blank with all nine candidates but the `n` listed ones. */
+static void build(struct logic_grid *g, const struct marked *m, int n)
+{
+    memset(g, 0, sizeof(*g));
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        g->cand[i] = 0x1FF;
+    for (int i = 0; i < n; i++)
+        g->cand[m[i].cell] = m[i].cand;
+}
+
+static int sees(int a, int b)
+{
+    return a != b && (a / 9 == b / 9 || a % 9 == b % 9 ||
+                      (a / 27 == b / 27 && (a % 9) / 3 == (b % 9) / 3));
+}
+
+/* Does the step remove exactly the candidates flagged in want[cell * 9 +
+ * digit - 1]? */
+static int removes_exactly(const struct logic_step *s, const uint8_t *want)
+{
+    int n = 0;
+
+    for (int i = 0; i < SUDOKU_CELLS * 9; i++)
+        n += want[i];
+    if (s->nplacements != 0 || s->neliminations != n)
+        return 0;
+    for (int i = 0; i < s->neliminations; i++)
+        if (!want[s->eliminations[i].cell * 9 + s->eliminations[i].digit - 1])
+            return 0;
+    return 1;
+}
+
+/* The step the engine gives first on g must be `t` removing exactly
+ * `want`, sound by brute force, with a sentence; on `broken` (tried below
+ * the nets, whose search on a near-empty grid is long) it must not be. */
+static void check_rare(const struct logic_grid *g,
+                       const struct logic_grid *broken, enum logic_technique t,
+                       const uint8_t *want)
+{
+    struct logic_budget below_nets = {0, 94};
+    struct logic_step s;
+    char text[2048];
+
+    assert_int_equal(logic_step(g, &s), LOGIC_OK);
+    if (s.technique != t)
+        fail_msg("%s: found %s", logic_technique_name(t),
+                 logic_technique_name(s.technique));
+    logic_check_sound(g, &s);
+    if (!removes_exactly(&s, want))
+        fail_msg("%s: eliminations differ from the pattern's",
+                 logic_technique_name(t));
+    assert_true(s.rating >= logic_technique_rating(t) && s.rating <= 120);
+    assert_true(logic_explain(&s, text, sizeof(text)) > 40);
+    assert_null(strstr(text, "Unknown"));
+    if (logic_step_budget(broken, &below_nets, &s) != LOGIC_OK)
+        return;
+    logic_check_sound(broken, &s);
+    if (s.technique == t && removes_exactly(&s, want))
+        fail_msg("%s still fires on the broken pattern",
+                 logic_technique_name(t));
+}
+
+/* ------------------------------------------------------- cell forcing */
+
+/* A = [0,0] {1,2}. If A is 1: P = [0,4] {1,9} (row 0) is 9 and R = [4,0]
+ * {1,8} (column 0) is 8, so S = [4,4] {7,8,9}, which sees both, is 7. If A
+ * is 2: Q = [1,1] {2,6} (box 0) is 6 and U = [7,0] {2,5} (column 0) is 5,
+ * so T = [7,1] {5,6,7}, which sees both, is 7. Either way 7 is at S or T,
+ * so it leaves the cells that see both: [4,1] (row 4, column 1) and [7,4]
+ * (row 7, column 4). Nothing else is common: branch 1 places 1, 9, 8 and
+ * branch 2 places 2, 6, 5 elsewhere, and no other cell sees both 7s.
+ * Why nothing simpler finds it: S and T are placed by two links each (a
+ * net, no chain), and every other cell holds all nine digits, so no digit
+ * has a strong link through S or T; the bivalue cells make no wing (no
+ * pincer shares a digit with another outside A's). Why the contradiction
+ * search, tried first, does not: assuming 7 at [4,1] only takes 7 out of
+ * S and T, and singles stop there; every other assumption also ends
+ * without a contradiction (at most one of each branch's cells is
+ * placed against it, and each such cell keeps a candidate).
+ * Broken: T also holds 4, so branch 2 leaves T {4,7} unplaced and the two
+ * branches share no conclusion. */
+static void test_cell_forcing(void **state)
+{
+    static const struct marked m[] = {
+        {CELL(0, 0), D(1) | D(2)},        {CELL(0, 4), D(1) | D(9)},
+        {CELL(4, 0), D(1) | D(8)},        {CELL(4, 4), D(7) | D(8) | D(9)},
+        {CELL(1, 1), D(2) | D(6)},        {CELL(7, 0), D(2) | D(5)},
+        {CELL(7, 1), D(5) | D(6) | D(7)},
+    };
+    struct logic_grid g, broken;
+    uint8_t want[SUDOKU_CELLS * 9] = {0};
+
+    (void)state;
+    build(&g, m, 7);
+    for (int c = 0; c < SUDOKU_CELLS; c++)
+        if (sees(c, CELL(4, 4)) && sees(c, CELL(7, 1)) && (g.cand[c] & D(7)))
+            want[c * 9 + 6] = 1;
+    assert_true(want[CELL(4, 1) * 9 + 6] && want[CELL(7, 4) * 9 + 6]);
+    broken = g;
+    broken.cand[CELL(7, 1)] |= D(4);
+    check_rare(&g, &broken, LOGIC_CELL_FORCING, want);
+}
+
+int test_logic_rare(unsigned *ntests)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cell_forcing),
+    };
+
+    *ntests = TESTS_COUNT(tests);
+    return cmocka_run_group_tests_name("logic_rare", tests, NULL, NULL);
+}
