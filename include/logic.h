@@ -32,6 +32,7 @@ enum logic_technique {
      * one solution (the callers insist on it before asking for a step). */
     LOGIC_UNIQUE_RECTANGLE_1,
     LOGIC_UNIQUE_RECTANGLE_2,
+    LOGIC_UNIQUE_RECTANGLE_3, /* the roof's extras in a naked subset */
     LOGIC_UNIQUE_RECTANGLE_4,
     LOGIC_BUG_PLUS_1,
     /* Single-digit chains of four nodes (turbot fish), then finned fish. */

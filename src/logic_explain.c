@@ -164,6 +164,7 @@ static void explain_rectangle(struct text *t, const struct logic_step *s)
     put(t, "Unique rectangle (type %c): cells ",
         s->technique == LOGIC_UNIQUE_RECTANGLE_1   ? '1'
         : s->technique == LOGIC_UNIQUE_RECTANGLE_2 ? '2'
+        : s->technique == LOGIC_UNIQUE_RECTANGLE_3 ? '3'
                                                    : '4');
     put_cells(t, s->cells, 4);
     put(t, " lie in two rows, two columns and two boxes and could all be ");
@@ -180,6 +181,15 @@ static void explain_rectangle(struct text *t, const struct logic_step *s)
             "one of the two cells with the extra %d must be %d, and a "
             "cell that sees both cannot: ",
             s->eliminations[0].digit, s->eliminations[0].digit);
+        break;
+    case LOGIC_UNIQUE_RECTANGLE_3:
+        put(t, "one of the two cells with other candidates holds one of "
+               "them. Counted as one cell, those two make with ");
+        put_cells(t, s->cells + 4, s->ncells - 4);
+        put(t, " a naked set of %d in ", s->depth);
+        put_unit(t, &s->units[s->nunits - 1]);
+        put(t, ": as many digits as cells, so those digits go nowhere else "
+               "in it: ");
         break;
     default:
         put(t, "as ");
@@ -489,6 +499,7 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         break;
     case LOGIC_UNIQUE_RECTANGLE_1:
     case LOGIC_UNIQUE_RECTANGLE_2:
+    case LOGIC_UNIQUE_RECTANGLE_3:
     case LOGIC_UNIQUE_RECTANGLE_4:
         explain_rectangle(&t, s);
         break;

@@ -149,7 +149,7 @@ int logic_find_xyz_wing(const struct logic_grid *g, struct logic_step *out);
 int logic_find_finned_fish(const struct logic_grid *g, int size,
                            struct logic_step *out);
 
-/* Unique rectangles 1, 2, 4 and BUG+1 (logic_unique.c). */
+/* Unique rectangles 1-4 and BUG+1 (logic_unique.c). */
 int logic_find_unique_rectangle(const struct logic_grid *g,
                                 struct logic_step *out);
 int logic_find_bug(const struct logic_grid *g, struct logic_step *out);
