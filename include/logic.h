@@ -48,7 +48,8 @@ enum logic_technique {
     LOGIC_XY_CHAIN,
     LOGIC_X_CHAIN, /* X-chains and simple colouring */
     LOGIC_ALS_XZ,
-    LOGIC_AIC, /* alternating inference chain, grouped nodes */
+    LOGIC_ALS_XY_WING, /* three almost locked sets */
+    LOGIC_AIC,         /* alternating inference chain, grouped nodes */
     /* The last resort: an assumption followed to a contradiction, or every
      * candidate of a cell or of a digit in a unit followed to one common
      * conclusion. Chains propagate singles only; nets nest chains. */

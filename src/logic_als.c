@@ -124,6 +124,39 @@ static int try_pair(const struct logic_cells *candz, const struct als *a,
     return 0;
 }
 
+static int overlap(const struct als *a, const struct als *b)
+{
+    return ((a->cells.w[0] & b->cells.w[0]) | (a->cells.w[1] & b->cells.w[1]))
+               ? 1
+               : 0;
+}
+
+/* The digits x that A and B (disjoint) both hold where every x of B sees
+ * every x of A (restricted commons), as a mask. */
+static unsigned restricted(const struct als *a, const struct als *b)
+{
+    unsigned rc = 0;
+
+    for (unsigned m = a->digits & b->digits; m; m &= m - 1) {
+        int x = __builtin_ctz(m);
+        if (inside(&b->of[x], &a->seen[x]))
+            rc |= 1u << x;
+    }
+    return rc;
+}
+
+/* The cells holding each digit (candz[d]: digit d+1), and the ALSs. */
+static int setup(const struct logic_grid *g, struct logic_cells *candz,
+                 struct als *all)
+{
+    memset(candz, 0, 9 * sizeof(*candz));
+    for (int c = 0; c < SUDOKU_CELLS; c++)
+        for (int z = 0; z < 9; z++)
+            if (g->cand[c] & (1u << z))
+                logic_cells_add(&candz[z], c);
+    return collect(g, all, MAX_ALS);
+}
+
 int logic_find_als_xz(const struct logic_grid *g, struct logic_step *out)
 {
     struct als *all = malloc(MAX_ALS * sizeof(*all));
@@ -132,22 +165,102 @@ int logic_find_als_xz(const struct logic_grid *g, struct logic_step *out)
 
     if (all == NULL)
         return 0;
-    memset(candz, 0, sizeof(candz));
-    for (int c = 0; c < SUDOKU_CELLS; c++)
-        for (int z = 0; z < 9; z++)
-            if (g->cand[c] & (1u << z))
-                logic_cells_add(&candz[z], c);
-    n = collect(g, all, MAX_ALS);
+    n = setup(g, candz, all);
     for (int i = 0; i < n && !found; i++)
         for (int j = 0; j < i && !found; j++) {
             unsigned common = all[i].digits & all[j].digits;
-            if ((common & (common - 1)) == 0 ||
-                (all[i].cells.w[0] & all[j].cells.w[0]) ||
-                (all[i].cells.w[1] & all[j].cells.w[1]))
+            if ((common & (common - 1)) == 0 || overlap(&all[i], &all[j]))
                 continue;
             found = try_pair(candz, &all[j], &all[i], common, out) ||
                     try_pair(candz, &all[i], &all[j], common, out);
         }
     free(all);
+    return found;
+}
+
+/* ------------------------------------------------------------------------
+ * ALS-XY-wing: A and C share a restricted common x, B and C another, y.
+ * C is almost locked, so it holds x or y (or both): if x, A has none and
+ * is locked; if y, B is. So a digit z of A and B (not x, not y) is in A or
+ * in B, and a cell that sees all of their zs is not z. The three sets are
+ * disjoint; A is the wing whose common with C is the smaller digit.
+ * ------------------------------------------------------------------------ */
+
+/* The step for wings a, b on pivot c with commons x (a-c) and y (b-c),
+ * if some z has something to remove. */
+static int try_wing(const struct logic_cells *candz, const struct als *a,
+                    const struct als *b, const struct als *c, int x, int y,
+                    struct logic_step *out)
+{
+    unsigned zs = a->digits & b->digits & ~((1u << x) | (1u << y));
+
+    for (; zs; zs &= zs - 1) {
+        int z = __builtin_ctz(zs);
+        struct logic_cells t =
+            logic_cells_and(logic_cells_and(a->seen[z], b->seen[z]), candz[z]);
+        const struct als *sets[3] = {a, b, c};
+        if (logic_cells_empty(&t))
+            continue;
+        logic_step_start(out, LOGIC_ALS_XY_WING,
+                         (uint16_t)((1u << x) | (1u << y) | (1u << z)));
+        for (int cell = 0; cell < SUDOKU_CELLS; cell++)
+            if (logic_cells_has(&t, cell))
+                logic_step_elim(out, cell, z + 1);
+        for (int k = 0; k < 3; k++) {
+            for (int i = 0; i < sets[k]->n; i++)
+                logic_step_cell(out, sets[k]->list[i]);
+            logic_step_unit(out, sets[k]->unit);
+        }
+        out->depth = a->n;                          /* cells: A, then B, */
+        out->chain_length = (uint8_t)(a->n + b->n); /* then C */
+        return 1;
+    }
+    return 0;
+}
+
+/* Wings of pivot c among the ALSs linked to it (rc: their commons). */
+static int wings_of(const struct logic_cells *candz, const struct als *all,
+                    const int *linked, const unsigned *rc, int m, int c,
+                    struct logic_step *out)
+{
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) {
+            const struct als *a = &all[linked[i]], *b = &all[linked[j]];
+            if (i == j || overlap(a, b))
+                continue;
+            for (unsigned xs = rc[i]; xs; xs &= xs - 1) {
+                int x = __builtin_ctz(xs);
+                /* y > x: A is the wing with the smaller common */
+                for (unsigned ys = rc[j] & ~((2u << x) - 1); ys; ys &= ys - 1)
+                    if (try_wing(candz, a, b, &all[c], x, __builtin_ctz(ys),
+                                 out))
+                        return 1;
+            }
+        }
+    return 0;
+}
+
+int logic_find_als_xy_wing(const struct logic_grid *g, struct logic_step *out)
+{
+    struct als *all = malloc(MAX_ALS * sizeof(*all));
+    int *linked = malloc(MAX_ALS * sizeof(*linked));
+    unsigned *rc = malloc(MAX_ALS * sizeof(*rc));
+    struct logic_cells candz[9];
+    int n, found = 0;
+
+    if (all != NULL && linked != NULL && rc != NULL) {
+        n = setup(g, candz, all);
+        for (int c = 0; c < n && !found; c++) {
+            int m = 0;
+            for (int i = 0; i < n; i++)
+                if (i != c && !overlap(&all[i], &all[c]) &&
+                    (rc[m] = restricted(&all[i], &all[c])) != 0)
+                    linked[m++] = i;
+            found = m >= 2 && wings_of(candz, all, linked, rc, m, c, out);
+        }
+    }
+    free(all);
+    free(linked);
+    free(rc);
     return found;
 }

@@ -256,6 +256,37 @@ static void explain_als(struct text *t, const struct logic_step *s)
     put_eliminations(t, s);
 }
 
+/* Cells: A (depth of them), B (up to chain_length), then C; x (the A-C
+ * common) is the smaller of the two digits other than z. */
+static void explain_als_wing(struct text *t, const struct logic_step *s)
+{
+    int z = s->eliminations[0].digit;
+    unsigned xy = s->digits & ~(1u << (z - 1));
+    int x = __builtin_ctz(xy) + 1, y = __builtin_ctz(xy & (xy - 1)) + 1;
+
+    put(t, "ALS-XY-wing: cells ");
+    put_cells(t, s->cells + s->chain_length, s->ncells - s->chain_length);
+    put(t, " (in ");
+    put_unit(t, &s->units[2]);
+    put(t, "), cells ");
+    put_cells(t, s->cells, s->depth);
+    put(t, " (in ");
+    put_unit(t, &s->units[0]);
+    put(t, ") and cells ");
+    put_cells(t, s->cells + s->depth, s->chain_length - s->depth);
+    put(t, " (in ");
+    put_unit(t, &s->units[1]);
+    put(t,
+        ") each hold one digit more than they have cells. Every %d of the "
+        "first set sees every %d of the second, every %d of the first "
+        "every %d of the third. The first set lacks at most one digit, so "
+        "it holds %d or %d; then the second or the third has none of it "
+        "and is locked, holding %d. So %d is in one of the two, and a cell "
+        "that sees all of their %ds cannot be %d: ",
+        x, x, y, y, x, y, z, z, z, z);
+    put_eliminations(t, s);
+}
+
 static void put_trail(struct text *t, const struct logic_step *s)
 {
     int shown = s->nlinks - 1 < 12 ? s->nlinks - 1 : 12;
@@ -523,6 +554,9 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         break;
     case LOGIC_ALS_XZ:
         explain_als(&t, s);
+        break;
+    case LOGIC_ALS_XY_WING:
+        explain_als_wing(&t, s);
         break;
     case LOGIC_FORCING_CHAIN:
     case LOGIC_CELL_FORCING:

@@ -203,11 +203,57 @@ static void test_unique_rectangle_3(void **state)
     assert_int_equal(s.rating, 46);
 }
 
+/* ------------------------------------------------------- ALS-XY-wing */
+
+/* Three almost locked sets (n cells, n + 1 digits): C = [4,4] {1,2};
+ * A = [0,4] {1,3,9} and [0,6] {3,9} (row 0); B = [4,0] {2,5,9} and [6,0]
+ * {5,9} (column 0). A's only 1 is [0,4], which sees C (column 4); B's only
+ * 2 is [4,0], which sees C (row 4). C is 1 or 2: if 1, A has no 1 and its
+ * two cells hold 3 and 9; if 2, B has no 2 and holds 5 and 9. So 9 is in
+ * A ([0,4] or [0,6]) or in B ([4,0] or [6,0]), and the one cell that sees
+ * all four, [0,0] (row 0, column 0), loses 9. Rated 7.0 and SE's length
+ * bonus for six nodes: 7.1. Nothing simpler: no set shares a unit with C,
+ * so no two of them make one ALS (no ALS-XZ: A and B share only 9, C and
+ * either one digit); the bivalue cells C, [0,6], [6,0] see each other
+ * nowhere (no wing or XY-chain), and every other cell holds all nine
+ * digits, so no digit has a strong link in any unit.
+ * Broken: C also holds 4, so it is no ALS and 9 stays at [0,0]. */
+static void test_als_xy_wing(void **state)
+{
+    static const struct marked m[] = {
+        {CELL(4, 4), D(1) | D(2)}, {CELL(0, 4), D(1) | D(3) | D(9)},
+        {CELL(0, 6), D(3) | D(9)}, {CELL(4, 0), D(2) | D(5) | D(9)},
+        {CELL(6, 0), D(5) | D(9)},
+    };
+    static const int zs[4] = {CELL(0, 4), CELL(0, 6), CELL(4, 0), CELL(6, 0)};
+    struct logic_grid g, broken;
+    struct logic_step s;
+    uint8_t want[SUDOKU_CELLS * 9] = {0};
+
+    (void)state;
+    build(&g, m, 5);
+    for (int c = 0; c < SUDOKU_CELLS; c++) {
+        int all = (g.cand[c] & D(9)) != 0;
+        for (int k = 0; k < 4; k++)
+            all &= sees(c, zs[k]);
+        want[c * 9 + 8] = (uint8_t)all;
+    }
+    assert_true(want[CELL(0, 0) * 9 + 8]);
+    broken = g;
+    broken.cand[CELL(4, 4)] |= D(4);
+    check_rare(&g, &broken, LOGIC_ALS_XY_WING, want, logic_check_sound);
+    assert_int_equal(logic_step(&g, &s), LOGIC_OK);
+    assert_int_equal(s.rating, 71);
+    assert_int_equal(s.ncells, 5);
+    assert_int_equal(s.digits, D(1) | D(2) | D(9));
+}
+
 int test_logic_rare(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cell_forcing),
         cmocka_unit_test(test_unique_rectangle_3),
+        cmocka_unit_test(test_als_xy_wing),
     };
 
     *ntests = TESTS_COUNT(tests);
