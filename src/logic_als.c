@@ -21,9 +21,24 @@ struct als {
     uint8_t list[4];
 };
 
-static int same(const struct logic_cells *a, const struct logic_cells *b)
+/* Is the set (cells `list`, n of them, found in unit u) one found in an
+ * earlier unit? Units are scanned rows, columns, boxes: a single cell is
+ * the row's; a box's cells in one line are that line's. */
+static int found_before(const uint8_t *list, int n, int u)
 {
-    return a->w[0] == b->w[0] && a->w[1] == b->w[1];
+    int row = 1, col = 1;
+
+    if (u < 9)
+        return 0;
+    if (n == 1)
+        return 1;
+    if (u < 18)
+        return 0;
+    for (int i = 1; i < n; i++) {
+        row &= logic_row(list[i]) == logic_row(list[0]);
+        col &= logic_col(list[i]) == logic_col(list[0]);
+    }
+    return row || col;
 }
 
 static int collect(const struct logic_grid *g, struct als *out, int max)
@@ -40,39 +55,38 @@ static int collect(const struct logic_grid *g, struct als *out, int max)
             }
             for (unsigned sub = 1; sub < (1u << m); sub++) {
                 unsigned digits = 0;
-                struct als a;
-                int dup = 0, k = 0;
+                uint8_t list[4];
+                struct als *a = &out[n];
+                int k = 0;
                 if (logic_popcount(sub) != size)
                     continue;
-                memset(&a, 0, sizeof(a));
                 for (int i = 0; i < m; i++)
                     if (sub & (1u << i)) {
                         digits |= g->cand[cells[i]];
-                        logic_cells_add(&a.cells, cells[i]);
-                        a.list[k++] = (uint8_t)cells[i];
+                        list[k++] = (uint8_t)cells[i];
                     }
-                if (logic_popcount(digits) != size + 1)
+                if (logic_popcount(digits) != size + 1 ||
+                    found_before(list, size, u))
                     continue;
-                for (int i = 0; i < n && !dup; i++)
-                    dup = same(&out[i].cells, &a.cells);
-                if (dup)
-                    continue;
-                a.digits = (uint16_t)digits;
-                a.unit = (uint8_t)u;
-                a.n = (uint8_t)size;
-                for (int d = 0; d < 9; d++)
-                    a.seen[d] = (struct logic_cells){{~0ull, ~0ull}};
-                for (int i = 0; i < size; i++) {
-                    struct logic_cells p = logic_peers(a.list[i]);
-                    for (int d = 0; d < 9; d++)
-                        if (g->cand[a.list[i]] & (1u << d)) {
-                            logic_cells_add(&a.of[d], a.list[i]);
-                            a.seen[d] = logic_cells_and(a.seen[d], p);
-                        }
-                }
                 if (n >= max)
                     return n;
-                out[n++] = a;
+                memset(a, 0, sizeof(*a));
+                memcpy(a->list, list, sizeof(list));
+                a->digits = (uint16_t)digits;
+                a->unit = (uint8_t)u;
+                a->n = (uint8_t)size;
+                for (int d = 0; d < 9; d++)
+                    a->seen[d] = (struct logic_cells){{~0ull, ~0ull}};
+                for (int i = 0; i < size; i++) {
+                    struct logic_cells p = logic_peers(list[i]);
+                    logic_cells_add(&a->cells, list[i]);
+                    for (int d = 0; d < 9; d++)
+                        if (g->cand[list[i]] & (1u << d)) {
+                            logic_cells_add(&a->of[d], list[i]);
+                            a->seen[d] = logic_cells_and(a->seen[d], p);
+                        }
+                }
+                n++;
             }
         }
     return n;
