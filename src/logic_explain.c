@@ -234,21 +234,28 @@ static void explain_finned(struct text *t, const struct logic_step *s)
     put_eliminations(t, s);
 }
 
+/* "cells [0,4] and [0,6] (in row 0)": one almost locked set. */
+static void put_set(struct text *t, const uint8_t *cells, int n,
+                    const struct logic_unit *u)
+{
+    put(t, "cells ");
+    put_cells(t, cells, n);
+    put(t, " (in ");
+    put_unit(t, u);
+    put(t, ")");
+}
+
 static void explain_als(struct text *t, const struct logic_step *s)
 {
     int z = s->eliminations[0].digit;
     int x = __builtin_ctz(s->digits & ~(1u << (z - 1))) + 1;
 
-    put(t, "Almost locked sets: cells ");
-    put_cells(t, s->cells, s->depth);
-    put(t, " (in ");
-    put_unit(t, &s->units[0]);
-    put(t, ") and cells ");
-    put_cells(t, s->cells + s->depth, s->ncells - s->depth);
-    put(t, " (in ");
-    put_unit(t, &s->units[1]);
+    put(t, "Almost locked sets: ");
+    put_set(t, s->cells, s->depth, &s->units[0]);
+    put(t, " and ");
+    put_set(t, s->cells + s->depth, s->ncells - s->depth, &s->units[1]);
     put(t,
-        ") each hold one digit more than they have cells. Every %d of "
+        " each hold one digit more than they have cells. Every %d of "
         "one sees every %d of the other, so at most one set has %d, and "
         "the other is then locked and must hold %d. So %d is in one of "
         "the sets, and a cell that sees all of their %ds cannot be %d: ",
@@ -260,24 +267,18 @@ static void explain_als(struct text *t, const struct logic_step *s)
  * common) is the smaller of the two digits other than z. */
 static void explain_als_wing(struct text *t, const struct logic_step *s)
 {
-    int z = s->eliminations[0].digit;
+    int z = s->eliminations[0].digit, a = s->depth, ab = s->chain_length;
     unsigned xy = s->digits & ~(1u << (z - 1));
     int x = __builtin_ctz(xy) + 1, y = __builtin_ctz(xy & (xy - 1)) + 1;
 
-    put(t, "ALS-XY-wing: cells ");
-    put_cells(t, s->cells + s->chain_length, s->ncells - s->chain_length);
-    put(t, " (in ");
-    put_unit(t, &s->units[2]);
-    put(t, "), cells ");
-    put_cells(t, s->cells, s->depth);
-    put(t, " (in ");
-    put_unit(t, &s->units[0]);
-    put(t, ") and cells ");
-    put_cells(t, s->cells + s->depth, s->chain_length - s->depth);
-    put(t, " (in ");
-    put_unit(t, &s->units[1]);
+    put(t, "ALS-XY-wing: ");
+    put_set(t, s->cells + ab, s->ncells - ab, &s->units[2]);
+    put(t, ", ");
+    put_set(t, s->cells, a, &s->units[0]);
+    put(t, " and ");
+    put_set(t, s->cells + a, ab - a, &s->units[1]);
     put(t,
-        ") each hold one digit more than they have cells. Every %d of the "
+        " each hold one digit more than they have cells. Every %d of the "
         "first set sees every %d of the second, every %d of the first "
         "every %d of the third. The first set lacks at most one digit, so "
         "it holds %d or %d; then the second or the third has none of it "
