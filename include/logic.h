@@ -32,6 +32,7 @@ enum logic_technique {
      * one solution (the callers insist on it before asking for a step). */
     LOGIC_UNIQUE_RECTANGLE_1,
     LOGIC_UNIQUE_RECTANGLE_2,
+    LOGIC_UNIQUE_RECTANGLE_3, /* the roof's extras in a naked subset */
     LOGIC_UNIQUE_RECTANGLE_4,
     LOGIC_BUG_PLUS_1,
     /* Single-digit chains of four nodes (turbot fish), then finned fish. */
@@ -47,7 +48,8 @@ enum logic_technique {
     LOGIC_XY_CHAIN,
     LOGIC_X_CHAIN, /* X-chains and simple colouring */
     LOGIC_ALS_XZ,
-    LOGIC_AIC, /* alternating inference chain, grouped nodes */
+    LOGIC_ALS_XY_WING, /* three almost locked sets */
+    LOGIC_AIC,         /* alternating inference chain, grouped nodes */
     /* The last resort: an assumption followed to a contradiction, or every
      * candidate of a cell or of a digit in a unit followed to one common
      * conclusion. Chains propagate singles only; nets nest chains. */

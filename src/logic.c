@@ -32,6 +32,7 @@ static const char *const technique_names[LOGIC_NTECHNIQUES] = {
     "jellyfish",
     "unique_rectangle_1",
     "unique_rectangle_2",
+    "unique_rectangle_3",
     "unique_rectangle_4",
     "bug_plus_1",
     "skyscraper",
@@ -45,6 +46,7 @@ static const char *const technique_names[LOGIC_NTECHNIQUES] = {
     "xy_chain",
     "x_chain",
     "als_xz",
+    "als_xy_wing",
     "aic",
     "forcing_chain",
     "cell_forcing_chain",
@@ -56,13 +58,17 @@ static const char *const technique_names[LOGIC_NTECHNIQUES] = {
  * has the technique (singles 1.2-2.3, locked candidates 2.6/2.8, subsets
  * 3.0-5.4, fish 3.2/3.8/5.2, XY- and XYZ-wing 4.2/4.4, unique rectangles
  * 4.5/4.6, BUG 5.6, turbot fish 6.6, chains 6.5-7.0, forcing chains 7.5,
- * cell and region forcing chains 8.0, nested forcing 9.5+). Techniques SE
- * does not name (finned fish, W-wing, ALS-XZ) sit with the chains that SE
- * would use to find the same eliminations. Chains add SE's length bonus
- * (logic_chain_bonus); forcing nets add 1.0 per level of nesting. */
+ * cell and region forcing chains 8.0, nested forcing 9.5+; a type 3
+ * rectangle adds SE's naked-set bonus: 4.6, 4.7, 4.8 for a pair, triple,
+ * quad). Techniques SE does not name (finned fish, W-wing, ALS-XZ,
+ * ALS-XY-wing) sit with the chains that SE would use to find the same
+ * eliminations: ALS-XZ is a four-node chain (7.0, as an AIC), the
+ * ALS-XY-wing a six-node one (7.0 and SE's length bonus, 7.1). Chains add SE's
+ * length bonus (logic_chain_bonus); forcing nets add 1.0 per level of nesting.
+ */
 static const uint8_t technique_ratings[LOGIC_NTECHNIQUES] = {
-    23, 15, 26, 28, 30, 34, 36, 40, 50, 54, 32, 38, 42, 44, 52, 45, 46, 46,
-    56, 66, 66, 66, 66, 68, 70, 66, 66, 66, 66, 70, 70, 75, 80, 80, 95,
+    23, 15, 26, 28, 30, 34, 36, 40, 50, 54, 32, 38, 42, 44, 52, 45, 46, 45, 46,
+    56, 66, 66, 66, 66, 68, 70, 66, 66, 66, 66, 70, 71, 70, 75, 80, 80, 95,
 };
 
 static const char *const level_names[LOGIC_NLEVELS] = {"easy", "medium", "hard",
@@ -542,7 +548,9 @@ int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
     if (logic_expired(b))
         return -1;
     TRY(LOGIC_AIC, logic_find_chain(g, LOGIC_CHAIN_AIC, b, s));
+    TRY(LOGIC_ALS_XY_WING, logic_find_als_xy_wing(g, s));
     TRY(LOGIC_FORCING_CHAIN, logic_find_forcing(g, b, s));
+    TRY(LOGIC_FORCING_NET, logic_find_forcing_net(g, b, s));
 #undef TRY
     return 0;
 }

@@ -164,6 +164,7 @@ static void explain_rectangle(struct text *t, const struct logic_step *s)
     put(t, "Unique rectangle (type %c): cells ",
         s->technique == LOGIC_UNIQUE_RECTANGLE_1   ? '1'
         : s->technique == LOGIC_UNIQUE_RECTANGLE_2 ? '2'
+        : s->technique == LOGIC_UNIQUE_RECTANGLE_3 ? '3'
                                                    : '4');
     put_cells(t, s->cells, 4);
     put(t, " lie in two rows, two columns and two boxes and could all be ");
@@ -180,6 +181,15 @@ static void explain_rectangle(struct text *t, const struct logic_step *s)
             "one of the two cells with the extra %d must be %d, and a "
             "cell that sees both cannot: ",
             s->eliminations[0].digit, s->eliminations[0].digit);
+        break;
+    case LOGIC_UNIQUE_RECTANGLE_3:
+        put(t, "one of the two cells with other candidates holds one of "
+               "them. Counted as one cell, those two make with ");
+        put_cells(t, s->cells + 4, s->ncells - 4);
+        put(t, " a naked set of %d in ", s->depth);
+        put_unit(t, &s->units[s->nunits - 1]);
+        put(t, ": as many digits as cells, so those digits go nowhere else "
+               "in it: ");
         break;
     default:
         put(t, "as ");
@@ -224,25 +234,57 @@ static void explain_finned(struct text *t, const struct logic_step *s)
     put_eliminations(t, s);
 }
 
+/* "cells [0,4] and [0,6] (in row 0)": one almost locked set. */
+static void put_set(struct text *t, const uint8_t *cells, int n,
+                    const struct logic_unit *u)
+{
+    put(t, "cells ");
+    put_cells(t, cells, n);
+    put(t, " (in ");
+    put_unit(t, u);
+    put(t, ")");
+}
+
 static void explain_als(struct text *t, const struct logic_step *s)
 {
     int z = s->eliminations[0].digit;
     int x = __builtin_ctz(s->digits & ~(1u << (z - 1))) + 1;
 
-    put(t, "Almost locked sets: cells ");
-    put_cells(t, s->cells, s->depth);
-    put(t, " (in ");
-    put_unit(t, &s->units[0]);
-    put(t, ") and cells ");
-    put_cells(t, s->cells + s->depth, s->ncells - s->depth);
-    put(t, " (in ");
-    put_unit(t, &s->units[1]);
+    put(t, "Almost locked sets: ");
+    put_set(t, s->cells, s->depth, &s->units[0]);
+    put(t, " and ");
+    put_set(t, s->cells + s->depth, s->ncells - s->depth, &s->units[1]);
     put(t,
-        ") each hold one digit more than they have cells. Every %d of "
+        " each hold one digit more than they have cells. Every %d of "
         "one sees every %d of the other, so at most one set has %d, and "
         "the other is then locked and must hold %d. So %d is in one of "
         "the sets, and a cell that sees all of their %ds cannot be %d: ",
         x, x, x, z, z, z, z);
+    put_eliminations(t, s);
+}
+
+/* Cells: A (depth of them), B (up to chain_length), then C; x (the A-C
+ * common) is the smaller of the two digits other than z. */
+static void explain_als_wing(struct text *t, const struct logic_step *s)
+{
+    int z = s->eliminations[0].digit, a = s->depth, ab = s->chain_length;
+    unsigned xy = s->digits & ~(1u << (z - 1));
+    int x = __builtin_ctz(xy) + 1, y = __builtin_ctz(xy & (xy - 1)) + 1;
+
+    put(t, "ALS-XY-wing: ");
+    put_set(t, s->cells + ab, s->ncells - ab, &s->units[2]);
+    put(t, ", ");
+    put_set(t, s->cells, a, &s->units[0]);
+    put(t, " and ");
+    put_set(t, s->cells + a, ab - a, &s->units[1]);
+    put(t,
+        " each hold one digit more than they have cells. Every %d of the "
+        "first set sees every %d of the second, every %d of the first "
+        "every %d of the third. The first set lacks at most one digit, so "
+        "it holds %d or %d; then the second or the third has none of it "
+        "and is locked, holding %d. So %d is in one of the two, and a cell "
+        "that sees all of their %ds cannot be %d: ",
+        x, x, y, y, x, y, z, z, z, z);
     put_eliminations(t, s);
 }
 
@@ -489,6 +531,7 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         break;
     case LOGIC_UNIQUE_RECTANGLE_1:
     case LOGIC_UNIQUE_RECTANGLE_2:
+    case LOGIC_UNIQUE_RECTANGLE_3:
     case LOGIC_UNIQUE_RECTANGLE_4:
         explain_rectangle(&t, s);
         break;
@@ -512,6 +555,9 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         break;
     case LOGIC_ALS_XZ:
         explain_als(&t, s);
+        break;
+    case LOGIC_ALS_XY_WING:
+        explain_als_wing(&t, s);
         break;
     case LOGIC_FORCING_CHAIN:
     case LOGIC_CELL_FORCING:

@@ -358,7 +358,7 @@ int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
 {
     uint8_t cells[SUDOKU_CELLS * 9], digits[SUDOKU_CELLS * 9];
     struct ctx x = {b, 0, 0};
-    int n = order(g, cells, digits), r;
+    int n = order(g, cells, digits);
 
     if (contradiction(g, &x, cells, digits, n, out))
         return 1;
@@ -369,8 +369,16 @@ int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
         for (int d = 1; d <= 9; d++)
             if (forcing_set(g, -1, u, d, out))
                 return 1;
-    if (logic_expired(b))
-        return -1;
+    return logic_expired(b) ? -1 : 0;
+}
+
+int logic_find_forcing_net(const struct logic_grid *g,
+                           const struct logic_budget *b, struct logic_step *out)
+{
+    uint8_t cells[SUDOKU_CELLS * 9], digits[SUDOKU_CELLS * 9];
+    struct ctx x = {b, 0, 0};
+    int n = order(g, cells, digits), r;
+
     for (int depth = 1; depth <= MAX_DEPTH; depth++)
         if ((r = net(g, depth, &x, cells, digits, n, out)) != 0)
             return r;

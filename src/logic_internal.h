@@ -2,7 +2,7 @@
  * singles, locked candidates, subsets, grading; logic_fish.c: fish and
  * wings; logic_unique.c: rectangles and BUG; logic_turbot.c: turbot
  * fish and W-wing; logic_chain.c: chains;
- * logic_als.c: ALS-XZ; logic_force.c: forcing chains and nets;
+ * logic_als.c: ALS-XZ, ALS-XY-wing; logic_force.c: forcing chains and nets;
  * logic_explain.c: the sentences). Not a contract: include/logic.h is. */
 #ifndef LOGIC_INTERNAL_H
 #define LOGIC_INTERNAL_H
@@ -149,7 +149,7 @@ int logic_find_xyz_wing(const struct logic_grid *g, struct logic_step *out);
 int logic_find_finned_fish(const struct logic_grid *g, int size,
                            struct logic_step *out);
 
-/* Unique rectangles 1, 2, 4 and BUG+1 (logic_unique.c). */
+/* Unique rectangles 1-4 and BUG+1 (logic_unique.c). */
 int logic_find_unique_rectangle(const struct logic_grid *g,
                                 struct logic_step *out);
 int logic_find_bug(const struct logic_grid *g, struct logic_step *out);
@@ -166,11 +166,18 @@ int logic_find_w_wing(const struct logic_grid *g, struct logic_step *out);
 int logic_find_chain(const struct logic_grid *g, enum logic_chain_kind kind,
                      const struct logic_budget *b, struct logic_step *out);
 
-/* ALS-XZ (logic_als.c). */
+/* ALS-XZ and ALS-XY-wing (logic_als.c). */
 int logic_find_als_xz(const struct logic_grid *g, struct logic_step *out);
+int logic_find_als_xy_wing(const struct logic_grid *g, struct logic_step *out);
 
-/* Forcing chains and nets (logic_force.c): 1, 0 or -1 (budget). */
+/* Forcing (logic_force.c): 1, 0 or -1 (budget). Chains first (an
+ * assumption that fails through singles, then cell and unit forcing), and
+ * apart from them the nets, rated higher, so a rating cap below the nets
+ * leaves their costly search out. */
 int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
                        struct logic_step *out);
+int logic_find_forcing_net(const struct logic_grid *g,
+                           const struct logic_budget *b,
+                           struct logic_step *out);
 
 #endif

@@ -180,6 +180,18 @@ struct walk {
     int monotone;
 };
 
+/* Grading follows one path (simplest step first), so a given more can
+ * lead it past a step that a harder technique then has to take: the
+ * level is not monotone in general, only on these sets, with one known
+ * exception. This magictour puzzle is expert only through an
+ * ALS-XY-wing (7.1) at its 19th step; with the solution's 2 at [0,0]
+ * the path takes that wing too, but then meets a position that needs a
+ * forcing chain (7.8), as it did before the ALS-XY-wing existed (both
+ * were extreme then). Its steps are still checked like the others. */
+static const char not_monotone[] =
+    "....4...1.54.....9...2.1..8....9...3.2.3......8345..........6.5.6..8.."
+    "9.7..6...8.";
+
 /* Walks every step of a puzzle, checking each against the solution; then
  * adds the solution's digits one by one: the level may never rise. */
 static void walk_puzzle(const char *line, struct walk *w, int monotone)
@@ -206,7 +218,7 @@ static void walk_puzzle(const char *line, struct walk *w, int monotone)
     assert_int_equal(gr.needs_guessing, st == LOGIC_STUCK);
     w->extreme += gr.level == LOGIC_EXTREME;
     w->below_expert += gr.level < LOGIC_EXPERT;
-    if (!monotone)
+    if (!monotone || strncmp(line, not_monotone, SUDOKU_CELLS) == 0)
         return;
     for (int i = 0; i < SUDOKU_CELLS; i += 3) {
         if (b.cell[i])

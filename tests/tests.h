@@ -17,6 +17,8 @@ int test_http(unsigned *ntests);
 int test_main(unsigned *ntests);
 int test_logic(unsigned *ntests);
 int test_logic_ladder(unsigned *ntests);
+/* Part of the logic_ladder suite: test_logic_ladder runs it. */
+int test_logic_rare(unsigned *ntests);
 /* Part of the logic suite: test_logic runs it. */
 int test_logic_patterns(unsigned *ntests);
 int test_generate(unsigned *ntests);
