@@ -31,74 +31,82 @@ static unsigned ctz32(uint32_t m)
     return (unsigned)__builtin_ctz(m);
 }
 
-/* ---- counts and queues ---------------------------------------------- */
+/* ---- places and queues ---------------------------------------------- */
 
-/* Unit u has `left` places for digit d now: queue each pair where that
- * confines d to the shared cells while the other unit has more. Run once
- * the singles are done, for each (unit, digit) whose count changed. */
-static void check_locks(struct cover_ws *w, unsigned u, unsigned d,
-                        unsigned left)
+/* Queues entry e once (flag[e] says it is queued). */
+static void push(uint8_t *flag, uint32_t *q, unsigned *nq, uint32_t e)
 {
-    unsigned n = w->n;
-
-    for (uint32_t i = w->up_start[u]; i < w->up_start[u + 1]; i++) {
-        unsigned ps = w->pair_of_unit[i], p = ps >> 1;
-        unsigned s = w->scnt[p * n + d];
-        unsigned other = w->pair_unit[2 * p + !(ps & 1)];
-        if (s == left && w->cnt[other * n + d] > s) {
-            uint32_t e = ps * n + d;
-            if (!w->lock_flag[e]) {
-                w->lock_flag[e] = 1;
-                w->lock[w->nlock++] = e;
-            }
-        }
+    if (!flag[e]) {
+        flag[e] = 1;
+        q[(*nq)++] = e;
     }
 }
 
-/* Cell c lost the digits of `gone`: the counts of its units and pairs go
- * down, and what that makes forced is queued. Returns 0 when a unit has no
- * place left for a digit; the counts are complete either way, so that undo
+/* Unit u's digit d has the places m (two or more): queue each pair side
+ * where that confines d to the shared cells while the other unit has more.
+ * Run once the singles are done, for each (unit, digit) that changed. */
+static void check_locks(struct cover_ws *w, unsigned u, unsigned d, uint32_t m)
+{
+    const uint32_t *place = w->place, *shared = w->pair_shared;
+    unsigned n = w->n;
+
+    for (uint32_t i = w->up_start[u]; i < w->up_start[u + 1]; i++) {
+        unsigned s = w->pair_of_unit[i], v = w->pair_unit[s ^ 1];
+        if (!(m & ~shared[s]) && (place[v * n + d] & ~shared[s ^ 1]))
+            push(w->lock_flag, w->lock, &w->nlock, s * n + d);
+    }
+}
+
+/* Cell c lost the digits of `gone`: its positions leave the places of its
+ * units, and what that makes forced is queued. Returns 0 when a unit has no
+ * place left for a digit; the places are complete either way, so that undo
  * stays exact. */
 static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
 {
-    unsigned n = w->n;
+    uint32_t *restrict place = w->place, *restrict hidden = w->hidden,
+                       *restrict changed = w->changed;
+    uint8_t *restrict hflag = w->hidden_flag, *restrict cflag = w->changed_flag;
+    const uint32_t *restrict bits = w->uo_bit;
+    const uint16_t *restrict bases = w->uo_base;
+    const uint8_t *restrict units = w->uo_unit, *restrict maxk = w->unit_maxk;
+    unsigned nhidden = w->nhidden, nchanged = w->nchanged;
+    uint32_t end = w->uo_start[c + 1];
     int ok = 1;
 
-    for (; gone; gone &= gone - 1) {
-        unsigned d = ctz32(gone);
-        for (uint32_t i = w->cp_start[c]; i < w->cp_start[c + 1]; i++)
-            w->scnt[w->pair_of_cell[i] * n + d]--;
-        for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
-            unsigned u = w->unit_of[i], e = u * n + d, left = --w->cnt[e];
-            if (left == 0) {
+    for (uint32_t i = w->uo_start[c]; i < end; i++) {
+        uint32_t keep = ~bits[i];
+        unsigned base = bases[i];
+        int pairs = maxk[units[i]] != 0;
+        for (uint32_t g = gone; g; g &= g - 1) {
+            unsigned e = base + ctz32(g);
+            uint32_t m = place[e] & keep;
+            place[e] = m;
+            if (!m) {
                 ok = 0;
                 continue;
             }
-            if (left == 1 && !w->hidden_flag[e]) {
-                w->hidden_flag[e] = 1;
-                w->hidden[w->nhidden++] = e;
-            }
-            if (left <= w->unit_maxk[u] && !w->changed_flag[e]) {
-                w->changed_flag[e] = 1;
-                w->changed[w->nchanged++] = e;
-            }
+            if (!(m & (m - 1)))
+                push(hflag, hidden, &nhidden, e);
+            if (pairs)
+                push(cflag, changed, &nchanged, e);
         }
     }
+    w->nhidden = nhidden;
+    w->nchanged = nchanged;
     return ok;
 }
 
 /* The reverse of lose, for undo. */
 static void regain(struct cover_ws *w, unsigned c, uint32_t back)
 {
-    unsigned n = w->n;
+    uint32_t *restrict place = w->place;
+    const uint32_t *restrict bits = w->uo_bit;
+    const uint16_t *restrict bases = w->uo_base;
+    uint32_t end = w->uo_start[c + 1];
 
-    for (; back; back &= back - 1) {
-        unsigned d = ctz32(back);
-        for (uint32_t i = w->cp_start[c]; i < w->cp_start[c + 1]; i++)
-            w->scnt[w->pair_of_cell[i] * n + d]++;
-        for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++)
-            w->cnt[w->unit_of[i] * n + d]++;
-    }
+    for (uint32_t i = w->uo_start[c]; i < end; i++)
+        for (uint32_t g = back; g; g &= g - 1)
+            place[bases[i] + ctz32(g)] |= bits[i];
 }
 
 static void save(struct cover_ws *w, unsigned c)
@@ -152,8 +160,9 @@ static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
     return lose(w, c, bit);
 }
 
-/* Places digit d (1..n) in cell c and removes it from the peers; 0 on a
- * contradiction. */
+/* Places digit d (1..n) in cell c and removes it from the peers: the other
+ * cells of c's units still open to it (their places say which), then the
+ * other peers. 0 on a contradiction. */
 static int assign(struct cover_ws *w, unsigned c, unsigned d)
 {
     uint32_t bit = 1u << (d - 1), m = w->cand[c];
@@ -168,39 +177,43 @@ static int assign(struct cover_ws *w, unsigned c, unsigned d)
     w->nfilled++;
     if (!lose(w, c, m & ~bit))
         return 0;
-    for (uint32_t i = w->peer_start[c]; i < w->peer_start[c + 1]; i++)
-        if ((w->cand[w->peer[i]] & bit) && !eliminate(w, w->peer[i], bit))
+    for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
+        const uint16_t *cell = w->unit + w->uo_base[i];
+        uint32_t p = w->place[w->uo_base[i] + d - 1] & ~w->uo_bit[i];
+        for (; p; p &= p - 1)
+            if (!eliminate(w, cell[ctz32(p)], bit))
+                return 0;
+    }
+    for (uint32_t i = w->other_start[c]; i < w->other_start[c + 1]; i++)
+        if ((w->cand[w->other[i]] & bit) && !eliminate(w, w->other[i], bit))
             return 0;
     return 1;
 }
 
-/* Unit-digit entry e has one place left: fill it. */
+/* Unit-digit entry e has one place left (or none): fill it. */
 static int hidden_single(struct cover_ws *w, uint32_t e)
 {
-    unsigned n = w->n, d = e % n;
-    const uint16_t *cell = w->unit + (e / n) * n;
+    unsigned n = w->n;
+    uint32_t m = w->place[e];
 
-    if (w->cnt[e] != 1)
-        return w->cnt[e] != 0;
-    for (unsigned i = 0; i < n; i++)
-        if (w->cand[cell[i]] & (1u << d))
-            return assign(w, cell[i], d + 1);
-    return 0;
+    if (!m || (m & (m - 1)))
+        return m != 0;
+    return assign(w, w->unit[e - e % n + ctz32(m)], e % n + 1);
 }
 
-/* Lock entry e: if its unit's digit is still confined to the shared
- * cells, the other unit's own cells lose it. */
+/* Lock entry e (side s, digit d): if s's unit still has d only in the
+ * shared cells, the other unit's own cells lose it. */
 static int apply_lock(struct cover_ws *w, uint32_t e)
 {
-    unsigned n = w->n, ps = e / n, d = e % n, p = ps >> 1, side = ps & 1;
-    unsigned u = w->pair_unit[2 * p + side], v = w->pair_unit[2 * p + !side];
-    unsigned s = w->scnt[p * n + d], k = w->pair_k[p];
-    const uint16_t *own = w->pair_cell + (size_t)p * 2 * n + (side ? k : n);
+    unsigned n = w->n, s = e / n, d = e % n;
+    unsigned u = w->pair_unit[s], v = w->pair_unit[s ^ 1];
+    uint32_t mu = w->place[u * n + d];
+    uint32_t mv = w->place[v * n + d] & ~w->pair_shared[s ^ 1];
 
-    if (s == 0 || w->cnt[u * n + d] != s || w->cnt[v * n + d] <= s)
+    if (!mu || (mu & ~w->pair_shared[s]) || !mv)
         return 1;
-    for (unsigned i = 0; i < n - k; i++)
-        if (!eliminate(w, own[i], 1u << d))
+    for (; mv; mv &= mv - 1)
+        if (!eliminate(w, w->unit[v * n + ctz32(mv)], 1u << d))
             return 0;
     return 1;
 }
@@ -221,8 +234,9 @@ static int propagate(struct cover_ws *w)
         } else if (w->nchanged) {
             uint32_t e = w->changed[--w->nchanged];
             w->changed_flag[e] = 0;
-            if (w->cnt[e] > 1)
-                check_locks(w, e / w->n, e % w->n, w->cnt[e]);
+            unsigned left = popcount32(w->place[e]);
+            if (left > 1 && left <= w->unit_maxk[e / w->n])
+                check_locks(w, e / w->n, e % w->n, w->place[e]);
         } else if (w->nlock) {
             uint32_t e = w->lock[--w->nlock];
             w->lock_flag[e] = 0;
@@ -260,20 +274,20 @@ static unsigned choose(const struct cover_ws *w, uint16_t *cell, uint8_t *digit)
             best = popcount32(w->cand[c]);
             bc = c;
         }
-    for (unsigned e = 0; e < w->nunits * n && best > 2; e++)
-        if (w->cnt[e] >= 2 && w->cnt[e] < best) {
-            best = w->cnt[e];
+    for (unsigned e = 0; e < w->nunits * n && best > 2; e++) {
+        unsigned pc = popcount32(w->place[e]);
+        if (pc >= 2 && pc < best) {
+            best = pc;
             be = e;
             by_unit = 1;
         }
+    }
     if (by_unit) {
         const uint16_t *u = w->unit + (be / n) * n;
-        unsigned d = be % n;
-        for (unsigned i = 0; i < n; i++)
-            if (w->cand[u[i]] & (1u << d)) {
-                cell[k] = u[i];
-                digit[k++] = (uint8_t)(d + 1);
-            }
+        for (uint32_t m = w->place[be]; m; m &= m - 1) {
+            cell[k] = u[ctz32(m)];
+            digit[k++] = (uint8_t)(be % n + 1);
+        }
         return k;
     }
     for (uint32_t m = w->cand[bc]; m; m &= m - 1) {
@@ -344,9 +358,8 @@ static void reset(struct cover_ws *w)
     for (unsigned c = 0; c < w->ncells; c++)
         w->cand[c] = w->all;
     memset(w->val, 0, w->ncells);
-    memset(w->cnt, (int)n, (size_t)w->nunits * n);
-    for (unsigned p = 0; p < w->npairs; p++)
-        memset(w->scnt + (size_t)p * n, w->pair_k[p], n);
+    for (unsigned e = 0; e < w->nunits * n; e++)
+        w->place[e] = w->all;
     memset(w->hidden_flag, 0, (size_t)w->nunits * n);
     memset(w->lock_flag, 0, (size_t)w->npairs * 2 * n);
     memset(w->changed_flag, 0, (size_t)w->nunits * n);
