@@ -42,57 +42,48 @@ static void push(uint8_t *flag, uint32_t *q, unsigned *nq, uint32_t e)
     }
 }
 
-/* Unit u's digit d has the places m (two or more): queue each pair side
- * where that confines d to the shared cells while the other unit has more.
- * Run once the singles are done, for each (unit, digit) that changed. */
-static void check_locks(struct cover_ws *w, unsigned u, unsigned d, uint32_t m)
-{
-    const uint32_t *place = w->place, *shared = w->pair_shared;
-    unsigned n = w->n;
-
-    for (uint32_t i = w->up_start[u]; i < w->up_start[u + 1]; i++) {
-        unsigned s = w->pair_of_unit[i], v = w->pair_unit[s ^ 1];
-        if (!(m & ~shared[s]) && (place[v * n + d] & ~shared[s ^ 1]))
-            push(w->lock_flag, w->lock, &w->nlock, s * n + d);
-    }
-}
-
 /* Cell c lost the digits of `gone`: its positions leave the places of its
- * units, and what that makes forced is queued. Returns 0 when a unit has no
+ * units, and what that makes forced is queued: a digit down to one place,
+ * or confined to the cells a unit shares with another (only sides that hold
+ * its lowest place can contain them all). Returns 0 when a unit has no
  * place left for a digit; the places are complete either way, so that undo
  * stays exact. */
 static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
 {
     uint32_t *restrict place = w->place, *restrict hidden = w->hidden,
-                       *restrict changed = w->changed;
-    uint8_t *restrict hflag = w->hidden_flag, *restrict cflag = w->changed_flag;
-    const uint32_t *restrict bits = w->uo_bit;
-    const uint16_t *restrict bases = w->uo_base;
-    const uint8_t *restrict units = w->uo_unit, *restrict maxk = w->unit_maxk;
-    unsigned nhidden = w->nhidden, nchanged = w->nchanged;
+                       *restrict lock = w->lock;
+    uint8_t *restrict hflag = w->hidden_flag, *restrict lflag = w->lock_flag;
+    const uint32_t *restrict bits = w->uo_bit,
+                             *restrict shared = w->pair_shared,
+                             *restrict sstart = w->side_start;
+    const uint16_t *restrict bases = w->uo_base, *restrict side_of = w->side_of;
+    unsigned nhidden = w->nhidden, nlock = w->nlock, n = w->n;
     uint32_t end = w->uo_start[c + 1];
     int ok = 1;
 
     for (uint32_t i = w->uo_start[c]; i < end; i++) {
         uint32_t keep = ~bits[i];
         unsigned base = bases[i];
-        int pairs = maxk[units[i]] != 0;
         for (uint32_t g = gone; g; g &= g - 1) {
-            unsigned e = base + ctz32(g);
+            unsigned d = ctz32(g), e = base + d, q;
             uint32_t m = place[e] & keep;
             place[e] = m;
             if (!m) {
                 ok = 0;
                 continue;
             }
-            if (!(m & (m - 1)))
+            if (!(m & (m - 1))) {
                 push(hflag, hidden, &nhidden, e);
-            if (pairs)
-                push(cflag, changed, &nchanged, e);
+                continue;
+            }
+            q = base + ctz32(m);
+            for (uint32_t j = sstart[q]; j < sstart[q + 1]; j++)
+                if (!(m & ~shared[side_of[j]]))
+                    push(lflag, lock, &nlock, side_of[j] * n + d);
         }
     }
     w->nhidden = nhidden;
-    w->nchanged = nchanged;
+    w->nlock = nlock;
     return ok;
 }
 
@@ -137,8 +128,6 @@ static void clear_queues(struct cover_ws *w)
         w->hidden_flag[w->hidden[--w->nhidden]] = 0;
     while (w->nlock)
         w->lock_flag[w->lock[--w->nlock]] = 0;
-    while (w->nchanged)
-        w->changed_flag[w->changed[--w->nchanged]] = 0;
 }
 
 /* ---- placements and eliminations ------------------------------------ */
@@ -231,12 +220,6 @@ static int propagate(struct cover_ws *w)
             uint32_t e = w->hidden[--w->nhidden];
             w->hidden_flag[e] = 0;
             ok = hidden_single(w, e);
-        } else if (w->nchanged) {
-            uint32_t e = w->changed[--w->nchanged];
-            w->changed_flag[e] = 0;
-            unsigned left = popcount32(w->place[e]);
-            if (left > 1 && left <= w->unit_maxk[e / w->n])
-                check_locks(w, e / w->n, e % w->n, w->place[e]);
         } else if (w->nlock) {
             uint32_t e = w->lock[--w->nlock];
             w->lock_flag[e] = 0;
@@ -362,10 +345,9 @@ static void reset(struct cover_ws *w)
         w->place[e] = w->all;
     memset(w->hidden_flag, 0, (size_t)w->nunits * n);
     memset(w->lock_flag, 0, (size_t)w->npairs * 2 * n);
-    memset(w->changed_flag, 0, (size_t)w->nunits * n);
     w->nfilled = 0;
     w->ntrail = 0;
-    w->nqueue = w->nhidden = w->nlock = w->nchanged = 0;
+    w->nqueue = w->nhidden = w->nlock = 0;
     w->count = 0;
     w->nodes = w->guesses = 0;
     w->out_of_budget = 0;

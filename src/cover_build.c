@@ -144,26 +144,22 @@ static size_t layout(struct cover_ws *w, const struct plan *pl, char *base)
 
     w->other_start = take(base, &off, (nc + 1) * 4);
     w->uo_start = take(base, &off, (nc + 1) * 4);
-    w->up_start = take(base, &off, (pl->nunits + 1) * 4);
+    w->side_start = take(base, &off, (nun + 1) * 4);
     w->cand = take(base, &off, nc * 4);
     w->place = take(base, &off, nun * 4);
     w->uo_bit = take(base, &off, nun * 4);
     w->pair_shared = take(base, &off, np * 2 * 4);
     w->hidden = take(base, &off, nun * 4);
-    w->changed = take(base, &off, nun * 4);
     w->lock = take(base, &off, np * 2 * n * 4);
     w->trail = take(base, &off, nc * (n + 1) * sizeof(struct cover_trail));
     w->other = take(base, &off, pl->npeers * 2);
     w->unit = take(base, &off, nun * 2);
     w->uo_base = take(base, &off, nun * 2);
-    w->pair_of_unit = take(base, &off, np * 2 * 2);
+    w->side_of = take(base, &off, np * 2 * n * 2);
     w->queue = take(base, &off, nc * 2);
-    w->uo_unit = take(base, &off, nun);
     w->pair_unit = take(base, &off, np * 2);
-    w->unit_maxk = take(base, &off, pl->nunits);
     w->val = take(base, &off, nc);
     w->hidden_flag = take(base, &off, nun);
-    w->changed_flag = take(base, &off, nun);
     w->lock_flag = take(base, &off, np * 2 * n);
     return off;
 }
@@ -184,7 +180,7 @@ static void unshift(uint32_t *start, unsigned k)
     start[0] = 0;
 }
 
-/* The units' cells, each cell's units (base, position bit, unit), then the
+/* The units' cells, each cell's units (base, position bit), then the
  * peers no unit of the cell covers (taken out of pl->bits). */
 static void fill_units(struct cover_ws *w, const struct plan *pl)
 {
@@ -201,7 +197,6 @@ static void fill_units(struct cover_ws *w, const struct plan *pl)
     for (unsigned u = 0; u < pl->nunits; u++)
         for (unsigned i = 0; i < n; i++) {
             uint32_t k = w->uo_start[w->unit[u * n + i]]++;
-            w->uo_unit[k] = (uint8_t)u;
             w->uo_base[k] = (uint16_t)(u * n);
             w->uo_bit[k] = 1u << i;
         }
@@ -242,30 +237,29 @@ static uint32_t shared_in(const struct cover_ws *w, unsigned a, unsigned b,
 
 static void fill_pairs(struct cover_ws *w, const struct plan *pl)
 {
-    unsigned nu = pl->nunits, p = 0;
+    unsigned nu = pl->nunits, n = pl->n, p = 0;
     uint8_t pos[COVER_MAX_CELLS] = {0};
 
-    memset(w->unit_maxk, 0, nu);
-    memset(w->up_start, 0, (nu + 1) * 4);
     for (unsigned u = 0; u < nu; u++)
         for (unsigned v = u + 1; v < nu; v++) {
-            uint8_t k = pl->meet[u * nu + v];
-            if (k < 2)
+            if (pl->meet[u * nu + v] < 2)
                 continue;
             w->pair_unit[2 * p] = (uint8_t)u;
             w->pair_unit[2 * p + 1] = (uint8_t)v;
             w->pair_shared[2 * p] = shared_in(w, u, v, pos);
             w->pair_shared[2 * p + 1] = shared_in(w, v, u, pos);
-            w->unit_maxk[u] = k > w->unit_maxk[u] ? k : w->unit_maxk[u];
-            w->unit_maxk[v] = k > w->unit_maxk[v] ? k : w->unit_maxk[v];
-            w->up_start[u + 1]++;
-            w->up_start[v + 1]++;
             p++;
         }
-    prefix(w->up_start, nu);
+    memset(w->side_start, 0, (nu * n + 1) * 4);
     for (unsigned s = 0; s < 2 * pl->npairs; s++)
-        w->pair_of_unit[w->up_start[w->pair_unit[s]]++] = (uint16_t)s;
-    unshift(w->up_start, nu);
+        for (uint32_t m = w->pair_shared[s]; m; m &= m - 1)
+            w->side_start[w->pair_unit[s] * n + __builtin_ctz(m) + 1]++;
+    prefix(w->side_start, nu * n);
+    for (unsigned s = 0; s < 2 * pl->npairs; s++)
+        for (uint32_t m = w->pair_shared[s]; m; m &= m - 1)
+            w->side_of[w->side_start[w->pair_unit[s] * n +
+                                     __builtin_ctz(m)]++] = (uint16_t)s;
+    unshift(w->side_start, nu * n);
 }
 
 struct cover_ws *cover_ws_new(const struct cover_rules *r)

@@ -27,7 +27,7 @@ struct cover_trail {
  *
  *   unit[u * n .. u * n + n)                    the cells of unit u
  *   uo_start[c] .. uo_start[c + 1])             the units of cell c: for
- *       each, uo_base (u * n), uo_bit (c's position bit in u), uo_unit (u)
+ *       each, uo_base (u * n) and uo_bit (c's position bit in u)
  *   other[other_start[c] .. other_start[c + 1])  c's peers in no unit of c:
  *       knight and king pairs, extra groups of fewer than n cells
  *
@@ -38,24 +38,23 @@ struct cover_trail {
  * candidates: a digit of one unit confined to the shared cells leaves the
  * other unit's own cells. Pair p's sides are 2p (its first unit) and
  * 2p + 1; pair_unit[side] is that side's unit and pair_shared[side] the
- * positions in it of the shared cells. A unit's sides:
+ * positions in it of the shared cells. The sides whose shared cells hold
+ * position i of unit u (a digit's places can only lie within those whose
+ * lowest place is there):
  *
- *   pair_of_unit[up_start[u] .. up_start[u + 1])
+ *   side_of[side_start[u * n + i] .. side_start[u * n + i + 1])
  *
  * Work queues: cells down to one candidate (queue), units with a digit
- * down to one place (hidden, entries u * n + d), (unit, digit) places that
- * changed since their pairs were looked at (changed, u * n + d; only
- * counts a pair could confine: unit_maxk[u] at most), and
- * confinements to act on (lock, entries side * n + d); the flags keep
- * each entry queued once. */
+ * down to one place (hidden, entries u * n + d), and digits confined to a
+ * side's shared cells (lock, entries side * n + d), checked when their
+ * places shrink; the flags keep each entry queued once. */
 struct cover_ws {
     unsigned n, ncells, nunits, npairs;
     uint32_t all; /* the n digits' bits */
-    uint32_t *other_start, *uo_start, *up_start;
-    uint16_t *other, *unit, *uo_base, *pair_of_unit;
+    uint32_t *other_start, *uo_start, *side_start;
+    uint16_t *other, *unit, *uo_base, *side_of;
     uint32_t *uo_bit, *pair_shared;
-    uint8_t *uo_unit, *pair_unit;
-    uint8_t *unit_maxk; /* the most cells a pair of unit u shares */
+    uint8_t *pair_unit;
     /* The state: */
     uint32_t *cand;
     uint8_t *val; /* the placed digit, 0 while open */
@@ -64,9 +63,9 @@ struct cover_ws {
     struct cover_trail *trail;
     size_t ntrail;
     uint16_t *queue;
-    uint32_t *hidden, *lock, *changed;
-    uint8_t *hidden_flag, *lock_flag, *changed_flag;
-    unsigned nqueue, nhidden, nlock, nchanged;
+    uint32_t *hidden, *lock;
+    uint8_t *hidden_flag, *lock_flag;
+    unsigned nqueue, nhidden, nlock;
     /* The search: */
     unsigned limit, count;
     uint64_t max_nodes, nodes, guesses;
