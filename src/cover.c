@@ -42,48 +42,47 @@ static void push(uint8_t *flag, uint32_t *q, unsigned *nq, uint32_t e)
     }
 }
 
-/* Cell c lost the digits of `gone`: its positions leave the places of its
- * units, and what that makes forced is queued: a digit down to one place,
- * or confined to the cells a unit shares with another (only sides that hold
+/* Cell c lost digit d (0-based): its positions leave d's places in its
+ * units, and what that makes forced is queued: d down to one place, or
+ * confined to the cells a unit shares with another (only sides that hold
  * its lowest place can contain them all). Returns 0 when a unit has no
- * place left for a digit; the places are complete either way, so that undo
- * stays exact. */
-static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
+ * place left for d; the places are complete either way, so that undo stays
+ * exact. */
+static inline int lose_one(struct cover_ws *w, unsigned c, unsigned d)
 {
-    uint32_t *restrict place = w->place, *restrict hidden = w->hidden,
-                       *restrict lock = w->lock;
-    uint8_t *restrict hflag = w->hidden_flag, *restrict lflag = w->lock_flag;
-    const uint32_t *restrict bits = w->uo_bit,
-                             *restrict shared = w->pair_shared,
-                             *restrict sstart = w->side_start;
-    const uint16_t *restrict bases = w->uo_base, *restrict side_of = w->side_of;
-    unsigned nhidden = w->nhidden, nlock = w->nlock, n = w->n;
+    uint32_t *restrict place = w->place;
+    const uint32_t *restrict shared = w->pair_shared, *restrict sstart =
+                                                          w->side_start;
+    const uint16_t *restrict side_of = w->side_of;
     uint32_t end = w->uo_start[c + 1];
     int ok = 1;
 
     for (uint32_t i = w->uo_start[c]; i < end; i++) {
-        uint32_t keep = ~bits[i];
-        unsigned base = bases[i];
-        for (uint32_t g = gone; g; g &= g - 1) {
-            unsigned d = ctz32(g), e = base + d, q;
-            uint32_t m = place[e] & keep;
-            place[e] = m;
-            if (!m) {
+        unsigned base = w->uo_base[i], e = base + d;
+        uint32_t m = place[e] & ~w->uo_bit[i];
+        place[e] = m;
+        if (!(m & (m - 1))) {
+            if (m)
+                push(w->hidden_flag, w->hidden, &w->nhidden, e);
+            else
                 ok = 0;
-                continue;
-            }
-            if (!(m & (m - 1))) {
-                push(hflag, hidden, &nhidden, e);
-                continue;
-            }
-            q = base + ctz32(m);
-            for (uint32_t j = sstart[q]; j < sstart[q + 1]; j++)
-                if (!(m & ~shared[side_of[j]]))
-                    push(lflag, lock, &nlock, side_of[j] * n + d);
+            continue;
         }
+        unsigned q = base + ctz32(m);
+        for (uint32_t j = sstart[q]; j < sstart[q + 1]; j++)
+            if (!(m & ~shared[side_of[j]]))
+                push(w->lock_flag, w->lock, &w->nlock, side_of[j] * w->n + d);
     }
-    w->nhidden = nhidden;
-    w->nlock = nlock;
+    return ok;
+}
+
+/* lose_one for each digit of `gone`. */
+static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
+{
+    int ok = 1;
+
+    for (; gone; gone &= gone - 1)
+        ok &= lose_one(w, c, ctz32(gone));
     return ok;
 }
 
@@ -146,7 +145,7 @@ static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
     w->cand[c] = m;
     if (!(m & (m - 1)))
         w->queue[w->nqueue++] = (uint16_t)c;
-    return lose(w, c, bit);
+    return lose_one(w, c, ctz32(bit));
 }
 
 /* Places digit d (1..n) in cell c and removes it from the peers: the other
