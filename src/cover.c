@@ -51,8 +51,8 @@ static void push(uint8_t *flag, uint32_t *q, unsigned *nq, uint32_t e)
 static inline int lose_one(struct cover_ws *w, unsigned c, unsigned d)
 {
     uint32_t *restrict place = w->place;
-    const uint32_t *restrict shared = w->pair_shared, *restrict sstart =
-                                                          w->side_start;
+    const uint32_t *restrict smask = w->side_mask, *restrict sstart =
+                                                       w->side_start;
     const uint16_t *restrict side_of = w->side_of;
     uint32_t end = w->uo_start[c + 1];
     int ok = 1;
@@ -69,8 +69,10 @@ static inline int lose_one(struct cover_ws *w, unsigned c, unsigned d)
             continue;
         }
         unsigned q = base + ctz32(m);
+        if (m & ~w->reach[q])
+            continue;
         for (uint32_t j = sstart[q]; j < sstart[q + 1]; j++)
-            if (!(m & ~shared[side_of[j]]))
+            if (!(m & ~smask[j]))
                 push(w->lock_flag, w->lock, &w->nlock, side_of[j] * w->n + d);
     }
     return ok;

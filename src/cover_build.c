@@ -149,6 +149,8 @@ static size_t layout(struct cover_ws *w, const struct plan *pl, char *base)
     w->place = take(base, &off, nun * 4);
     w->uo_bit = take(base, &off, nun * 4);
     w->pair_shared = take(base, &off, np * 2 * 4);
+    w->side_mask = take(base, &off, np * 2 * n * 4);
+    w->reach = take(base, &off, nun * 4);
     w->hidden = take(base, &off, nun * 4);
     w->lock = take(base, &off, np * 2 * n * 4);
     w->trail = take(base, &off, nc * (n + 1) * sizeof(struct cover_trail));
@@ -255,10 +257,14 @@ static void fill_pairs(struct cover_ws *w, const struct plan *pl)
         for (uint32_t m = w->pair_shared[s]; m; m &= m - 1)
             w->side_start[w->pair_unit[s] * n + __builtin_ctz(m) + 1]++;
     prefix(w->side_start, nu * n);
+    memset(w->reach, 0, (size_t)nu * n * 4);
     for (unsigned s = 0; s < 2 * pl->npairs; s++)
-        for (uint32_t m = w->pair_shared[s]; m; m &= m - 1)
-            w->side_of[w->side_start[w->pair_unit[s] * n +
-                                     __builtin_ctz(m)]++] = (uint16_t)s;
+        for (uint32_t m = w->pair_shared[s]; m; m &= m - 1) {
+            unsigned q = w->pair_unit[s] * n + (unsigned)__builtin_ctz(m);
+            w->side_mask[w->side_start[q]] = w->pair_shared[s];
+            w->side_of[w->side_start[q]++] = (uint16_t)s;
+            w->reach[q] |= w->pair_shared[s];
+        }
     unshift(w->side_start, nu * n);
 }
 

@@ -44,6 +44,10 @@ struct cover_trail {
  *
  *   side_of[side_start[u * n + i] .. side_start[u * n + i + 1])
  *
+ * with side_mask[] beside side_of[] (each side's pair_shared), and
+ * reach[u * n + i] the union of those masks: places with a bit outside it
+ * fit no side.
+ *
  * Work queues: cells down to one candidate (queue), units with a digit
  * down to one place (hidden, entries u * n + d), and digits confined to a
  * side's shared cells (lock, entries side * n + d), checked when their
@@ -53,7 +57,7 @@ struct cover_ws {
     uint32_t all; /* the n digits' bits */
     uint32_t *other_start, *uo_start, *side_start;
     uint16_t *other, *unit, *uo_base, *side_of;
-    uint32_t *uo_bit, *pair_shared;
+    uint32_t *uo_bit, *pair_shared, *side_mask, *reach;
     uint8_t *pair_unit;
     /* The state: */
     uint32_t *cand;
