@@ -1,12 +1,12 @@
 /* cover.c - the generic engine's search: Algorithm X over bitsets. The
  * columns are the cells and the (unit, digit) pairs; each node takes the
  * column with the fewest options (a cell with the fewest candidates, or a
- * digit with the fewest places in a unit). Counts kept per (unit, digit)
- * and per (pair of units, digit) make the propagation incremental: naked
- * singles, hidden singles and locked candidates are queued as the counts
- * change, not found by sweeps. Changes go on an undo trail, so the state is
- * one set of masks and counts per call (struct cover_ws, cover_internal.h;
- * built in cover_build.c). */
+ * digit with the fewest places in a unit). Place masks kept per (unit,
+ * digit) make the propagation incremental: naked singles, hidden singles,
+ * locked candidates and naked pairs are queued as the masks shrink, not
+ * found by sweeps. Changes go on an undo trail, so the state is one set of
+ * masks per call (struct cover_ws, cover_internal.h; built in
+ * cover_build.c). Method and figures: docs/performance.md. */
 #include <string.h>
 
 #include "cover_internal.h"
@@ -29,6 +29,12 @@ static unsigned popcount32(uint32_t m)
 static unsigned ctz32(uint32_t m)
 {
     return (unsigned)__builtin_ctz(m);
+}
+
+static int two_bits(uint32_t m)
+{
+    uint32_t rest = m & (m - 1);
+    return rest && !(rest & (rest - 1));
 }
 
 /* ---- places and queues ---------------------------------------------- */
@@ -124,7 +130,7 @@ static void undo(struct cover_ws *w, size_t mark)
 
 static void clear_queues(struct cover_ws *w)
 {
-    w->nqueue = 0;
+    w->nqueue = w->ntwos = 0;
     while (w->nhidden)
         w->hidden_flag[w->hidden[--w->nhidden]] = 0;
     while (w->nlock)
@@ -133,7 +139,9 @@ static void clear_queues(struct cover_ws *w)
 
 /* ---- placements and eliminations ------------------------------------ */
 
-/* Removes the digits of `bit` from cell c; 0 on a contradiction. */
+/* Removes the digit of `bit` (one bit) from cell c; 0 on a contradiction.
+ * Queues the cell when that leaves it one digit (a naked single) or two
+ * (a naked pair to look for). */
 static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
 {
     uint32_t m = w->cand[c];
@@ -147,6 +155,8 @@ static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
     w->cand[c] = m;
     if (!(m & (m - 1)))
         w->queue[w->nqueue++] = (uint16_t)c;
+    else if (two_bits(m))
+        w->twos[w->ntwos++] = (uint16_t)c;
     return lose_one(w, c, ctz32(bit));
 }
 
@@ -208,6 +218,37 @@ static int apply_lock(struct cover_ws *w, uint32_t e)
     return 1;
 }
 
+/* Cell c is down to two digits: if another cell of one of its units has
+ * the same two, the unit's other cells lose both (a naked pair). The
+ * places of the two digits name the candidates for the partner and the
+ * cells to clear. */
+static int naked_pair(struct cover_ws *w, unsigned c)
+{
+    uint32_t m = w->cand[c], hi = m & (m - 1), lo = m & ~hi;
+    unsigned d1, d2;
+
+    if (w->val[c] || !two_bits(m))
+        return 1;
+    d1 = ctz32(lo);
+    d2 = ctz32(hi);
+    for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
+        const uint32_t *place = w->place + w->uo_base[i];
+        const uint16_t *cell = w->unit + w->uo_base[i];
+        uint32_t both = place[d1] & place[d2] & ~w->uo_bit[i], rest;
+        while (both && w->cand[cell[ctz32(both)]] != m)
+            both &= both - 1;
+        if (!both)
+            continue;
+        rest = (place[d1] | place[d2]) & ~(w->uo_bit[i] | (both & -both));
+        for (; rest; rest &= rest - 1) {
+            unsigned x = cell[ctz32(rest)];
+            if (!eliminate(w, x, lo) || !eliminate(w, x, hi))
+                return 0;
+        }
+    }
+    return 1;
+}
+
 /* Empties the queues, most forcing first; 0 on a contradiction. */
 static int propagate(struct cover_ws *w)
 {
@@ -225,6 +266,8 @@ static int propagate(struct cover_ws *w)
             uint32_t e = w->lock[--w->nlock];
             w->lock_flag[e] = 0;
             ok = apply_lock(w, e);
+        } else if (w->ntwos) {
+            ok = naked_pair(w, w->twos[--w->ntwos]);
         } else {
             return 1;
         }
@@ -348,7 +391,7 @@ static void reset(struct cover_ws *w)
     memset(w->lock_flag, 0, (size_t)w->npairs * 2 * n);
     w->nfilled = 0;
     w->ntrail = 0;
-    w->nqueue = w->nhidden = w->nlock = 0;
+    w->nqueue = w->nhidden = w->nlock = w->ntwos = 0;
     w->count = 0;
     w->nodes = w->guesses = 0;
     w->out_of_budget = 0;

@@ -159,6 +159,7 @@ static size_t layout(struct cover_ws *w, const struct plan *pl, char *base)
     w->uo_base = take(base, &off, nun * 2);
     w->side_of = take(base, &off, np * 2 * n * 2);
     w->queue = take(base, &off, nc * 2);
+    w->twos = take(base, &off, nc * 2);
     w->pair_unit = take(base, &off, np * 2);
     w->val = take(base, &off, nc);
     w->hidden_flag = take(base, &off, nun);

@@ -48,7 +48,8 @@ struct cover_trail {
  * reach[u * n + i] the union of those masks: places with a bit outside it
  * fit no side.
  *
- * Work queues: cells down to one candidate (queue), units with a digit
+ * Work queues: cells down to one candidate (queue) or two (twos, for
+ * naked pairs), units with a digit
  * down to one place (hidden, entries u * n + d), and digits confined to a
  * side's shared cells (lock, entries side * n + d), checked when their
  * places shrink; the flags keep each entry queued once. */
@@ -66,10 +67,10 @@ struct cover_ws {
     unsigned nfilled;
     struct cover_trail *trail;
     size_t ntrail;
-    uint16_t *queue;
+    uint16_t *queue, *twos; /* naked singles; cells down to two */
     uint32_t *hidden, *lock;
     uint8_t *hidden_flag, *lock_flag;
-    unsigned nqueue, nhidden, nlock;
+    unsigned nqueue, nhidden, nlock, ntwos;
     /* The search: */
     unsigned limit, count;
     uint64_t max_nodes, nodes, guesses;
