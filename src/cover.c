@@ -1,12 +1,12 @@
 /* cover.c - the generic engine's search: Algorithm X over bitsets. The
  * columns are the cells and the (unit, digit) pairs; each node takes the
  * column with the fewest options (a cell with the fewest candidates, or a
- * digit with the fewest places in a unit). Counts kept per (unit, digit)
- * and per (pair of units, digit) make the propagation incremental: naked
- * singles, hidden singles and locked candidates are queued as the counts
- * change, not found by sweeps. Changes go on an undo trail, so the state is
- * one set of masks and counts per call (struct cover_ws, cover_internal.h;
- * built in cover_build.c). */
+ * digit with the fewest places in a unit). Place masks kept per (unit,
+ * digit) make the propagation incremental: naked singles, hidden singles,
+ * locked candidates and naked pairs are queued as the masks shrink, not
+ * found by sweeps. Changes go on an undo trail, so the state is one set of
+ * masks per call (struct cover_ws, cover_internal.h; built in
+ * cover_build.c). Method and figures: docs/performance.md. */
 #include <string.h>
 
 #include "cover_internal.h"
@@ -31,74 +31,80 @@ static unsigned ctz32(uint32_t m)
     return (unsigned)__builtin_ctz(m);
 }
 
-/* ---- counts and queues ---------------------------------------------- */
-
-/* Unit u has `left` places for digit d now: queue each pair where that
- * confines d to the shared cells while the other unit has more. Run once
- * the singles are done, for each (unit, digit) whose count changed. */
-static void check_locks(struct cover_ws *w, unsigned u, unsigned d,
-                        unsigned left)
+static int two_bits(uint32_t m)
 {
-    unsigned n = w->n;
+    uint32_t rest = m & (m - 1);
+    return rest && !(rest & (rest - 1));
+}
 
-    for (uint32_t i = w->up_start[u]; i < w->up_start[u + 1]; i++) {
-        unsigned ps = w->pair_of_unit[i], p = ps >> 1;
-        unsigned s = w->scnt[p * n + d];
-        unsigned other = w->pair_unit[2 * p + !(ps & 1)];
-        if (s == left && w->cnt[other * n + d] > s) {
-            uint32_t e = ps * n + d;
-            if (!w->lock_flag[e]) {
-                w->lock_flag[e] = 1;
-                w->lock[w->nlock++] = e;
-            }
-        }
+/* ---- places and queues ---------------------------------------------- */
+
+/* Queues entry e once (flag[e] says it is queued). */
+static void push(uint8_t *flag, uint32_t *q, unsigned *nq, uint32_t e)
+{
+    if (!flag[e]) {
+        flag[e] = 1;
+        q[(*nq)++] = e;
     }
 }
 
-/* Cell c lost the digits of `gone`: the counts of its units and pairs go
- * down, and what that makes forced is queued. Returns 0 when a unit has no
- * place left for a digit; the counts are complete either way, so that undo
- * stays exact. */
-static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
+/* Cell c lost digit d (0-based): its positions leave d's places in its
+ * units, and what that makes forced is queued: d down to one place, or
+ * confined to the cells a unit shares with another (only sides that hold
+ * its lowest place can contain them all). Returns 0 when a unit has no
+ * place left for d; the places are complete either way, so that undo stays
+ * exact. */
+static inline int lose_one(struct cover_ws *w, unsigned c, unsigned d)
 {
-    unsigned n = w->n;
+    uint32_t *restrict place = w->place;
+    const uint32_t *restrict smask = w->side_mask, *restrict sstart =
+                                                       w->side_start;
+    const uint16_t *restrict side_of = w->side_of;
+    uint32_t end = w->uo_start[c + 1];
     int ok = 1;
 
-    for (; gone; gone &= gone - 1) {
-        unsigned d = ctz32(gone);
-        for (uint32_t i = w->cp_start[c]; i < w->cp_start[c + 1]; i++)
-            w->scnt[w->pair_of_cell[i] * n + d]--;
-        for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
-            unsigned u = w->unit_of[i], e = u * n + d, left = --w->cnt[e];
-            if (left == 0) {
+    for (uint32_t i = w->uo_start[c]; i < end; i++) {
+        unsigned base = w->uo_base[i], e = base + d;
+        uint32_t m = place[e] & ~w->uo_bit[i];
+        place[e] = m;
+        if (!(m & (m - 1))) {
+            if (m)
+                push(w->hidden_flag, w->hidden, &w->nhidden, e);
+            else
                 ok = 0;
-                continue;
-            }
-            if (left == 1 && !w->hidden_flag[e]) {
-                w->hidden_flag[e] = 1;
-                w->hidden[w->nhidden++] = e;
-            }
-            if (left <= w->unit_maxk[u] && !w->changed_flag[e]) {
-                w->changed_flag[e] = 1;
-                w->changed[w->nchanged++] = e;
-            }
+            continue;
         }
+        unsigned q = base + ctz32(m);
+        if (m & ~w->reach[q])
+            continue;
+        for (uint32_t j = sstart[q]; j < sstart[q + 1]; j++)
+            if (!(m & ~smask[j]))
+                push(w->lock_flag, w->lock, &w->nlock, side_of[j] * w->n + d);
     }
+    return ok;
+}
+
+/* lose_one for each digit of `gone`. */
+static int lose(struct cover_ws *w, unsigned c, uint32_t gone)
+{
+    int ok = 1;
+
+    for (; gone; gone &= gone - 1)
+        ok &= lose_one(w, c, ctz32(gone));
     return ok;
 }
 
 /* The reverse of lose, for undo. */
 static void regain(struct cover_ws *w, unsigned c, uint32_t back)
 {
-    unsigned n = w->n;
+    uint32_t *restrict place = w->place;
+    const uint32_t *restrict bits = w->uo_bit;
+    const uint16_t *restrict bases = w->uo_base;
+    uint32_t end = w->uo_start[c + 1];
 
-    for (; back; back &= back - 1) {
-        unsigned d = ctz32(back);
-        for (uint32_t i = w->cp_start[c]; i < w->cp_start[c + 1]; i++)
-            w->scnt[w->pair_of_cell[i] * n + d]++;
-        for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++)
-            w->cnt[w->unit_of[i] * n + d]++;
-    }
+    for (uint32_t i = w->uo_start[c]; i < end; i++)
+        for (uint32_t g = back; g; g &= g - 1)
+            place[bases[i] + ctz32(g)] |= bits[i];
 }
 
 static void save(struct cover_ws *w, unsigned c)
@@ -124,18 +130,18 @@ static void undo(struct cover_ws *w, size_t mark)
 
 static void clear_queues(struct cover_ws *w)
 {
-    w->nqueue = 0;
+    w->nqueue = w->ntwos = 0;
     while (w->nhidden)
         w->hidden_flag[w->hidden[--w->nhidden]] = 0;
     while (w->nlock)
         w->lock_flag[w->lock[--w->nlock]] = 0;
-    while (w->nchanged)
-        w->changed_flag[w->changed[--w->nchanged]] = 0;
 }
 
 /* ---- placements and eliminations ------------------------------------ */
 
-/* Removes the digits of `bit` from cell c; 0 on a contradiction. */
+/* Removes the digit of `bit` (one bit) from cell c; 0 on a contradiction.
+ * Queues the cell when that leaves it one digit (a naked single) or two
+ * (a naked pair to look for). */
 static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
 {
     uint32_t m = w->cand[c];
@@ -149,11 +155,14 @@ static int eliminate(struct cover_ws *w, unsigned c, uint32_t bit)
     w->cand[c] = m;
     if (!(m & (m - 1)))
         w->queue[w->nqueue++] = (uint16_t)c;
-    return lose(w, c, bit);
+    else if (two_bits(m))
+        w->twos[w->ntwos++] = (uint16_t)c;
+    return lose_one(w, c, ctz32(bit));
 }
 
-/* Places digit d (1..n) in cell c and removes it from the peers; 0 on a
- * contradiction. */
+/* Places digit d (1..n) in cell c and removes it from the peers: the other
+ * cells of c's units still open to it (their places say which), then the
+ * other peers. 0 on a contradiction. */
 static int assign(struct cover_ws *w, unsigned c, unsigned d)
 {
     uint32_t bit = 1u << (d - 1), m = w->cand[c];
@@ -168,40 +177,75 @@ static int assign(struct cover_ws *w, unsigned c, unsigned d)
     w->nfilled++;
     if (!lose(w, c, m & ~bit))
         return 0;
-    for (uint32_t i = w->peer_start[c]; i < w->peer_start[c + 1]; i++)
-        if ((w->cand[w->peer[i]] & bit) && !eliminate(w, w->peer[i], bit))
+    for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
+        const uint16_t *cell = w->unit + w->uo_base[i];
+        uint32_t p = w->place[w->uo_base[i] + d - 1] & ~w->uo_bit[i];
+        for (; p; p &= p - 1)
+            if (!eliminate(w, cell[ctz32(p)], bit))
+                return 0;
+    }
+    for (uint32_t i = w->other_start[c]; i < w->other_start[c + 1]; i++)
+        if ((w->cand[w->other[i]] & bit) && !eliminate(w, w->other[i], bit))
             return 0;
     return 1;
 }
 
-/* Unit-digit entry e has one place left: fill it. */
+/* Unit-digit entry e has one place left (or none): fill it. */
 static int hidden_single(struct cover_ws *w, uint32_t e)
 {
-    unsigned n = w->n, d = e % n;
-    const uint16_t *cell = w->unit + (e / n) * n;
+    unsigned n = w->n;
+    uint32_t m = w->place[e];
 
-    if (w->cnt[e] != 1)
-        return w->cnt[e] != 0;
-    for (unsigned i = 0; i < n; i++)
-        if (w->cand[cell[i]] & (1u << d))
-            return assign(w, cell[i], d + 1);
-    return 0;
+    if (!m || (m & (m - 1)))
+        return m != 0;
+    return assign(w, w->unit[e - e % n + ctz32(m)], e % n + 1);
 }
 
-/* Lock entry e: if its unit's digit is still confined to the shared
- * cells, the other unit's own cells lose it. */
+/* Lock entry e (side s, digit d): if s's unit still has d only in the
+ * shared cells, the other unit's own cells lose it. */
 static int apply_lock(struct cover_ws *w, uint32_t e)
 {
-    unsigned n = w->n, ps = e / n, d = e % n, p = ps >> 1, side = ps & 1;
-    unsigned u = w->pair_unit[2 * p + side], v = w->pair_unit[2 * p + !side];
-    unsigned s = w->scnt[p * n + d], k = w->pair_k[p];
-    const uint16_t *own = w->pair_cell + (size_t)p * 2 * n + (side ? k : n);
+    unsigned n = w->n, s = e / n, d = e % n;
+    unsigned u = w->pair_unit[s], v = w->pair_unit[s ^ 1];
+    uint32_t mu = w->place[u * n + d];
+    uint32_t mv = w->place[v * n + d] & ~w->pair_shared[s ^ 1];
 
-    if (s == 0 || w->cnt[u * n + d] != s || w->cnt[v * n + d] <= s)
+    if (!mu || (mu & ~w->pair_shared[s]) || !mv)
         return 1;
-    for (unsigned i = 0; i < n - k; i++)
-        if (!eliminate(w, own[i], 1u << d))
+    for (; mv; mv &= mv - 1)
+        if (!eliminate(w, w->unit[v * n + ctz32(mv)], 1u << d))
             return 0;
+    return 1;
+}
+
+/* Cell c is down to two digits: if another cell of one of its units has
+ * the same two, the unit's other cells lose both (a naked pair). The
+ * places of the two digits name the candidates for the partner and the
+ * cells to clear. */
+static int naked_pair(struct cover_ws *w, unsigned c)
+{
+    uint32_t m = w->cand[c], hi = m & (m - 1), lo = m & ~hi;
+    unsigned d1, d2;
+
+    if (w->val[c] || !two_bits(m))
+        return 1;
+    d1 = ctz32(lo);
+    d2 = ctz32(hi);
+    for (uint32_t i = w->uo_start[c]; i < w->uo_start[c + 1]; i++) {
+        const uint32_t *place = w->place + w->uo_base[i];
+        const uint16_t *cell = w->unit + w->uo_base[i];
+        uint32_t both = place[d1] & place[d2] & ~w->uo_bit[i], rest;
+        while (both && w->cand[cell[ctz32(both)]] != m)
+            both &= both - 1;
+        if (!both)
+            continue;
+        rest = (place[d1] | place[d2]) & ~(w->uo_bit[i] | (both & -both));
+        for (; rest; rest &= rest - 1) {
+            unsigned x = cell[ctz32(rest)];
+            if (!eliminate(w, x, lo) || !eliminate(w, x, hi))
+                return 0;
+        }
+    }
     return 1;
 }
 
@@ -218,15 +262,12 @@ static int propagate(struct cover_ws *w)
             uint32_t e = w->hidden[--w->nhidden];
             w->hidden_flag[e] = 0;
             ok = hidden_single(w, e);
-        } else if (w->nchanged) {
-            uint32_t e = w->changed[--w->nchanged];
-            w->changed_flag[e] = 0;
-            if (w->cnt[e] > 1)
-                check_locks(w, e / w->n, e % w->n, w->cnt[e]);
         } else if (w->nlock) {
             uint32_t e = w->lock[--w->nlock];
             w->lock_flag[e] = 0;
             ok = apply_lock(w, e);
+        } else if (w->ntwos) {
+            ok = naked_pair(w, w->twos[--w->ntwos]);
         } else {
             return 1;
         }
@@ -260,20 +301,20 @@ static unsigned choose(const struct cover_ws *w, uint16_t *cell, uint8_t *digit)
             best = popcount32(w->cand[c]);
             bc = c;
         }
-    for (unsigned e = 0; e < w->nunits * n && best > 2; e++)
-        if (w->cnt[e] >= 2 && w->cnt[e] < best) {
-            best = w->cnt[e];
+    for (unsigned e = 0; e < w->nunits * n && best > 2; e++) {
+        unsigned pc = popcount32(w->place[e]);
+        if (pc >= 2 && pc < best) {
+            best = pc;
             be = e;
             by_unit = 1;
         }
+    }
     if (by_unit) {
         const uint16_t *u = w->unit + (be / n) * n;
-        unsigned d = be % n;
-        for (unsigned i = 0; i < n; i++)
-            if (w->cand[u[i]] & (1u << d)) {
-                cell[k] = u[i];
-                digit[k++] = (uint8_t)(d + 1);
-            }
+        for (uint32_t m = w->place[be]; m; m &= m - 1) {
+            cell[k] = u[ctz32(m)];
+            digit[k++] = (uint8_t)(be % n + 1);
+        }
         return k;
     }
     for (uint32_t m = w->cand[bc]; m; m &= m - 1) {
@@ -344,15 +385,13 @@ static void reset(struct cover_ws *w)
     for (unsigned c = 0; c < w->ncells; c++)
         w->cand[c] = w->all;
     memset(w->val, 0, w->ncells);
-    memset(w->cnt, (int)n, (size_t)w->nunits * n);
-    for (unsigned p = 0; p < w->npairs; p++)
-        memset(w->scnt + (size_t)p * n, w->pair_k[p], n);
+    for (unsigned e = 0; e < w->nunits * n; e++)
+        w->place[e] = w->all;
     memset(w->hidden_flag, 0, (size_t)w->nunits * n);
     memset(w->lock_flag, 0, (size_t)w->npairs * 2 * n);
-    memset(w->changed_flag, 0, (size_t)w->nunits * n);
     w->nfilled = 0;
     w->ntrail = 0;
-    w->nqueue = w->nhidden = w->nlock = w->nchanged = 0;
+    w->nqueue = w->nhidden = w->nlock = w->ntwos = 0;
     w->count = 0;
     w->nodes = w->guesses = 0;
     w->out_of_budget = 0;

@@ -1,7 +1,8 @@
 /* cover_build.c - the generic engine's work space (struct cover_ws in
- * cover_internal.h), built from checked rules: the groups, the peer lists,
- * the units and their pairs, all in one block sized for the rules (for
- * 25x25 without variants about 350 KB, a third of it the undo trail). */
+ * cover_internal.h), built from checked rules: the groups, the units and
+ * their pairs, the peers no unit covers, all in one block sized for the
+ * rules (for 25x25 without variants about 400 KB: a third the undo trail,
+ * a fifth the other-peer list, sized by every peer as an upper bound). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,7 @@ unsigned cover_groups(const struct cover_rules *r, struct cover_group *g)
 
 struct plan {
     unsigned n, ncells, ngroups, nunits, npairs;
-    size_t npeers, nshared; /* peer entries; shared cells over all pairs */
+    size_t npeers; /* peer entries */
     struct cover_group g[COVER_MAX_GROUPS];
     uint8_t unit_group[COVER_MAX_GROUPS]; /* the group of each unit */
     uint64_t *bits;                       /* the peers, a row per cell */
@@ -116,10 +117,7 @@ static int plan_pairs(struct plan *pl)
             for (unsigned i = 0; i < n; i++)
                 k += first[pl->g[pl->unit_group[v]].cell[i]] == 0;
             pl->meet[u * nu + v] = (uint8_t)k;
-            if (k >= 2) {
-                pl->npairs++;
-                pl->nshared += k;
-            }
+            pl->npairs += k >= 2;
         }
     }
     free(first);
@@ -144,30 +142,27 @@ static size_t layout(struct cover_ws *w, const struct plan *pl, char *base)
     size_t off = 0, nc = pl->ncells, nun = (size_t)pl->nunits * pl->n,
            np = pl->npairs, n = pl->n;
 
-    w->peer_start = take(base, &off, (nc + 1) * 4);
+    w->other_start = take(base, &off, (nc + 1) * 4);
     w->uo_start = take(base, &off, (nc + 1) * 4);
-    w->up_start = take(base, &off, (pl->nunits + 1) * 4);
-    w->cp_start = take(base, &off, (nc + 1) * 4);
+    w->side_start = take(base, &off, (nun + 1) * 4);
     w->cand = take(base, &off, nc * 4);
+    w->place = take(base, &off, nun * 4);
+    w->uo_bit = take(base, &off, nun * 4);
+    w->pair_shared = take(base, &off, np * 2 * 4);
+    w->side_mask = take(base, &off, np * 2 * n * 4);
+    w->reach = take(base, &off, nun * 4);
     w->hidden = take(base, &off, nun * 4);
-    w->changed = take(base, &off, nun * 4);
     w->lock = take(base, &off, np * 2 * n * 4);
     w->trail = take(base, &off, nc * (n + 1) * sizeof(struct cover_trail));
-    w->peer = take(base, &off, pl->npeers * 2);
+    w->other = take(base, &off, pl->npeers * 2);
     w->unit = take(base, &off, nun * 2);
-    w->pair_cell = take(base, &off, np * 2 * n * 2);
-    w->pair_of_unit = take(base, &off, np * 2 * 2);
-    w->pair_of_cell = take(base, &off, pl->nshared * 2);
+    w->uo_base = take(base, &off, nun * 2);
+    w->side_of = take(base, &off, np * 2 * n * 2);
     w->queue = take(base, &off, nc * 2);
-    w->unit_of = take(base, &off, nun);
-    w->pair_k = take(base, &off, np);
+    w->twos = take(base, &off, nc * 2);
     w->pair_unit = take(base, &off, np * 2);
-    w->unit_maxk = take(base, &off, pl->nunits);
     w->val = take(base, &off, nc);
-    w->cnt = take(base, &off, nun);
-    w->scnt = take(base, &off, np * n);
     w->hidden_flag = take(base, &off, nun);
-    w->changed_flag = take(base, &off, nun);
     w->lock_flag = take(base, &off, np * 2 * n);
     return off;
 }
@@ -188,19 +183,13 @@ static void unshift(uint32_t *start, unsigned k)
     start[0] = 0;
 }
 
-static void fill_peers_units(struct cover_ws *w, const struct plan *pl)
+/* The units' cells, each cell's units (base, position bit), then the
+ * peers no unit of the cell covers (taken out of pl->bits). */
+static void fill_units(struct cover_ws *w, const struct plan *pl)
 {
     unsigned n = pl->n;
-    size_t np = 0;
+    size_t no = 0;
 
-    for (unsigned c = 0; c < pl->ncells; c++) {
-        w->peer_start[c] = (uint32_t)np;
-        for (unsigned x = 0; x < WORDS; x++)
-            for (uint64_t m = pl->bits[c * WORDS + x]; m; m &= m - 1)
-                w->peer[np++] =
-                    (uint16_t)(x * 64 + (unsigned)__builtin_ctzll(m));
-    }
-    w->peer_start[pl->ncells] = (uint32_t)np;
     memset(w->uo_start, 0, (pl->ncells + 1) * 4);
     for (unsigned u = 0; u < pl->nunits; u++) {
         memcpy(w->unit + u * n, pl->g[pl->unit_group[u]].cell, n * 2);
@@ -209,76 +198,75 @@ static void fill_peers_units(struct cover_ws *w, const struct plan *pl)
     }
     prefix(w->uo_start, pl->ncells);
     for (unsigned u = 0; u < pl->nunits; u++)
-        for (unsigned i = 0; i < n; i++)
-            w->unit_of[w->uo_start[w->unit[u * n + i]]++] = (uint8_t)u;
+        for (unsigned i = 0; i < n; i++) {
+            uint32_t k = w->uo_start[w->unit[u * n + i]]++;
+            w->uo_base[k] = (uint16_t)(u * n);
+            w->uo_bit[k] = 1u << i;
+        }
     unshift(w->uo_start, pl->ncells);
+    for (unsigned c = 0; c < pl->ncells; c++) {
+        uint64_t *row = pl->bits + (size_t)c * WORDS;
+        for (uint32_t k = w->uo_start[c]; k < w->uo_start[c + 1]; k++)
+            for (unsigned i = 0; i < n; i++) {
+                unsigned x = w->unit[w->uo_base[k] + i];
+                row[x / 64] &= ~(1ull << (x % 64));
+            }
+        w->other_start[c] = (uint32_t)no;
+        for (unsigned x = 0; x < WORDS; x++)
+            for (uint64_t m = row[x]; m; m &= m - 1)
+                w->other[no++] =
+                    (uint16_t)(x * 64 + (unsigned)__builtin_ctzll(m));
+    }
+    w->other_start[pl->ncells] = (uint32_t)no;
 }
 
-/* Lays out pair p of units u and v as struct cover_ws draws it; mark is
- * scratch of a cell each, all below p + 1. */
-static void lay_pair(struct cover_ws *w, unsigned p, unsigned u, unsigned v,
-                     uint16_t *mark)
+/* The positions in unit a of the cells it shares with unit b; pos is
+ * scratch of a cell each, all 0, and is left so. */
+static uint32_t shared_in(const struct cover_ws *w, unsigned a, unsigned b,
+                          uint8_t *pos)
 {
-    unsigned n = w->n, k = 0, a = 0, b = 0;
-    const uint16_t *cu = w->unit + (size_t)u * n, *cv = w->unit + (size_t)v * n;
-    uint16_t *out = w->pair_cell + (size_t)p * 2 * n;
+    unsigned n = w->n;
+    uint32_t m = 0;
 
     for (unsigned i = 0; i < n; i++)
-        mark[cv[i]] = (uint16_t)(p + 1);
+        pos[w->unit[b * n + i]] = 1;
     for (unsigned i = 0; i < n; i++)
-        k += mark[cu[i]] == p + 1;
-    for (unsigned i = 0; i < n; i++) {
-        if (mark[cu[i]] == p + 1) {
-            out[a++] = cu[i];
-            mark[cu[i]] = 0; /* shared: not in the second unit's own */
-        } else {
-            out[k + b++] = cu[i];
-        }
-    }
-    b = 0;
+        if (pos[w->unit[a * n + i]])
+            m |= 1u << i;
     for (unsigned i = 0; i < n; i++)
-        if (mark[cv[i]] == p + 1)
-            out[n + b++] = cv[i];
-    w->pair_k[p] = (uint8_t)k;
-    w->pair_unit[2 * p] = (uint8_t)u;
-    w->pair_unit[2 * p + 1] = (uint8_t)v;
+        pos[w->unit[b * n + i]] = 0;
+    return m;
 }
 
 static void fill_pairs(struct cover_ws *w, const struct plan *pl)
 {
     unsigned nu = pl->nunits, n = pl->n, p = 0;
+    uint8_t pos[COVER_MAX_CELLS] = {0};
 
-    memset(w->queue, 0, pl->ncells * 2); /* lay_pair's scratch */
     for (unsigned u = 0; u < nu; u++)
-        for (unsigned v = u + 1; v < nu; v++)
-            if (pl->meet[u * nu + v] >= 2)
-                lay_pair(w, p++, u, v, w->queue);
-    memset(w->unit_maxk, 0, nu);
-    for (p = 0; p < pl->npairs; p++)
-        for (unsigned side = 0; side < 2; side++) {
-            uint8_t *mk = &w->unit_maxk[w->pair_unit[2 * p + side]];
-            *mk = w->pair_k[p] > *mk ? w->pair_k[p] : *mk;
+        for (unsigned v = u + 1; v < nu; v++) {
+            if (pl->meet[u * nu + v] < 2)
+                continue;
+            w->pair_unit[2 * p] = (uint8_t)u;
+            w->pair_unit[2 * p + 1] = (uint8_t)v;
+            w->pair_shared[2 * p] = shared_in(w, u, v, pos);
+            w->pair_shared[2 * p + 1] = shared_in(w, v, u, pos);
+            p++;
         }
-    memset(w->up_start, 0, (nu + 1) * 4);
-    memset(w->cp_start, 0, (pl->ncells + 1) * 4);
-    for (p = 0; p < pl->npairs; p++) {
-        w->up_start[w->pair_unit[2 * p] + 1]++;
-        w->up_start[w->pair_unit[2 * p + 1] + 1]++;
-        for (unsigned i = 0; i < w->pair_k[p]; i++)
-            w->cp_start[w->pair_cell[p * 2 * n + i] + 1]++;
-    }
-    prefix(w->up_start, nu);
-    prefix(w->cp_start, pl->ncells);
-    for (p = 0; p < pl->npairs; p++) {
-        for (unsigned side = 0; side < 2; side++)
-            w->pair_of_unit[w->up_start[w->pair_unit[2 * p + side]]++] =
-                (uint16_t)(2 * p + side);
-        for (unsigned i = 0; i < w->pair_k[p]; i++)
-            w->pair_of_cell[w->cp_start[w->pair_cell[p * 2 * n + i]]++] =
-                (uint16_t)p;
-    }
-    unshift(w->up_start, nu);
-    unshift(w->cp_start, pl->ncells);
+    memset(w->side_start, 0, (nu * n + 1) * 4);
+    for (unsigned s = 0; s < 2 * pl->npairs; s++)
+        for (uint32_t m = w->pair_shared[s]; m; m &= m - 1)
+            w->side_start[w->pair_unit[s] * n + __builtin_ctz(m) + 1]++;
+    prefix(w->side_start, nu * n);
+    memset(w->reach, 0, (size_t)nu * n * 4);
+    for (unsigned s = 0; s < 2 * pl->npairs; s++)
+        for (uint32_t m = w->pair_shared[s]; m; m &= m - 1) {
+            unsigned q = w->pair_unit[s] * n + (unsigned)__builtin_ctz(m);
+            w->side_mask[w->side_start[q]] = w->pair_shared[s];
+            w->side_of[w->side_start[q]++] = (uint16_t)s;
+            w->reach[q] |= w->pair_shared[s];
+        }
+    unshift(w->side_start, nu * n);
 }
 
 struct cover_ws *cover_ws_new(const struct cover_rules *r)
@@ -303,7 +291,7 @@ struct cover_ws *cover_ws_new(const struct cover_rules *r)
     w->nunits = pl->nunits;
     w->npairs = pl->npairs;
     w->all = (1u << pl->n) - 1;
-    fill_peers_units(w, pl);
+    fill_units(w, pl);
     fill_pairs(w, pl);
 done:
     if (pl) {

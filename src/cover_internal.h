@@ -1,5 +1,5 @@
 /* cover_internal.h - what src/cover*.c share: the work space of one search
- * (peer lists, units, pairs of units, candidate masks, counts, undo trail),
+ * (units, their pairs, other peers, candidate and place masks, undo trail),
  * built once per rules (cover_build.c) and reused by the generator for its
  * many counts. Not a public header. */
 #ifndef COVER_INTERNAL_H
@@ -21,51 +21,56 @@ struct cover_trail {
 /* Exact cover as bitsets. The primary columns are the cells (cand[c]: the
  * digits still open to cell c, bit d for digit d + 1) and the (unit, digit)
  * pairs of every unit of n cells: rows, columns, regions, diagonals and full
- * extra groups (cnt[u * n + d]: the cells of unit u still open to d, the
- * placed one included). Peers are the cells a placement removes its digit
- * from: every group, and the knight and king pairs.
+ * extra groups. place[u * n + d] holds the positions in unit u still open
+ * to d, the placed one included: bit i stands for cell unit[u * n + i], so
+ * a count is a popcount and a hidden single's cell is a ctz away.
  *
- *   peer[peer_start[c] .. peer_start[c + 1])    the peers of cell c
  *   unit[u * n .. u * n + n)                    the cells of unit u
- *   unit_of[uo_start[c] .. uo_start[c + 1])     the units of cell c
+ *   uo_start[c] .. uo_start[c + 1])             the units of cell c: for
+ *       each, uo_base (u * n) and uo_bit (c's position bit in u)
+ *   other[other_start[c] .. other_start[c + 1])  c's peers in no unit of c:
+ *       knight and king pairs, extra groups of fewer than n cells
+ *
+ * A placement of d in c clears d from the cells of c's units still open to
+ * it (place[] names them) and from the other peers.
  *
  * Two units that share two cells or more make a pair, for locked
  * candidates: a digit of one unit confined to the shared cells leaves the
- * other unit's own cells. Pair p shares pair_k[p] cells; its units are
- * pair_unit[2p] and pair_unit[2p + 1]; at pair_cell + p * 2n lie
+ * other unit's own cells. Pair p's sides are 2p (its first unit) and
+ * 2p + 1; pair_unit[side] is that side's unit and pair_shared[side] the
+ * positions in it of the shared cells. The sides whose shared cells hold
+ * position i of unit u (a digit's places can only lie within those whose
+ * lowest place is there):
  *
- *   [ shared (k) | first unit's own (n - k) | second unit's own (n - k) ]
+ *   side_of[side_start[u * n + i] .. side_start[u * n + i + 1])
  *
- * scnt[p * n + d] counts the shared cells open to d. A unit's pairs are
- * listed as 2p + side (side 1: the unit is the pair's second):
+ * with side_mask[] beside side_of[] (each side's pair_shared), and
+ * reach[u * n + i] the union of those masks: places with a bit outside it
+ * fit no side.
  *
- *   pair_of_unit[up_start[u] .. up_start[u + 1])
- *   pair_of_cell[cp_start[c] .. cp_start[c + 1])  pairs c is shared in
- *
- * Work queues: cells down to one candidate (queue), units with a digit
- * down to one place (hidden, entries u * n + d), (unit, digit) counts that
- * changed since their pairs were looked at (changed, u * n + d; only
- * counts a pair could confine: unit_maxk[u] at most), and
- * confinements to act on (lock, entries (2p + side) * n + d); the flags
- * keep each entry queued once. */
+ * Work queues: cells down to one candidate (queue) or two (twos, for
+ * naked pairs), units with a digit
+ * down to one place (hidden, entries u * n + d), and digits confined to a
+ * side's shared cells (lock, entries side * n + d), checked when their
+ * places shrink; the flags keep each entry queued once. */
 struct cover_ws {
     unsigned n, ncells, nunits, npairs;
     uint32_t all; /* the n digits' bits */
-    uint32_t *peer_start, *uo_start, *up_start, *cp_start;
-    uint16_t *peer, *unit, *pair_cell, *pair_of_unit, *pair_of_cell;
-    uint8_t *unit_of, *pair_k, *pair_unit;
-    uint8_t *unit_maxk; /* the most cells a pair of unit u shares */
+    uint32_t *other_start, *uo_start, *side_start;
+    uint16_t *other, *unit, *uo_base, *side_of;
+    uint32_t *uo_bit, *pair_shared, *side_mask, *reach;
+    uint8_t *pair_unit;
     /* The state: */
     uint32_t *cand;
     uint8_t *val; /* the placed digit, 0 while open */
-    uint8_t *cnt, *scnt;
+    uint32_t *place;
     unsigned nfilled;
     struct cover_trail *trail;
     size_t ntrail;
-    uint16_t *queue;
-    uint32_t *hidden, *lock, *changed;
-    uint8_t *hidden_flag, *lock_flag, *changed_flag;
-    unsigned nqueue, nhidden, nlock, nchanged;
+    uint16_t *queue, *twos; /* naked singles; cells down to two */
+    uint32_t *hidden, *lock;
+    uint8_t *hidden_flag, *lock_flag;
+    unsigned nqueue, nhidden, nlock, ntwos;
     /* The search: */
     unsigned limit, count;
     uint64_t max_nodes, nodes, guesses;

@@ -483,6 +483,7 @@ int test_cover(unsigned *ntests)
         cmocka_unit_test(tc_test_generate),
         cmocka_unit_test(tc_test_data_sets),
         cmocka_unit_test(tc_test_threads),
+        cmocka_unit_test(tc_test_counts),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("cover", tests, NULL, NULL);

@@ -48,4 +48,7 @@ void tc_test_generate(void **state);
 void tc_test_data_sets(void **state);
 void tc_test_threads(void **state);
 
+/* tests/test_cover_count.c: counts against a brute force. */
+void tc_test_counts(void **state);
+
 #endif
