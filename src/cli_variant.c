@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_internal.h" /* cli_usage */
 #include "cli_variant.h"
 #include "cover.h"
 
@@ -286,6 +287,11 @@ int cli_variant_main(int argc, char **argv)
 
     if (!has_variant_option(argc, argv))
         return -1;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            fputs(cli_usage, stdout); /* the one help, variants included */
+            return 0;
+        }
     if ((first = parse(argc, argv, &o)) < 0)
         return 2;
     if (!strcmp(o.mode, "generate"))

@@ -80,6 +80,22 @@ static void generate_unique(void **state)
     assert_string_equal(again, "1\n");
 }
 
+/* --help with a variant option prints the one help, and it names every
+ * variant option cli_variant.c takes. */
+static void help_names_the_options(void **state)
+{
+    static const char *const options[] = {"--size",        "--box",
+                                          "--regions",     "--diagonals",
+                                          "--anti-knight", "--anti-king"};
+    static char out[16384];
+
+    (void)state;
+    assert_int_equal(sudoku("", "--size 6 --help", out, sizeof(out)), 0);
+    assert_non_null(strstr(out, "usage: sudoku"));
+    for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+        assert_non_null(strstr(out, options[i]));
+}
+
 static void bad_options_and_lines(void **state)
 {
     char out[4096];
@@ -107,6 +123,7 @@ int test_cli_variant(unsigned *ntests)
         cmocka_unit_test(solve_and_count),
         cmocka_unit_test(generate_unique),
         cmocka_unit_test(bad_options_and_lines),
+        cmocka_unit_test(help_names_the_options),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("cli_variant", tests, NULL, NULL);
