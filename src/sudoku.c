@@ -32,9 +32,11 @@
  * the digit's cells there are kept to the pattern's three triads. Before
  * branching, a triad where fewer than three digits can stand is a dead end.
  * Sparse states (over 62 unsolved cells) branch on the cell with the fewest
- * candidates instead. Every alternative but the last is tried on a copy of
- * the state, the last one in place. A node is the root or one alternative
- * tried; the node budget is checked before each node.
+ * candidates instead, and so do dense puzzles (46 unsolved cells or fewer
+ * after the root's propagation) whenever a cell has two. Every alternative but
+ * the last is tried on a copy of the state, the last one in place. A node is
+ * the root or one alternative tried; the node budget is checked before each
+ * node.
  */
 #include "sudoku.h"
 
@@ -163,11 +165,13 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
 
 /* Places every naked single. Returns -1 on a dead end, else the number of
  * cells placed; *dirty collects the digits whose sets changed. The singles
- * of a band are placed digit by digit: placing d touches only d's set, so
- * the other digits' singles stay as found; two singles of d that see each
- * other clear one another, which the check after the placements catches.
- * All nine digits are looked at, unrolled: stopping once the band's singles
- * were all placed cost more in branches than it saved. */
+ * of a band are placed cell by cell, each cell's digit read from four
+ * words that hold the bits of the digit's number (a single has one digit
+ * set, so the OR of the sets of digits with bit j gives bit j): no branch
+ * per digit, which the data decides too often for a predictor. Placing d
+ * touches only d's set, so the other digits' singles stay as found; two
+ * singles of d that see each other clear one another, which the check
+ * before each placement catches. */
 static int naked_singles(struct bb *s, unsigned *dirty)
 {
     int placed = 0;
@@ -188,15 +192,15 @@ static int naked_singles(struct bb *s, unsigned *dirty)
         uint32_t single = s->unsolved[k] & ~two;
         if (!single)
             continue;
-#pragma GCC unroll 9
-        for (unsigned d = 0; d < 9; d++) {
-            uint32_t m = single & s->cand[k][d];
-            if (!m)
-                continue;
-            for (uint32_t x = m; x; x &= x - 1, placed++)
-                bb_place_only(s, d, k, ctz32(x));
-            if ((s->cand[k][d] & m) != m)
+        uint32_t b0 = c[1] | c[3] | c[5] | c[7], b1 = c[2] | c[3] | c[6] | c[7];
+        uint32_t b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
+        for (uint32_t x = single; x; x &= x - 1, placed++) {
+            unsigned bit = ctz32(x);
+            unsigned d = ((b0 >> bit) & 1u) | ((b1 >> bit) & 1u) << 1 |
+                         ((b2 >> bit) & 1u) << 2 | ((b3 >> bit) & 1u) << 3;
+            if (!((c[d] >> bit) & 1u))
                 return -1;
+            bb_place_only(s, d, k, bit);
             *dirty |= 1u << d;
         }
     }
@@ -361,6 +365,7 @@ struct search {
     uint64_t nodes;
     uint64_t guesses;
     struct sudoku_grid *solution;
+    int dense; /* the root state has 46 unsolved cells or fewer */
 };
 
 static void bb_extract(const struct bb *s, struct sudoku_grid *g)
@@ -460,6 +465,33 @@ static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
     return (r3 & c3) == BAND_ALL;
 }
 
+/* Finds an unsolved cell with exactly two candidates and fills br with it;
+ * returns 0 when there is none. */
+static int pair_cell(const struct bb *s, struct branch *br)
+{
+    for (unsigned k = 0; k < 3; k++) {
+        const uint32_t *c = s->cand[k];
+        uint32_t one = 0, two = 0, three = 0;
+        for (unsigned d = 0; d < 9; d++) {
+            three |= two & c[d];
+            two |= one & c[d];
+            one |= c[d];
+        }
+        uint32_t pair = s->unsolved[k] & two & ~three;
+        if (pair) {
+            unsigned bit = ctz32(pair), digits = 0;
+            for (unsigned d = 0; d < 9; d++)
+                digits |= ((c[d] >> bit) & 1u) << d;
+            br->kind = BR_CELL;
+            br->index = k;
+            br->pos = bit;
+            br->alts = digits;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* Picks the band or stack with the fewest patterns over its nine digits
  * (more than nine: not every digit fixed there), and in it the digit with
  * the fewest patterns, two when there is one. A pattern fixes a digit in
@@ -467,10 +499,17 @@ static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
  * hard puzzles. The cell with the fewest candidates is kept for sparse
  * states and for a state where no digit has two patterns left (propagation
  * leaves none; the search must not depend on that). */
-static int choose_branch(const struct bb *s, struct branch *br)
+static int choose_branch(const struct bb *s, struct branch *br, int dense)
 {
     unsigned fits[6][9], total[6], best = 6, fewest = 1000;
 
+    /* Dense puzzles (46 unsolved cells or fewer after the root's
+     * propagation) branch on a cell with two candidates when there is one,
+     * without the triad check: their trees are shallow, so the cost of a
+     * node decides, and this one costs a third less. Puzzles that start
+     * sparser keep the patterns all the way down. */
+    if (dense && pair_cell(s, br))
+        return 1;
     if (!all_fits(s, fits, total))
         return 0;
     /* Sparse states (more than 62 unsolved cells, an empty board at the
@@ -539,7 +578,7 @@ static void search(struct search *sr, struct bb *s)
             return;
         }
         struct branch br;
-        if (!choose_branch(s, &br))
+        if (!choose_branch(s, &br, sr->dense))
             return;
         unsigned alts = br.alts;
         if (alts & (alts - 1))
@@ -574,7 +613,7 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
                                 struct sudoku_grid *solution, unsigned *count,
                                 struct sudoku_stats *stats)
 {
-    struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution};
+    struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution, 0};
     struct bb s;
     uint32_t taken[3] = {0, 0, 0}, mine[3][9] = {{0}};
     int alive = 1;
@@ -607,8 +646,12 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
     for (unsigned k = 0; k < 3; k++)
         for (unsigned d = 0; d < 9; d++)
             s.cand[k][d] &= ~taken[k] | mine[k][d];
-    if (alive && bb_propagate(&s, 0x1FF))
+    if (alive && bb_propagate(&s, 0x1FF)) {
+        sr.dense = pop32(s.unsolved[0]) + pop32(s.unsolved[1]) +
+                       pop32(s.unsolved[2]) <=
+                   46;
         search(&sr, &s);
+    }
 
     *count = sr.count;
     if (stats) {
