@@ -211,7 +211,8 @@ enum codec_status codec_board_value(const cJSON *board, const char *at,
         if (n != SUDOKU_CELLS)
             return codec_fail(err, CODEC_INVALID_BOARD, at, -1,
                               "board string has %zu character%s; it must "
-                              "have 81 (or be an array of 9 rows of 9)",
+                              "have 81 for 9x9, or N * N for N = 4, 6, 8, "
+                              "12, 16 or 25 (or be an array of N rows of N)",
                               n, n == 1 ? "" : "s");
         out->shape = CODEC_SHAPE_LINE;
         return CODEC_OK;
