@@ -15,7 +15,7 @@
 
 #define CLI_COMMANDS "solve, count, validate, hint, grade, explain or generate"
 
-const char cli_usage[] =
+static const char usage_classic[] =
     "usage: sudoku [OPTIONS] solve [FILE...]\n"
     "       sudoku [OPTIONS] count [FILE...]\n"
     "       sudoku [OPTIONS] validate|hint|grade|explain [FILE...]\n"
@@ -73,13 +73,6 @@ const char cli_usage[] =
     "its size, the sums totalling 405 when the cages cover the grid, and\n"
     "givens that fit their cage; a problem is reported on stderr.\n"
     "\n"
-    "Other sizes and variant rules (solve, count, validate and generate;\n"
-    "docs/cli.md): --size N (4, 6, 8, 9, 12, 16 or 25; else the line's\n"
-    "length says), --box RxC, --regions MAP (N*N region letters, jigsaw),\n"
-    "--diagonals, --anti-knight, --anti-king. A line is N*N characters,\n"
-    "'1'-'9' then 'A'-'P' for 10 and up; generate takes --size and the\n"
-    "rules with --seed, --count and --symmetry none|rotational.\n"
-    "\n"
     "In messages, lines, columns (character positions), rows and boxes\n"
     "count from 1, as in editors; the HTTP API counts from 0.\n"
     "\n"
@@ -97,6 +90,23 @@ const char cli_usage[] =
     "exit status: 0 all puzzles answered, 1 some puzzle reported on stderr,\n"
     "2 bad usage (the one thing wrong is said on stderr) or an unreadable\n"
     "file.\n";
+
+/* Printed after the rest (one string would pass the 4,095 characters C
+ * promises a literal). */
+static const char usage_variant[] =
+    "\n"
+    "Other sizes and variant rules (solve, count, validate and generate;\n"
+    "docs/cli.md): --size N (4, 6, 8, 9, 12, 16 or 25; else the line's\n"
+    "length says), --box RxC, --regions MAP (N*N region letters, jigsaw),\n"
+    "--diagonals, --anti-knight, --anti-king. A line is N*N characters,\n"
+    "'1'-'9' then 'A'-'P' for 10 and up; generate takes --size and the\n"
+    "rules with --seed, --count and --symmetry none|rotational.\n";
+
+void cli_print_usage(void)
+{
+    fputs(usage_classic, stdout);
+    fputs(usage_variant, stdout);
+}
 
 int cli_bad_usage(const char *fmt, ...)
 {
@@ -188,7 +198,7 @@ static int parse_args(int argc, char **argv, struct cli_options *opt,
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(cli_usage, stdout);
+            cli_print_usage();
             return 0;
         } else if (!strcmp(a, "--version")) {
             printf("sudoku %s\n", SUDOKUD_VERSION);

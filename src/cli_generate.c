@@ -45,7 +45,7 @@ int cli_generate(int argc, char **argv)
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         char words[128];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(cli_usage, stdout);
+            cli_print_usage();
             return 0;
         } else if (!strcmp(a, "--difficulty") || !strcmp(a, "--symmetry")) {
             int level_flag = a[2] == 'd';

@@ -71,7 +71,7 @@ int cli_run_file(const struct cli_options *opt, const char *path);
 int cli_generate(int argc, char **argv);
 
 /* The help text, for --help. */
-extern const char cli_usage[];
+void cli_print_usage(void);
 
 /* A usage error: says the one thing that is wrong on stderr, points to
  * --help, and returns the exit status for it (2). */

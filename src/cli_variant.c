@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_internal.h" /* cli_usage */
+#include "cli_internal.h" /* cli_print_usage */
 #include "cli_variant.h"
 #include "cover.h"
 
@@ -289,7 +289,7 @@ int cli_variant_main(int argc, char **argv)
         return -1;
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            fputs(cli_usage, stdout); /* the one help, variants included */
+            cli_print_usage(); /* the one help, variants included */
             return 0;
         }
     if ((first = parse(argc, argv, &o)) < 0)
