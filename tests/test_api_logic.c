@@ -18,6 +18,7 @@
 #include "logic.h"
 #include "sudoku.h"
 #include "support.h"
+#include "api_support.h"
 #include "tests.h"
 
 static const struct api_context ctx = {.max_nodes = 200000,
@@ -42,23 +43,14 @@ static const char several[] =
     "8.........95.......76.........426798...571243...893165......916....3.487"
     "....1.532";
 
-/* POSTs body (copied to an exact-size heap buffer) and parses the answer. */
+/* POSTs body (at_call: an exact-size heap copy) and parses the answer. */
 static cJSON *post_ctx(const struct api_context *c, const char *path,
                        const char *type, const char *body, int want_status)
 {
-    struct api_request req = {
-        .method = "POST", .path = path, .content_type = type};
     struct api_response resp;
-    size_t len = strlen(body);
-    char *copy = malloc(len ? len : 1);
     cJSON *root;
 
-    assert_non_null(copy);
-    memcpy(copy, body, len);
-    req.body = copy;
-    req.body_len = len;
-    api_handle(c, &req, &resp);
-    free(copy);
+    at_call(c, "POST", path, type, body, &resp);
     if (resp.status != want_status)
         fail_msg("%s: status %d, want %d: %.*s", path, resp.status, want_status,
                  (int)resp.body_len, resp.body);

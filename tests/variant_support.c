@@ -9,11 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api_support.h"
 #include "support.h"
 #include "variant_support.h"
-
-#define JSON "application/json"
-
 /* --max-body as the daemon's default (16 KiB): a 25x25 body with a region
  * map must fit in it. */
 const struct api_context variant_ctx = {.max_nodes = 5000000,
@@ -106,19 +104,10 @@ void variant_verify(const struct variant_rules *r, const char *puzzle,
 
 cJSON *variant_post(const char *path, const char *body, int status)
 {
-    struct api_request req = {
-        .method = "POST", .path = path, .content_type = JSON};
     struct api_response resp;
-    size_t len = strlen(body);
-    char *copy = malloc(len ? len : 1);
     cJSON *root;
 
-    assert_non_null(copy);
-    memcpy(copy, body, len);
-    req.body = copy;
-    req.body_len = len;
-    api_handle(&variant_ctx, &req, &resp);
-    free(copy);
+    at_call(&variant_ctx, "POST", path, AT_JSON, body, &resp);
     root = cJSON_ParseWithLength(resp.body, resp.body_len);
     if (resp.status != status)
         fail_msg("%s answered %d, want %d: %.*s", path, resp.status, status,
