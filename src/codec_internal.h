@@ -45,6 +45,12 @@ enum codec_status codec_board_general(const char *body, size_t len,
  * in *len), or NULL when !ok or out of memory. */
 char *codec_finish(cJSON *obj, int ok, size_t *len);
 
+/* Adds `text` (n * n characters, row-major) under `name`: one string in
+ * CODEC_SHAPE_LINE, else an array of n strings of n. 0 when out of
+ * memory. Boards of every size and region maps share it. */
+int codec_add_grid(cJSON *obj, const char *name, const char *text, unsigned n,
+                   enum codec_shape shape);
+
 /* {"valid", "solutions", "complete"} of a /validate answer, or NULL when
  * out of memory; the caller adds "conflicts" and finishes it. */
 cJSON *codec_validate_begin(int valid, unsigned solutions, int complete);

@@ -336,27 +336,35 @@ char *codec_encode_grade(const struct logic_grade *g, size_t *len)
     return codec_finish(obj, add_grade(obj, g), len);
 }
 
-/* A board as 9 strings of 9 or one string of 81. */
-static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
-                     enum codec_shape shape)
+int codec_add_grid(cJSON *obj, const char *name, const char *text, unsigned n,
+                   enum codec_shape shape)
 {
-    char text[SUDOKU_CELLS + 1], row[SUDOKU_SIZE + 1];
+    char row[COVER_MAX_N + 1];
     cJSON *rows;
 
-    sudoku_format(g, text);
     if (shape == CODEC_SHAPE_LINE)
         return cJSON_AddStringToObject(obj, name, text) != NULL;
     if ((rows = cJSON_AddArrayToObject(obj, name)) == NULL)
         return 0;
-    for (int r = 0; r < SUDOKU_SIZE; r++) {
+    for (unsigned r = 0; r < n; r++) {
         cJSON *s;
-        memcpy(row, text + r * SUDOKU_SIZE, SUDOKU_SIZE);
-        row[SUDOKU_SIZE] = '\0';
+        memcpy(row, text + r * n, n);
+        row[n] = '\0';
         if ((s = cJSON_CreateString(row)) == NULL)
             return 0;
         cJSON_AddItemToArray(rows, s);
     }
     return 1;
+}
+
+/* A classic board as 9 strings of 9 or one string of 81. */
+static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
+                     enum codec_shape shape)
+{
+    char text[SUDOKU_CELLS + 1];
+
+    sudoku_format(g, text);
+    return codec_add_grid(obj, name, text, SUDOKU_SIZE, shape);
 }
 
 char *codec_encode_generated(const struct codec_generated *g, size_t *len)

@@ -526,39 +526,14 @@ out:
  * ------------------------------------------------------------------------ */
 
 /* The grid g as a JSON value in `shape`: n strings of n, or one string. */
-static cJSON *grid_json(const struct cover_grid *g, enum codec_shape shape)
-{
-    char text[COVER_MAX_CELLS + 1], row[COVER_MAX_N + 1];
-    cJSON *rows;
-
-    cover_format(g, text);
-    if (shape == CODEC_SHAPE_LINE)
-        return cJSON_CreateString(text);
-    if ((rows = cJSON_CreateArray()) == NULL)
-        return NULL;
-    for (unsigned r = 0; r < g->n; r++) {
-        cJSON *s;
-        memcpy(row, text + r * g->n, g->n);
-        row[g->n] = '\0';
-        if ((s = cJSON_CreateString(row)) == NULL) {
-            cJSON_Delete(rows);
-            return NULL;
-        }
-        cJSON_AddItemToArray(rows, s);
-    }
-    return rows;
-}
-
 /* Adds grid g under `name`; 0 when out of memory. */
 static int add_grid(cJSON *obj, const char *name, const struct cover_grid *g,
                     enum codec_shape shape)
 {
-    cJSON *v = grid_json(g, shape);
+    char text[COVER_MAX_CELLS + 1];
 
-    if (v == NULL)
-        return 0;
-    cJSON_AddItemToObject(obj, name, v);
-    return 1;
+    cover_format(g, text);
+    return codec_add_grid(obj, name, text, g->n, shape);
 }
 
 char *codec_encode_variant_solution(const struct cover_grid *g,
@@ -634,8 +609,8 @@ char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
  * (the regions as a map in rows). */
 static int add_rules(cJSON *obj, const struct cover_rules *r)
 {
-    cJSON *rules = cJSON_AddObjectToObject(obj, "rules"), *box, *map;
-    char row[COVER_MAX_N + 1];
+    cJSON *rules = cJSON_AddObjectToObject(obj, "rules"), *box;
+    char map[COVER_MAX_CELLS + 1];
 
     if (rules == NULL ||
         !cJSON_AddBoolToObject(rules, "diagonals", r->diagonals) ||
@@ -646,18 +621,10 @@ static int add_rules(cJSON *obj, const struct cover_rules *r)
         return (box = cJSON_AddObjectToObject(rules, "box")) != NULL &&
                cJSON_AddNumberToObject(box, "rows", r->box_rows) &&
                cJSON_AddNumberToObject(box, "columns", r->box_cols);
-    if ((map = cJSON_AddArrayToObject(rules, "regions")) == NULL)
-        return 0;
-    for (unsigned i = 0; i < r->n; i++) {
-        cJSON *s;
-        for (unsigned j = 0; j < r->n; j++)
-            row[j] = (char)('A' + r->region[i * r->n + j]);
-        row[r->n] = '\0';
-        if ((s = cJSON_CreateString(row)) == NULL)
-            return 0;
-        cJSON_AddItemToArray(map, s);
-    }
-    return 1;
+    for (unsigned i = 0; i < (unsigned)r->n * r->n; i++)
+        map[i] = (char)('A' + r->region[i]);
+    map[r->n * r->n] = '\0';
+    return codec_add_grid(rules, "regions", map, r->n, CODEC_SHAPE_ROWS);
 }
 
 char *codec_encode_variant_generated(const struct codec_variant_generated *g,
