@@ -159,9 +159,10 @@ int api_read_board(const struct api_context *ctx, const struct api_request *req,
  * character" or "a control character". */
 void api_shown_char(char c, char *out, size_t size);
 
-/* The verdicts on a board that obeys the rules, shared by every engine. */
-void api_no_solution_problem(struct codec_problem *p);
-void api_multiple_solutions_problem(struct codec_problem *p);
+/* The verdict of a finished count to 2 on a board that obeys the rules,
+ * shared by every engine: API_SOLVED for one solution, else the result
+ * with its problem in *p (no_solution, multiple_solutions). */
+enum api_result api_count_result(unsigned count, struct codec_problem *p);
 
 /* The time /generate may take; past it the closest puzzle found is not
  * good enough (classic: 503 generation_timeout). */

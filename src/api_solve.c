@@ -322,28 +322,24 @@ enum api_result api_judge(const struct api_context *ctx,
                              &v->text);
         return v->result = API_INVALID;
     }
+    return v->result = api_count_result(count, &v->problem);
+}
+
+enum api_result api_count_result(unsigned count, struct codec_problem *p)
+{
     if (count == 0) {
-        api_no_solution_problem(&v->problem);
-        return v->result = API_NO_SOLUTION;
+        codec_problem_init(p, 422, "no_solution", "No solution",
+                           "the board obeys the rules but cannot be "
+                           "completed");
+        return API_NO_SOLUTION;
     }
     if (count > 1) {
-        api_multiple_solutions_problem(&v->problem);
-        return v->result = API_MULTIPLE_SOLUTIONS;
+        codec_problem_init(p, 422, "multiple_solutions", "Multiple solutions",
+                           "the board has more than one solution; a valid "
+                           "puzzle has exactly one, so add givens");
+        return API_MULTIPLE_SOLUTIONS;
     }
-    return v->result = API_SOLVED;
-}
-
-void api_no_solution_problem(struct codec_problem *p)
-{
-    codec_problem_init(p, 422, "no_solution", "No solution",
-                       "the board obeys the rules but cannot be completed");
-}
-
-void api_multiple_solutions_problem(struct codec_problem *p)
-{
-    codec_problem_init(p, 422, "multiple_solutions", "Multiple solutions",
-                       "the board has more than one solution; a valid "
-                       "puzzle has exactly one, so add givens");
+    return API_SOLVED;
 }
 
 void api_handle_solve(const struct api_context *ctx,

@@ -252,15 +252,7 @@ enum api_result api_variant_judge(uint64_t max_nodes, struct api_variant *var)
         conflict_problem(var);
         return var->result = API_INVALID;
     }
-    if (count == 0) {
-        api_no_solution_problem(&var->problem);
-        return var->result = API_NO_SOLUTION;
-    }
-    if (count > 1) {
-        api_multiple_solutions_problem(&var->problem);
-        return var->result = API_MULTIPLE_SOLUTIONS;
-    }
-    return var->result = API_SOLVED;
+    return var->result = api_count_result(count, &var->problem);
 }
 
 void api_solve_variant(const struct api_context *ctx, struct api_response *resp,
