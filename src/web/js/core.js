@@ -145,23 +145,19 @@
     return true;
   }
 
-  function undo() {
-    if (!undoStack.length) { setStatus('info', 'Nothing to undo.'); return; }
-    redoStack.push(snapshot());
-    restore(undoStack.pop());
+  // Undo and redo are mirror images: the state on top of `from` comes
+  // back, and the present goes onto `to`.
+  function travel(from, to, none, done) {
+    if (!from.length) { setStatus('info', none); return; }
+    to.push(snapshot());
+    restore(from.pop());
     clearMarks();
     afterChange();
-    setStatus('info', 'Undone.');
+    setStatus('info', done);
   }
 
-  function redo() {
-    if (!redoStack.length) { setStatus('info', 'Nothing to redo.'); return; }
-    undoStack.push(snapshot());
-    restore(redoStack.pop());
-    clearMarks();
-    afterChange();
-    setStatus('info', 'Redone.');
-  }
+  function undo() { travel(undoStack, redoStack, 'Nothing to undo.', 'Undone.'); }
+  function redo() { travel(redoStack, undoStack, 'Nothing to redo.', 'Redone.'); }
 
   function clearMarks() {
     overlay = null;
