@@ -25,6 +25,26 @@ static int grow(struct codec_batch *b)
     return 0;
 }
 
+/* The next item, cleared: no variant, CODEC_OK, no error and no pointer;
+ * NULL when out of memory. Every way of adding an item starts here, so
+ * that each member is set in one place. */
+static struct codec_batch_item *next_item(struct codec_batch *b)
+{
+    struct codec_batch_item *it;
+
+    if (b->n == b->cap && grow(b) != 0)
+        return NULL;
+    it = &b->items[b->n++];
+    it->variant = NULL;
+    it->status = CODEC_OK;
+    it->err.offset = -1;
+    it->err.row = -1;
+    it->err.column = -1;
+    it->err.pointer[0] = '\0';
+    it->at[0] = '\0';
+    return it;
+}
+
 /* The item for the generic engine when `item` (at `item_at`) is one: a
  * board of another size, or an object with rule members. */
 static enum codec_status add_variant(struct codec_batch_item *it,
@@ -54,17 +74,11 @@ static enum codec_status add_item(struct codec_batch *b, const cJSON *value,
                                   const char *at, const cJSON *item,
                                   const char *item_at)
 {
-    struct codec_batch_item *it;
+    struct codec_batch_item *it = next_item(b);
 
-    if (b->n == b->cap && grow(b) != 0)
+    if (it == NULL)
         return CODEC_NO_MEMORY;
-    it = &b->items[b->n++];
     snprintf(it->at, sizeof(it->at), "%s", at);
-    it->err.offset = -1;
-    it->err.row = -1;
-    it->err.column = -1;
-    it->err.pointer[0] = '\0';
-    it->variant = NULL;
     it->status = codec_board_value(value, at, &it->board, &it->err);
     if (it->status != CODEC_OK || codec_has_rule_member(item))
         return add_variant(it, item, item_at);
@@ -75,13 +89,12 @@ static enum codec_status add_item(struct codec_batch *b, const cJSON *value,
 static enum codec_status add_failed(struct codec_batch *b, enum codec_status st,
                                     const struct codec_error *err)
 {
-    if (b->n == b->cap && grow(b) != 0)
+    struct codec_batch_item *it = next_item(b);
+
+    if (it == NULL)
         return CODEC_NO_MEMORY;
-    b->items[b->n].status = st;
-    b->items[b->n].err = *err;
-    b->items[b->n].variant = NULL;
-    b->items[b->n].at[0] = '\0';
-    b->n++;
+    it->status = st;
+    it->err = *err;
     return CODEC_OK;
 }
 
@@ -266,28 +279,16 @@ static const char *plain_board(const char *p, const char *end,
     return p + SUDOKU_CELLS + 1;
 }
 
-/* The next item, for a plain board, with its error cleared as add_item
- * would and its pointer "/boards/INDEX" when index >= 0, else ""; NULL
- * when out of memory. */
+/* The next item, for a plain board, with its pointer "/boards/INDEX" when
+ * index >= 0, else ""; NULL when out of memory. */
 static struct codec_batch_item *next_plain(struct codec_batch *b, long index)
 {
-    struct codec_batch_item *it;
-    size_t n = 0;
+    struct codec_batch_item *it = next_item(b);
 
-    if (b->n == b->cap && grow(b) != 0)
-        return NULL;
-    it = &b->items[b->n++];
-    it->variant = NULL; /* a plain board: classic 9x9 */
-    it->status = CODEC_OK;
-    it->err.offset = -1;
-    it->err.row = -1;
-    it->err.column = -1;
-    it->err.pointer[0] = '\0';
-    if (index >= 0) {
+    if (it != NULL && index >= 0) {
         memcpy(it->at, "/boards/", 8);
-        n = 8 + put_decimal(it->at + 8, (size_t)index);
+        it->at[8 + put_decimal(it->at + 8, (size_t)index)] = '\0';
     }
-    it->at[n] = '\0';
     return it;
 }
 
