@@ -58,13 +58,14 @@ uint64_t http_now_us(void)
 
 /* Ends the connection for `why`: libmicrohttpd reads the end of the stream
  * in its next round and closes it (a request under way is then reported
- * as aborted). */
+ * as aborted). Counted before the shutdown, so that a client that sees
+ * its connection end finds the close in /metrics already. */
 static void shut(struct http_loop *lp, struct http_conn *cs,
                  enum metrics_close why)
 {
     cs->closing = 1;
-    shutdown(cs->fd, SHUT_RDWR);
     metrics_connection_closed(lp->srv->metrics, why);
+    shutdown(cs->fd, SHUT_RDWR);
 }
 
 /* Bytes on cs's socket that libmicrohttpd has not read yet: a request that
