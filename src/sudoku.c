@@ -1,15 +1,17 @@
 /* sudoku.c - parsing, rule checks and the solver behind include/sudoku.h.
  * The solver is a backtracking search over per-digit bitboards: it propagates
- * constraints to a fixpoint before every branch and copies its 120-byte state
+ * constraints to a fixpoint before every branch and copies its 160-byte state
  * per branch instead of undoing moves. No static mutable state: reentrant.
  *
  * Method
  * ------
  * State (struct bb, with its bit layout, in sudoku_bits.h): for every
  * digit, the set of cells where it may still stand (a cell holding that
- * digit stays in its set), plus the set of unsolved cells. Placing digit d in
- * cell x clears x from the other eight digits' sets and x's 20 peers from d's
- * set: about a dozen word operations, no loop over peers.
+ * digit stays in its set), plus the set of unsolved cells, each a vector of
+ * three band words. Placing digit d in cell x clears x from the other eight
+ * digits' sets and x's 20 peers from d's set: one vector operation per
+ * digit, no loop over peers; the counting rules below work on all three
+ * bands at once.
  *
  * Propagation, cheapest rule first, repeated until nothing changes; when a
  * dearer rule finds something for one digit, the cheaper ones run again
@@ -174,43 +176,43 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
  * before each placement catches. */
 static int naked_singles(struct bb *s, unsigned *dirty)
 {
+    const vband *c = s->cand;
+    vband one = c[0], two = one & c[1];
+    one |= c[1];
+    two |= one & c[2], one |= c[2];
+    two |= one & c[3], one |= c[3];
+    two |= one & c[4], one |= c[4];
+    two |= one & c[5], one |= c[5];
+    two |= one & c[6], one |= c[6];
+    two |= one & c[7], one |= c[7];
+    two |= one & c[8], one |= c[8];
+    if (vany(s->unsolved & ~one))
+        return -1;
+    vband single = s->unsolved & ~two;
+    if (!vany(single))
+        return 0;
+    vband b0 = c[1] | c[3] | c[5] | c[7], b1 = c[2] | c[3] | c[6] | c[7];
+    vband b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
     int placed = 0;
-
     for (unsigned k = 0; k < 3; k++) {
-        const uint32_t *c = s->cand[k];
-        uint32_t one = c[0], two = 0;
-        two |= one & c[1], one |= c[1];
-        two |= one & c[2], one |= c[2];
-        two |= one & c[3], one |= c[3];
-        two |= one & c[4], one |= c[4];
-        two |= one & c[5], one |= c[5];
-        two |= one & c[6], one |= c[6];
-        two |= one & c[7], one |= c[7];
-        two |= one & c[8], one |= c[8];
-        if (s->unsolved[k] & ~one)
-            return -1;
-        uint32_t single = s->unsolved[k] & ~two;
-        if (!single)
-            continue;
-        uint32_t b0 = c[1] | c[3] | c[5] | c[7], b1 = c[2] | c[3] | c[6] | c[7];
-        uint32_t b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
-        for (uint32_t x = single; x; x &= x - 1, placed++) {
+        for (uint32_t x = single[k]; x; x &= x - 1, placed++) {
             unsigned bit = ctz32(x);
-            unsigned d = ((b0 >> bit) & 1u) | ((b1 >> bit) & 1u) << 1 |
-                         ((b2 >> bit) & 1u) << 2 | ((b3 >> bit) & 1u) << 3;
-            if (!((c[d] >> bit) & 1u))
+            unsigned d = ((b0[k] >> bit) & 1u) | ((b1[k] >> bit) & 1u) << 1 |
+                         ((b2[k] >> bit) & 1u) << 2 |
+                         ((b3[k] >> bit) & 1u) << 3;
+            if (!((c[d][k] >> bit) & 1u))
                 return -1;
-            bb_place_only(s, d, k, bit);
+            bb_place_only(s, d, 27 * k + bit);
             *dirty |= 1u << d;
         }
     }
     return placed;
 }
 
-/* x when it has exactly one bit, else 0 (x == 0 gives 0). */
-static inline uint32_t lone(uint32_t x)
+/* Each lane of x when it has exactly one bit, else 0. */
+static inline vband lone(vband x)
 {
-    return (x & (x - 1)) ? 0 : x;
+    return x & (vband)((x & (x - 1)) == 0);
 }
 
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
@@ -218,34 +220,32 @@ static inline uint32_t lone(uint32_t x)
  * many branches here for a predictor to learn. */
 static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
 {
-    uint32_t hs[3], one = 0, two = 0, empty = 0;
-
-#pragma GCC unroll 3
-    for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[k][d];
-        uint32_t r0 = w & ROW_BITS, r1 = (w >> 9) & ROW_BITS, r2 = w >> 18;
-        uint32_t b0 = w & BOX_BITS, b1 = w & (BOX_BITS << 3),
-                 b2 = w & (BOX_BITS << 6);
-        empty |= !r0 | !r1 | !r2 | !b0 | !b1 | !b2;
-        hs[k] = lone(r0) | (lone(r1) << 9) | (lone(r2) << 18) | lone(b0) |
-                lone(b1) | lone(b2);
-        two |= one & r0, one |= r0;
-        two |= one & r1, one |= r1;
-        two |= one & r2, one |= r2;
-    }
-    if (empty | (one != ROW_BITS))
+    vband w = s->cand[d];
+    vband r0 = w & ROW_BITS, r1 = (w >> 9) & ROW_BITS, r2 = w >> 18;
+    vband x0 = w & BOX_BITS, x1 = w & (BOX_BITS << 3),
+          x2 = w & (BOX_BITS << 6);
+    vband empty = (vband)((r0 == 0) | (r1 == 0) | (r2 == 0) | (x0 == 0) |
+                          (x1 == 0) | (x2 == 0));
+    vband hs = lone(r0) | (lone(r1) << 9) | (lone(r2) << 18) | lone(x0) |
+               lone(x1) | lone(x2);
+    /* The columns: which hold d in one row of the nine, which in two. */
+    vband one = r0 | r1 | r2, two = (r0 & r1) | ((r0 | r1) & r2);
+    uint32_t all = one[0] | one[1] | one[2];
+    uint32_t more = two[0] | two[1] | two[2] | (one[0] & one[1]) |
+                    ((one[0] | one[1]) & one[2]);
+    if (vany(empty) | (all != ROW_BITS))
         return -1;
-    uint32_t cols = (one & ~two) * COL_BITS;
+    vband m = (hs | (w & ((all & ~more) * COL_BITS))) & s->unsolved;
+    if (!vany(m))
+        return 0;
 
     int placed = 0;
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t m = (hs[k] | (s->cand[k][d] & cols)) & s->unsolved[k];
-        while (m) {
-            unsigned bit = ctz32(m);
-            m &= m - 1;
+        for (uint32_t x = m[k]; x; x &= x - 1) {
+            unsigned bit = ctz32(x);
             /* An earlier placement may have cleared this cell for d, or
              * filled it: the next pass then finds the dead end, if any. */
-            if ((s->cand[k][d] & s->unsolved[k]) >> bit & 1u) {
+            if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
                 *dirty |= bb_place(s, d, k, bit);
                 placed++;
             }
@@ -264,7 +264,7 @@ static int band_locked(struct bb *s, unsigned d)
     uint32_t c[3];
 
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t w = s->cand[k][d];
+        uint32_t w = s->cand[d][k];
         uint32_t x = (((w | (w >> 1) | (w >> 2)) & TRIAD_LOW) * 0x15u) >> 4;
         unsigned occ = (x & 7u) | ((x >> 6) & 0x38u) | ((x >> 12) & 0x1C0u);
         unsigned fit =
@@ -274,7 +274,7 @@ static int band_locked(struct bb *s, unsigned d)
         if (occ != fit) {
             uint32_t t = spread3[fit & 7u] | spread3[(fit >> 3) & 7u] << 9 |
                          spread3[fit >> 6] << 18;
-            s->cand[k][d] = w &= t * 7u;
+            s->cand[d][k] = w &= t * 7u;
             changed = 1;
         }
         c[k] = w | (w >> 9) | (w >> 18);
@@ -292,7 +292,7 @@ static int band_locked(struct bb *s, unsigned d)
         for (unsigned k = 0; k < 3; k++) {
             uint32_t gone = (occ & ~fit) >> (3 * k) & 7u;
             for (; gone; gone &= gone - 1)
-                s->cand[k][d] &= ~(COL_BITS << (3 * j + ctz32(gone)));
+                s->cand[d][k] &= ~(COL_BITS << (3 * j + ctz32(gone)));
         }
     }
     return changed;
@@ -320,7 +320,7 @@ static int bb_propagate(struct bb *s, unsigned dirty)
         locked_todo |= changed;
         /* Solved: every placement kept the rules (a cell is placed only
          * while its digit is a candidate), so nothing more can be found. */
-        if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2]))
+        if (!vany(s->unsolved))
             return 1;
         if (n > 0)
             continue;
@@ -372,7 +372,7 @@ static void bb_extract(const struct bb *s, struct sudoku_grid *g)
 {
     for (unsigned d = 0; d < 9; d++)
         for (unsigned k = 0; k < 3; k++)
-            for (uint32_t w = s->cand[k][d]; w; w &= w - 1)
+            for (uint32_t w = s->cand[d][k]; w; w &= w - 1)
                 g->cell[27 * k + ctz32(w)] = (uint8_t)(d + 1);
 }
 
@@ -381,22 +381,19 @@ static void bb_extract(const struct bb *s, struct sudoku_grid *g)
  * cell and none without candidates. */
 static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
 {
-    uint32_t one[3], two[3], three[3];
+    vband one = s->cand[0], two = {0, 0, 0, 0}, three = two;
 
-    for (unsigned k = 0; k < 3; k++) {
-        one[k] = two[k] = three[k] = 0;
-        for (unsigned d = 0; d < 9; d++) {
-            uint32_t x = s->cand[k][d];
-            three[k] |= two[k] & x;
-            two[k] |= one[k] & x;
-            one[k] |= x;
-        }
+    for (unsigned d = 1; d < 9; d++) {
+        vband x = s->cand[d];
+        three |= two & x;
+        two |= one & x;
+        one |= x;
     }
     unsigned best = 10, bk = 0, bb = 0;
+    vband pair = s->unsolved & ~three;
     for (unsigned k = 0; k < 3; k++) {
-        uint32_t pair = s->unsolved[k] & ~three[k];
-        if (pair) {
-            best = 2, bk = k, bb = ctz32(pair);
+        if (pair[k]) {
+            best = 2, bk = k, bb = ctz32(pair[k]);
             break;
         }
     }
@@ -404,14 +401,14 @@ static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
         for (uint32_t m = s->unsolved[k]; m; m &= m - 1) {
             unsigned b = ctz32(m), n = 0;
             for (unsigned d = 0; d < 9; d++)
-                n += (s->cand[k][d] >> b) & 1u;
+                n += (s->cand[d][k] >> b) & 1u;
             if (n < best)
                 best = n, bk = k, bb = b;
         }
     }
     unsigned digits = 0;
     for (unsigned d = 0; d < 9; d++)
-        digits |= ((s->cand[bk][d] >> bb) & 1u) << d;
+        digits |= ((s->cand[d][bk] >> bb) & 1u) << d;
     *band = bk;
     *bit = bb;
     return digits;
@@ -434,25 +431,24 @@ struct branch {
  * subtrees on sparse boards. */
 static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
 {
-    /* Counts to three, bit-sliced over the digits: the row triads of band k
-     * at bits 3t + k, the column triads of band k at bits 9k + c. */
-    uint32_t r1 = 0, r2 = 0, r3 = 0, c1 = 0, c2 = 0, c3 = 0;
+    /* Counts to three, bit-sliced over the digits, per band: the row
+     * triads at their lowest bits, the column triads at bit c. */
+    vband r1 = {0, 0, 0, 0}, r2 = r1, r3 = r1, c1 = r1, c2 = r1, c3 = r1;
 
     for (unsigned b = 0; b < 6; b++)
         total[b] = 0;
     for (unsigned d = 0; d < 9; d++) {
-        uint32_t c[3];
+        vband w = s->cand[d];
+        vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
+        /* row r's three triads gathered at bits 9r + 4..6, as band_fits */
+        vband x = (o | (o << 2) | (o << 4)) >> 4;
+        r3 |= r2 & o, r2 |= r1 & o, r1 |= o;
+        vband c = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+        c3 |= c2 & c, c2 |= c1 & c, c1 |= c;
 #pragma GCC unroll 3
         for (unsigned k = 0; k < 3; k++) {
-            uint32_t w = s->cand[k][d];
-            uint32_t o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
-            fits[k][d] = band_fits(o);
+            fits[k][d] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
             total[k] += pop6[fits[k][d]];
-            o <<= k;
-            r3 |= r2 & o, r2 |= r1 & o, r1 |= o;
-            c[k] = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
-            o = c[k] << (9 * k);
-            c3 |= c2 & o, c2 |= c1 & o, c1 |= o;
         }
 #pragma GCC unroll 3
         for (unsigned j = 0; j < 3; j++) {
@@ -462,26 +458,27 @@ static int all_fits(const struct bb *s, unsigned fits[6][9], unsigned total[6])
             total[3 + j] += pop6[f];
         }
     }
-    return (r3 & c3) == BAND_ALL;
+    return !vany((r3 ^ TRIAD_LOW) | (c3 ^ ROW_BITS));
 }
 
 /* Finds an unsolved cell with exactly two candidates and fills br with it;
  * returns 0 when there is none. */
 static int pair_cell(const struct bb *s, struct branch *br)
 {
+    vband one = s->cand[0], two = {0, 0, 0, 0}, three = two;
+
+    for (unsigned d = 1; d < 9; d++) {
+        vband x = s->cand[d];
+        three |= two & x;
+        two |= one & x;
+        one |= x;
+    }
+    vband pair = s->unsolved & two & ~three;
     for (unsigned k = 0; k < 3; k++) {
-        const uint32_t *c = s->cand[k];
-        uint32_t one = 0, two = 0, three = 0;
-        for (unsigned d = 0; d < 9; d++) {
-            three |= two & c[d];
-            two |= one & c[d];
-            one |= c[d];
-        }
-        uint32_t pair = s->unsolved[k] & two & ~three;
-        if (pair) {
-            unsigned bit = ctz32(pair), digits = 0;
+        if (pair[k]) {
+            unsigned bit = ctz32(pair[k]), digits = 0;
             for (unsigned d = 0; d < 9; d++)
-                digits |= ((c[d] >> bit) & 1u) << d;
+                digits |= ((s->cand[d][k] >> bit) & 1u) << d;
             br->kind = BR_CELL;
             br->index = k;
             br->pos = bit;
@@ -551,13 +548,13 @@ static unsigned apply_branch(struct bb *s, const struct branch *br, unsigned a)
         return bb_place(s, a, br->index, br->pos);
     unsigned d = br->pos;
     if (br->kind == BR_BAND) {
-        s->cand[br->index][d] &= band_perms[a] * 7u;
+        s->cand[d][br->index] &= band_perms[a] * 7u;
     } else {
         unsigned j = br->index;
         for (unsigned k = 0; k < 3; k++) {
             unsigned gone = ~(stack_perms[a] >> (3 * k)) & 7u;
             for (; gone; gone &= gone - 1)
-                s->cand[k][d] &= ~(COL_BITS << (3 * j + ctz32(gone)));
+                s->cand[d][k] &= ~(COL_BITS << (3 * j + ctz32(gone)));
         }
     }
     return 1u << d;
@@ -572,7 +569,7 @@ static int search_done(const struct search *sr)
 static void search(struct search *sr, struct bb *s)
 {
     for (;;) {
-        if (!(s->unsolved[0] | s->unsolved[1] | s->unsolved[2])) {
+        if (!vany(s->unsolved)) {
             if (sr->count++ == 0 && sr->solution)
                 bb_extract(s, sr->solution);
             return;
@@ -615,37 +612,33 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
 {
     struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution, 0};
     struct bb s;
-    uint32_t taken[3] = {0, 0, 0}, mine[3][9] = {{0}};
+    vband taken = {0, 0, 0, 0}, mine[9];
     int alive = 1;
 
-    for (unsigned d = 0; d < 9; d++)
-        for (unsigned k = 0; k < 3; k++)
-            s.cand[k][d] = BAND_ALL;
-    s.unsolved[0] = s.unsolved[1] = s.unsolved[2] = BAND_ALL;
-    s.pad = 0;
+    for (unsigned d = 0; d < 9; d++) {
+        s.cand[d] = (vband){BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
+        mine[d] = taken;
+    }
+    s.unsolved = (vband){BAND_ALL, BAND_ALL, BAND_ALL, 0};
     /* The givens: each clears its peers from its digit's set (a digit a
      * peer already holds, or one outside 1-9, breaks a rule and leaves no
      * solution); then every given cell is cleared from the other digits'
      * sets at once. */
-    for (unsigned k = 0; k < 3 && alive; k++) {
-        const uint8_t *cell = puzzle->cell + 27 * k;
-        for (unsigned bit = 0; bit < 27; bit++) {
-            unsigned v = cell[bit];
-            if (v == 0)
-                continue;
-            unsigned d = v - 1;
-            if (v > 9 || !((s.cand[k][d] >> bit) & 1u)) {
-                alive = 0;
-                break;
-            }
-            bb_place_only(&s, d, k, bit);
-            taken[k] |= 1u << bit;
-            mine[k][d] |= 1u << bit;
+    for (unsigned i = 0; i < SUDOKU_CELLS && alive; i++) {
+        unsigned v = puzzle->cell[i];
+        if (v == 0)
+            continue;
+        unsigned d = v - 1;
+        if (v > 9 || !((s.cand[d][i / 27] >> (i % 27)) & 1u)) {
+            alive = 0;
+            break;
         }
+        bb_place_only(&s, d, i);
+        taken |= cell_vec[i];
+        mine[d] |= cell_vec[i];
     }
-    for (unsigned k = 0; k < 3; k++)
-        for (unsigned d = 0; d < 9; d++)
-            s.cand[k][d] &= ~taken[k] | mine[k][d];
+    for (unsigned d = 0; d < 9; d++)
+        s.cand[d] &= ~taken | mine[d];
     if (alive && bb_propagate(&s, 0x1FF)) {
         sr.dense = pop32(s.unsolved[0]) + pop32(s.unsolved[1]) +
                        pop32(s.unsolved[2]) <=

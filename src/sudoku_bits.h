@@ -15,8 +15,7 @@
  *    bit  26 ......... 18 | 17 ......... 9 | 8 .......... 0
  *         row 3b+2, c8-c0 | row 3b+1       | row 3b, c8-c0
  *
- * cand[b][0..8] are the nine digits' cells in band b, next to each other so
- * that clearing a cell from all digits touches one cache line. A "triad" is
+ * A "triad" is
  * the three cells of one row inside one box; its lowest bit is
  * 9 * row + 3 * box, so TRIAD_LOW marks the nine triads of a band.
  * ===================================================================== */
@@ -27,27 +26,48 @@
 #define BOX_BITS 0x1C0E07u   /* box 0 of a band */
 #define TRIAD_LOW 0x1249249u /* bits 0, 3, ..., 24 */
 
+/* A digit's cells in the three bands, one band per lane (lane k: band k),
+ * so that one vector operation works on the whole grid: SSE2 on x86-64,
+ * NEON on arm64, plain words where the target has no vectors (GCC and
+ * Clang lower the type to whatever the target has). Lane 3 is a phantom
+ * band: full in every digit's set and solved, so that no test over all
+ * lanes needs a mask. */
+typedef uint32_t vband __attribute__((vector_size(16)));
+
 struct bb {
-    uint32_t cand[3][9]; /* cand[b][d]: cells of band b where digit d+1 may
-                            stand, its placed cell included */
-    uint32_t unsolved[3];
-    uint32_t pad; /* keeps the size a multiple of 8: 120 bytes */
+    vband cand[9]; /* cand[d][b]: cells of band b where digit d+1 may
+                      stand, its placed cell included */
+    vband unsolved;
 };
 
-/* The peers of a cell inside its own band (row, box and column, the cell
- * itself included), by bit number. */
+/* 1 when any lane of v is not zero. */
+static inline int vany(vband v)
+{
+    return (v[0] | v[1] | v[2] | v[3]) != 0;
+}
+
+/* The peers of a cell (row, column and box, the cell itself included) and
+ * the cell itself, by cell index i = 27 * band + bit. */
 #define OWN(r, c)                                                              \
     ((COL_BITS << (c)) | (ROW_BITS << (9 * (r))) |                             \
      (BOX_BITS << (3 * ((c) / 3))))
-#define OWN_ROW(r)                                                             \
-    OWN(r, 0), OWN(r, 1), OWN(r, 2), OWN(r, 3), OWN(r, 4), OWN(r, 5),          \
-        OWN(r, 6), OWN(r, 7), OWN(r, 8)
-static const uint32_t own_peers[27] = {OWN_ROW(0), OWN_ROW(1), OWN_ROW(2)};
-
-#define COL_ROW                                                                \
-    COL_BITS, COL_BITS << 1, COL_BITS << 2, COL_BITS << 3, COL_BITS << 4,      \
-        COL_BITS << 5, COL_BITS << 6, COL_BITS << 7, COL_BITS << 8
-static const uint32_t col_peers[27] = {COL_ROW, COL_ROW, COL_ROW};
+#define LANE(k, j, own, other) ((k) == (j) ? (own) : (other))
+#define PEERS(k, r, c)                                                         \
+    {LANE(k, 0, OWN(r, c), COL_BITS << (c)),                                   \
+     LANE(k, 1, OWN(r, c), COL_BITS << (c)),                                   \
+     LANE(k, 2, OWN(r, c), COL_BITS << (c)), 0}
+#define CELL(k, r, c)                                                          \
+    {LANE(k, 0, 1u << (9 * (r) + (c)), 0),                                     \
+     LANE(k, 1, 1u << (9 * (r) + (c)), 0),                                     \
+     LANE(k, 2, 1u << (9 * (r) + (c)), 0), 0}
+#define ROW9(M, k, r)                                                          \
+    M(k, r, 0), M(k, r, 1), M(k, r, 2), M(k, r, 3), M(k, r, 4), M(k, r, 5),    \
+        M(k, r, 6), M(k, r, 7), M(k, r, 8)
+#define BAND27(M, k) ROW9(M, k, 0), ROW9(M, k, 1), ROW9(M, k, 2)
+static const vband cell_peers[81] = {BAND27(PEERS, 0), BAND27(PEERS, 1),
+                                     BAND27(PEERS, 2)};
+static const vband cell_vec[81] = {BAND27(CELL, 0), BAND27(CELL, 1),
+                                   BAND27(CELL, 2)};
 
 /* The six ways a digit can fill a band: one triad per row and per box. */
 #define PERM(a, b, c)                                                          \
@@ -67,21 +87,13 @@ static inline unsigned ctz32(uint32_t x)
     return (unsigned)__builtin_ctz(x);
 }
 
-/* Places digit d (0-8) in cell `bit` of band k when no other digit's set
- * holds the cell (a naked single, or after bb_place has cleared it): only
- * d's set changes. */
-static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
-                                 unsigned bit)
+/* Places digit d (0-8) in cell i when no other digit's set holds the cell
+ * (a naked single, or after bb_place has cleared it): only d's set
+ * changes. */
+static inline void bb_place_only(struct bb *s, unsigned d, unsigned i)
 {
-    uint32_t b = 1u << bit;
-    uint32_t col = col_peers[bit];
-
-    s->cand[0][d] &= ~col;
-    s->cand[1][d] &= ~col;
-    s->cand[2][d] &= ~col;
-    s->cand[k][d] &= ~own_peers[bit];
-    s->cand[k][d] |= b;
-    s->unsolved[k] &= ~b;
+    s->cand[d] = (s->cand[d] & ~cell_peers[i]) | cell_vec[i];
+    s->unsolved &= ~cell_vec[i];
 }
 
 /* Places digit d (0-8) in cell `bit` of band k. The caller has checked that
@@ -89,15 +101,15 @@ static inline void bb_place_only(struct bb *s, unsigned d, unsigned k,
 static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
                                 unsigned bit)
 {
-    uint32_t b = 1u << bit;
-    unsigned changed = 1u << d;
+    unsigned i = 27 * k + bit, changed = 1u << d;
+    vband cell = cell_vec[i];
 
 #pragma GCC unroll 9
     for (unsigned e = 0; e < 9; e++) {
-        changed |= ((s->cand[k][e] >> bit) & 1u) << e;
-        s->cand[k][e] &= ~b;
+        changed |= ((s->cand[e][k] >> bit) & 1u) << e;
+        s->cand[e] &= ~cell;
     }
-    bb_place_only(s, d, k, bit);
+    bb_place_only(s, d, i);
     return changed;
 }
 
