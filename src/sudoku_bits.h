@@ -40,10 +40,13 @@ struct bb {
     vband unsolved;
 };
 
-/* 1 when any lane of v is not zero. */
+typedef uint64_t vhalves __attribute__((vector_size(16)));
+
+/* 1 when any lane of v is not zero (tested as two 64-bit halves). */
 static inline int vany(vband v)
 {
-    return (v[0] | v[1] | v[2] | v[3]) != 0;
+    vhalves h = (vhalves)v;
+    return (h[0] | h[1]) != 0;
 }
 
 /* The peers of a cell (row, column and box, the cell itself included) and
