@@ -196,17 +196,19 @@ static int naked_singles(struct bb *s, unsigned *dirty)
     int placed = 0;
     for (unsigned k = 0; k < 3; k++) {
         for (uint32_t x = single[k]; x; x &= x - 1, placed++) {
-            unsigned bit = ctz32(x);
+            unsigned bit = ctz32(x), i = 27 * k + bit;
             unsigned d = ((b0[k] >> bit) & 1u) | ((b1[k] >> bit) & 1u) << 1 |
                          ((b2[k] >> bit) & 1u) << 2 |
                          ((b3[k] >> bit) & 1u) << 3;
-            if (!((c[d][k] >> bit) & 1u))
-                return -1;
-            bb_place_only(s, d, 27 * k + bit);
+            s->cand[d] &= ~cell_others[i];
             *dirty |= 1u << d;
         }
     }
-    return placed;
+    s->unsolved &= ~single;
+    /* Two singles of one digit that see each other: the second placed
+     * cleared the first from the digit's set, its only candidate. */
+    one = c[0] | c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7] | c[8];
+    return vany(single & ~one) ? -1 : placed;
 }
 
 /* Each lane of x when it has exactly one bit, else 0. */

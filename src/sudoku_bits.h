@@ -59,6 +59,10 @@ static inline int vany(vband v)
     {LANE(k, 0, OWN(r, c), COL_BITS << (c)),                                   \
      LANE(k, 1, OWN(r, c), COL_BITS << (c)),                                   \
      LANE(k, 2, OWN(r, c), COL_BITS << (c)), 0}
+#define OTHERS(k, r, c)                                                        \
+    {LANE(k, 0, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)),        \
+     LANE(k, 1, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)),        \
+     LANE(k, 2, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)), 0}
 #define CELL(k, r, c)                                                          \
     {LANE(k, 0, 1u << (9 * (r) + (c)), 0),                                     \
      LANE(k, 1, 1u << (9 * (r) + (c)), 0),                                     \
@@ -69,6 +73,8 @@ static inline int vany(vband v)
 #define BAND27(M, k) ROW9(M, k, 0), ROW9(M, k, 1), ROW9(M, k, 2)
 static const vband cell_peers[81] = {BAND27(PEERS, 0), BAND27(PEERS, 1),
                                      BAND27(PEERS, 2)};
+static const vband cell_others[81] = {BAND27(OTHERS, 0), BAND27(OTHERS, 1),
+                                      BAND27(OTHERS, 2)};
 static const vband cell_vec[81] = {BAND27(CELL, 0), BAND27(CELL, 1),
                                    BAND27(CELL, 2)};
 
