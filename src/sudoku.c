@@ -27,6 +27,8 @@
  *     box) holding it must contain one of the six 3x3 permutation patterns.
  *     Triads outside every pattern that fits are cleared; the same for the
  *     column triads of a stack. This covers pointing and claiming and more.
+ *     Puzzles given with 31 cells or more skip this rule: they need a few
+ *     guesses either way, and the rule costs them more than it saves.
  * Branching: a digit fills a band in one of six patterns (one triad per
  * row and per box), and a stack likewise. The search takes the band or
  * stack with the fewest patterns left over all digits, and in it the digit
@@ -308,8 +310,9 @@ static int band_locked(struct bb *s, unsigned d)
  * due: what one placement sets off is mostly naked singles, and looking at
  * every due digit first was wasted work (on the core issue's example, 25
  * calls of hidden_singles of which 19 placed nothing; now 8, and the solve
- * takes a third less time). Returns 0 on a dead end, else 1. */
-static int bb_propagate(struct bb *s, unsigned dirty)
+ * takes a third less time). Locked candidates run only when `locked` is
+ * set. Returns 0 on a dead end, else 1. */
+static int bb_propagate(struct bb *s, unsigned dirty, int locked)
 {
     unsigned hidden_todo = dirty, locked_todo = dirty;
 
@@ -339,7 +342,7 @@ static int bb_propagate(struct bb *s, unsigned dirty)
             locked_todo |= changed;
             continue;
         }
-        while (locked_todo && n == 0) {
+        while (locked && locked_todo && n == 0) {
             unsigned d = ctz32(locked_todo);
             locked_todo &= locked_todo - 1;
             n = band_locked(s, d);
@@ -568,7 +571,7 @@ static int search_done(const struct search *sr)
 }
 
 /* Searches below the propagated state s, which it may overwrite. */
-static void search(struct search *sr, struct bb *s)
+static void search(struct search *sr, struct bb *s, int locked)
 {
     for (;;) {
         if (!vany(s->unsolved)) {
@@ -592,14 +595,14 @@ static void search(struct search *sr, struct bb *s)
             sr->nodes++;
             if (!alts) { /* the last alternative: no copy needed */
                 unsigned dirty = apply_branch(s, &br, a);
-                if (!bb_propagate(s, dirty))
+                if (!bb_propagate(s, dirty, locked))
                     return;
                 break;
             }
             struct bb t = *s;
             unsigned dirty = apply_branch(&t, &br, a);
-            if (bb_propagate(&t, dirty)) {
-                search(sr, &t);
+            if (bb_propagate(&t, dirty, locked)) {
+                search(sr, &t, locked);
                 if (search_done(sr))
                     return;
             }
@@ -641,11 +644,19 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
     }
     for (unsigned d = 0; d < 9; d++)
         s.cand[d] &= ~taken | mine[d];
-    if (alive && bb_propagate(&s, 0x1FF)) {
+    /* Puzzles given with 31 cells or more need few guesses, and locked
+     * candidates cost them more than they save: singles only. */
+    int locked = pop32(s.unsolved[0]) + pop32(s.unsolved[1]) +
+                     pop32(s.unsolved[2]) >
+                 50;
+    if (alive && bb_propagate(&s, 0x1FF, locked)) {
         sr.dense = pop32(s.unsolved[0]) + pop32(s.unsolved[1]) +
                        pop32(s.unsolved[2]) <=
                    46;
-        search(&sr, &s);
+        if (locked)
+            search(&sr, &s, 1);
+        else
+            search(&sr, &s, 0);
     }
 
     *count = sr.count;
