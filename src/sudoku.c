@@ -196,6 +196,7 @@ static int naked_singles(struct bb *s, unsigned *dirty)
     vband b0 = c[1] | c[3] | c[5] | c[7], b1 = c[2] | c[3] | c[6] | c[7];
     vband b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
     int placed = 0;
+    unsigned placed_digits = 0; /* not *dirty: it may alias the sets */
     for (unsigned k = 0; k < 3; k++) {
         for (uint32_t x = single[k]; x; x &= x - 1, placed++) {
             unsigned bit = ctz32(x), i = 27 * k + bit;
@@ -203,9 +204,10 @@ static int naked_singles(struct bb *s, unsigned *dirty)
                          ((b2[k] >> bit) & 1u) << 2 |
                          ((b3[k] >> bit) & 1u) << 3;
             s->cand[d] &= ~cell_others[i];
-            *dirty |= 1u << d;
+            placed_digits |= 1u << d;
         }
     }
+    *dirty |= placed_digits;
     s->unsolved &= ~single;
     /* Two singles of one digit that see each other: the second placed
      * cleared the first from the digit's set, its only candidate. */
@@ -244,17 +246,19 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
         return 0;
 
     int placed = 0;
+    unsigned changed = 0;
     for (unsigned k = 0; k < 3; k++) {
         for (uint32_t x = m[k]; x; x &= x - 1) {
             unsigned bit = ctz32(x);
             /* An earlier placement may have cleared this cell for d, or
              * filled it: the next pass then finds the dead end, if any. */
             if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
-                *dirty |= bb_place(s, d, k, bit);
+                changed |= bb_place(s, d, k, bit);
                 placed++;
             }
         }
     }
+    *dirty |= changed;
     return placed;
 }
 
