@@ -56,17 +56,24 @@ static inline int vany(vband v)
      (BOX_BITS << (3 * ((c) / 3))))
 #define LANE(k, j, own, other) ((k) == (j) ? (own) : (other))
 #define PEERS(k, r, c)                                                         \
-    {LANE(k, 0, OWN(r, c), COL_BITS << (c)),                                   \
-     LANE(k, 1, OWN(r, c), COL_BITS << (c)),                                   \
-     LANE(k, 2, OWN(r, c), COL_BITS << (c)), 0}
+    {                                                                          \
+        LANE(k, 0, OWN(r, c), COL_BITS << (c)),                                \
+            LANE(k, 1, OWN(r, c), COL_BITS << (c)),                            \
+            LANE(k, 2, OWN(r, c), COL_BITS << (c)), 0                          \
+    }
 #define OTHERS(k, r, c)                                                        \
-    {LANE(k, 0, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)),        \
-     LANE(k, 1, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)),        \
-     LANE(k, 2, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)), 0}
+    {                                                                          \
+        LANE(k, 0, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)),     \
+            LANE(k, 1, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)), \
+            LANE(k, 2, OWN(r, c) & ~(1u << (9 * (r) + (c))), COL_BITS << (c)), \
+            0                                                                  \
+    }
 #define CELL(k, r, c)                                                          \
-    {LANE(k, 0, 1u << (9 * (r) + (c)), 0),                                     \
-     LANE(k, 1, 1u << (9 * (r) + (c)), 0),                                     \
-     LANE(k, 2, 1u << (9 * (r) + (c)), 0), 0}
+    {                                                                          \
+        LANE(k, 0, 1u << (9 * (r) + (c)), 0),                                  \
+            LANE(k, 1, 1u << (9 * (r) + (c)), 0),                              \
+            LANE(k, 2, 1u << (9 * (r) + (c)), 0), 0                            \
+    }
 #define ROW9(M, k, r)                                                          \
     M(k, r, 0), M(k, r, 1), M(k, r, 2), M(k, r, 3), M(k, r, 4), M(k, r, 5),    \
         M(k, r, 6), M(k, r, 7), M(k, r, 8)

@@ -25,12 +25,12 @@
 #define EMPTY                                                                  \
     "........................................................................" \
     "........."
-/* A board that uses the whole default budget of 100000 nodes (issue 15's
- * with two givens fewer: no solution, shown in 591,101 nodes), so far more
- * than the 1000 these tests give a search. */
+/* A board that uses the whole default budget of 100000 nodes (17 givens,
+ * no solution, shown in 200,998 nodes), so far more than the 1000 these
+ * tests give a search. */
 #define HARD                                                                   \
-    ".....5.7.........3.....3.4...21........3..1............4..........4..."   \
-    "37........4"
+    "41...9.8...................3..1.8........47.........69.47....3..83.4...." \
+    "1........"
 
 static const struct api_context ctx = {.max_nodes = 100000,
                                        .max_body = 16384,

@@ -414,6 +414,53 @@ static void test_counts_match_naive(void **state)
     }
 }
 
+/* Boards cut from a solution with one given changed to another digit
+ * that breaks no rule (so most have no solution, some several): the count
+ * to 2 must match the plain count. Many are refuted only by the rules past
+ * singles (locked candidates, the triad checks); those with 31 givens or
+ * more go without locked candidates. */
+static void test_altered_boards_match_naive(void **state)
+{
+    (void)state;
+    struct sudoku_grid full = grid_of(example_solution);
+    uint32_t seed = 777;
+    unsigned none = 0, some = 0;
+
+    for (unsigned rep = 0; rep < 400; rep++) {
+        struct sudoku_grid g = full, s;
+        unsigned blanks = 36 + rep % 16;
+        for (unsigned n = 0; n < blanks;) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned i = (seed >> 16) % SUDOKU_CELLS;
+            n += g.cell[i] != 0;
+            g.cell[i] = 0;
+        }
+        for (int changed = 0; !changed;) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned i = (seed >> 16) % SUDOKU_CELLS;
+            seed = seed * 1103515245u + 12345u;
+            uint8_t was = g.cell[i], v = (uint8_t)(1 + (seed >> 16) % 9);
+            if (!was || v == was)
+                continue;
+            g.cell[i] = v;
+            changed = !sudoku_conflicts(&g, NULL, 0);
+            if (!changed)
+                g.cell[i] = was;
+        }
+        struct sudoku_grid copy = g;
+        unsigned want = naive_count(copy.cell, 2), count = 9;
+        assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, NULL), SUDOKU_OK);
+        if (count != want)
+            fail_msg("board %u (%u blanks): %u solutions, want %u", rep, blanks,
+                     count, want);
+        if (count)
+            assert_true(sudoku_is_solution_of(&g, &s));
+        none += want == 0, some += want > 0;
+    }
+    print_message("%u boards without a solution, %u with\n", none, some);
+    assert_true(none > 40 && some > 40);
+}
+
 static void test_full_board(void **state)
 {
     (void)state;
@@ -609,6 +656,7 @@ int test_sudoku(unsigned *ntests)
         cmocka_unit_test(test_sample_serg),
         cmocka_unit_test(test_empty_board),
         cmocka_unit_test(test_counts_match_naive),
+        cmocka_unit_test(test_altered_boards_match_naive),
         cmocka_unit_test(test_full_board),
         cmocka_unit_test(test_broken_rules_have_no_solution),
         cmocka_unit_test(test_budget),
