@@ -389,20 +389,39 @@ static void bb_extract(const struct bb *s, struct sudoku_grid *g)
                 g->cell[27 * k + ctz32(w)] = (uint8_t)(d + 1);
 }
 
+/* The cells where at least two digits can stand, and at least three. */
+static vband two_or_more(const struct bb *s, vband *three)
+{
+    vband one = s->cand[0], two = {0, 0, 0, 0};
+
+    *three = two;
+    for (unsigned d = 1; d < 9; d++) {
+        vband x = s->cand[d];
+        *three |= two & x;
+        two |= one & x;
+        one |= x;
+    }
+    return two;
+}
+
+/* The digits that can stand in cell `bit` of band k. */
+static unsigned cell_digits(const struct bb *s, unsigned k, unsigned bit)
+{
+    unsigned digits = 0;
+    for (unsigned d = 0; d < 9; d++)
+        digits |= ((s->cand[d][k] >> bit) & 1u) << d;
+    return digits;
+}
+
 /* Picks the unsolved cell with the fewest candidates; returns its digit mask
  * and stores its place in *band, *bit. The state has at least one unsolved
  * cell and none without candidates. */
 static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
 {
-    vband one = s->cand[0], two = {0, 0, 0, 0}, three = two;
-
-    for (unsigned d = 1; d < 9; d++) {
-        vband x = s->cand[d];
-        three |= two & x;
-        two |= one & x;
-        one |= x;
-    }
+    vband three;
     unsigned best = 10, bk = 0, bb = 0;
+
+    two_or_more(s, &three);
     vband pair = s->unsolved & ~three;
     for (unsigned k = 0; k < 3; k++) {
         if (pair[k]) {
@@ -419,12 +438,9 @@ static unsigned bb_choose(const struct bb *s, unsigned *band, unsigned *bit)
                 best = n, bk = k, bb = b;
         }
     }
-    unsigned digits = 0;
-    for (unsigned d = 0; d < 9; d++)
-        digits |= ((s->cand[d][bk] >> bb) & 1u) << d;
     *band = bk;
     *bit = bb;
-    return digits;
+    return cell_digits(s, bk, bb);
 }
 
 /* A branch point: the unsolved cell `pos` of band `index` and its digits
@@ -527,24 +543,15 @@ static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
  * returns 0 when there is none. */
 static int pair_cell(const struct bb *s, struct branch *br)
 {
-    vband one = s->cand[0], two = {0, 0, 0, 0}, three = two;
+    vband three;
+    vband pair = s->unsolved & two_or_more(s, &three) & ~three;
 
-    for (unsigned d = 1; d < 9; d++) {
-        vband x = s->cand[d];
-        three |= two & x;
-        two |= one & x;
-        one |= x;
-    }
-    vband pair = s->unsolved & two & ~three;
     for (unsigned k = 0; k < 3; k++) {
         if (pair[k]) {
-            unsigned bit = ctz32(pair[k]), digits = 0;
-            for (unsigned d = 0; d < 9; d++)
-                digits |= ((s->cand[d][k] >> bit) & 1u) << d;
             br->kind = BR_CELL;
             br->index = k;
-            br->pos = bit;
-            br->alts = digits;
+            br->pos = ctz32(pair[k]);
+            br->alts = cell_digits(s, k, br->pos);
             return 1;
         }
     }
