@@ -413,6 +413,13 @@ static unsigned cell_digits(const struct bb *s, unsigned k, unsigned bit)
     return digits;
 }
 
+/* The number of unsolved cells. */
+static unsigned unsolved_cells(const struct bb *s)
+{
+    return pop32(s->unsolved[0]) + pop32(s->unsolved[1]) +
+           pop32(s->unsolved[2]);
+}
+
 /* Picks the unsolved cell with the fewest candidates; returns its digit mask
  * and stores its place in *band, *bit. The state has at least one unsolved
  * cell and none without candidates. */
@@ -502,7 +509,8 @@ static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
     for (unsigned d = 0; d < 9; d++) {
         vband w = s->cand[d];
         vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
-        /* row r's three triads gathered at bits 9r + 4..6, as band_fits */
+        /* row r's three triads gathered at bits 9r..9r+2 (o's bits are
+         * 3 apart, so the shifts do not overlap) */
         vband x = (o | (o << 2) | (o << 4)) >> 4;
         r4 |= r3 & o, r3 |= r2 & o, r2 |= r1 & o, r1 |= o;
         vband c = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
@@ -583,8 +591,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
     /* Sparse states (more than 62 unsolved cells, an empty board at the
      * extreme) branch on a cell: they have many solutions, and a digit in a
      * cell reaches one far sooner than a pattern does. */
-    if (pop32(s->unsolved[0]) + pop32(s->unsolved[1]) + pop32(s->unsolved[2]) >
-        62) {
+    if (unsolved_cells(s) > 62) {
         br->kind = BR_CELL;
         br->alts = bb_choose(s, &br->index, &br->pos);
         return 1;
@@ -719,16 +726,10 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
         s.cand[d] &= ~taken | mine[d];
     /* Puzzles given with 31 cells or more need few guesses, and locked
      * candidates cost them more than they save: singles only. */
-    int locked =
-        pop32(s.unsolved[0]) + pop32(s.unsolved[1]) + pop32(s.unsolved[2]) > 50;
+    int locked = unsolved_cells(&s) > 50;
     if (alive && bb_propagate(&s, 0x1FF, locked)) {
-        sr.dense = pop32(s.unsolved[0]) + pop32(s.unsolved[1]) +
-                       pop32(s.unsolved[2]) <=
-                   46;
-        if (locked)
-            search(&sr, &s, 1);
-        else
-            search(&sr, &s, 0);
+        sr.dense = unsolved_cells(&s) <= 46;
+        search(&sr, &s, locked);
     }
 
     *count = sr.count;

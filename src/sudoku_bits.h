@@ -165,15 +165,6 @@ static inline unsigned fits3(uint32_t r0, uint32_t r1, uint32_t r2)
     return perm_by_row[0][r0] & perm_by_row[1][r1] & perm_by_row[2][r2];
 }
 
-/* The patterns that fit a digit whose occupied triads of a band are o
- * (bits 9r + 3b). Multiplying by 0x15 gathers row r's three triads into
- * bits 9r + 4..6, without carries. */
-static inline unsigned band_fits(uint32_t o)
-{
-    uint32_t x = (o * 0x15u) >> 4;
-    return fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
-}
-
 /* pattern_union[f]: the triads of the patterns in the set f as a 3x3 matrix,
  * bit 3r + b for row r and box b (band r and column b of a stack). */
 static const uint16_t pattern_union[64] = {
