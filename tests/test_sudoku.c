@@ -384,6 +384,24 @@ static unsigned naive_count(uint8_t *cell, unsigned limit)
     return n;
 }
 
+/* A number below n from the seed's next step (a plain LCG: the boards
+ * stay the same from run to run). */
+static unsigned next_random(uint32_t *seed, unsigned n)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return (*seed >> 16) % n;
+}
+
+/* Blanks `blanks` random cells of g that are not blank yet. */
+static void blank_cells(struct sudoku_grid *g, unsigned blanks, uint32_t *seed)
+{
+    for (unsigned n = 0; n < blanks;) {
+        unsigned i = next_random(seed, SUDOKU_CELLS);
+        n += g->cell[i] != 0;
+        g->cell[i] = 0;
+    }
+}
+
 /* Boards with 20 to 62 blanks cut from a solution (62 is the most the
  * pattern branches are used at; more falls back to cells): the count to 300
  * must match the plain count, and the solution must be one. */
@@ -396,12 +414,7 @@ static void test_counts_match_naive(void **state)
     for (unsigned blanks = 20; blanks <= 62; blanks += 3) {
         for (unsigned rep = 0; rep < 4; rep++) {
             g = full;
-            for (unsigned n = 0; n < blanks;) {
-                seed = seed * 1103515245u + 12345u;
-                unsigned i = (seed >> 16) % SUDOKU_CELLS;
-                n += g.cell[i] != 0;
-                g.cell[i] = 0;
-            }
+            blank_cells(&g, blanks, &seed);
             struct sudoku_grid copy = g;
             unsigned want = naive_count(copy.cell, 300), count = 0;
             assert_int_equal(sudoku_count(&g, 300, 0, &s, &count, NULL),
@@ -429,17 +442,10 @@ static void test_altered_boards_match_naive(void **state)
     for (unsigned rep = 0; rep < 400; rep++) {
         struct sudoku_grid g = full, s;
         unsigned blanks = 36 + rep % 16;
-        for (unsigned n = 0; n < blanks;) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned i = (seed >> 16) % SUDOKU_CELLS;
-            n += g.cell[i] != 0;
-            g.cell[i] = 0;
-        }
+        blank_cells(&g, blanks, &seed);
         for (int changed = 0; !changed;) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned i = (seed >> 16) % SUDOKU_CELLS;
-            seed = seed * 1103515245u + 12345u;
-            uint8_t was = g.cell[i], v = (uint8_t)(1 + (seed >> 16) % 9);
+            unsigned i = next_random(&seed, SUDOKU_CELLS);
+            uint8_t was = g.cell[i], v = (uint8_t)(1 + next_random(&seed, 9));
             if (!was || v == was)
                 continue;
             g.cell[i] = v;
