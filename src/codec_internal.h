@@ -51,6 +51,12 @@ char *codec_finish(cJSON *obj, int ok, size_t *len);
 int codec_add_grid(cJSON *obj, const char *name, const char *text, unsigned n,
                    enum codec_shape shape);
 
+/* Adds the seed of a generated puzzle under "seed", in digits: through a
+ * double cJSON would print 8000000000000001 as 8e+15 (15 significant
+ * digits when they compare equal within its epsilon), and that seed
+ * replayed is another puzzle. 0 when out of memory. */
+int codec_add_seed(cJSON *obj, uint64_t seed);
+
 /* {"valid", "solutions", "complete"} of a /validate answer, or NULL when
  * out of memory; the caller adds "conflicts" and finishes it. */
 cJSON *codec_validate_begin(int valid, unsigned solutions, int complete);

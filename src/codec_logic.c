@@ -367,23 +367,26 @@ static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
     return codec_add_grid(obj, name, text, SUDOKU_SIZE, shape);
 }
 
+int codec_add_seed(cJSON *obj, uint64_t seed)
+{
+    char digits[24];
+
+    snprintf(digits, sizeof(digits), "%llu", (unsigned long long)seed);
+    return cJSON_AddRawToObject(obj, "seed", digits) != NULL;
+}
+
 char *codec_encode_generated(const struct codec_generated *g, size_t *len)
 {
     cJSON *obj = cJSON_CreateObject(), *grade;
-    char seed[24];
     int ok;
 
     if (obj == NULL)
         return NULL;
-    /* In digits, not through a double: cJSON prints 8000000000000001 as
-     * 8e+15 (15 significant digits when they compare equal within its
-     * epsilon), and that seed replayed is another puzzle. */
-    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)g->seed);
     ok = add_board(obj, "puzzle", g->puzzle, g->shape) &&
          add_board(obj, "solution", g->solution, g->shape) &&
          cJSON_AddStringToObject(obj, "difficulty",
                                  logic_level_name(g->grade->level)) &&
-         cJSON_AddRawToObject(obj, "seed", seed) &&
+         codec_add_seed(obj, g->seed) &&
          cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
          cJSON_AddNumberToObject(obj, "givens", g->givens) &&
          cJSON_AddNumberToObject(obj, "attempts", g->attempts) &&

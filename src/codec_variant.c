@@ -631,16 +631,14 @@ char *codec_encode_variant_generated(const struct codec_variant_generated *g,
                                      size_t *len)
 {
     cJSON *obj = cJSON_CreateObject();
-    char seed[24];
     int ok;
 
     if (obj == NULL)
         return NULL;
-    snprintf(seed, sizeof(seed), "%llu", (unsigned long long)g->seed);
     ok = add_grid(obj, "puzzle", g->puzzle, g->shape) &&
          add_grid(obj, "solution", g->solution, g->shape) &&
          cJSON_AddNumberToObject(obj, "size", g->puzzle->n) &&
-         cJSON_AddRawToObject(obj, "seed", seed) &&
+         codec_add_seed(obj, g->seed) &&
          cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
          cJSON_AddNumberToObject(obj, "givens", g->givens) &&
          cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
