@@ -78,17 +78,25 @@
     });
   }
 
+  // What /grade and /explain start with: a classic board, not empty, sent
+  // as it stands. Resolves to the answer's data, or to null when there was
+  // no request or it failed (the status line then says why).
+  async function askAboutBoard(path, busy) {
+    clearMarks();
+    if (!isClassic()) { setStatus('info', CLASSIC_ONLY); return null; }
+    render();
+    if (isEmpty()) { setStatus('error', EMPTY_BOARD); return null; }
+    setStatus('info', busy);
+    const res = await call('POST', path, body(false));
+    if (!res.ok) { showProblem(res, path); return null; }
+    return res.data || {};
+  }
+
   // POST /grade answers {level, hardest, needs_guessing, steps, blanks_left}.
   function grade() {
     run(async () => {
-      clearMarks();
-      if (!isClassic()) { setStatus('info', CLASSIC_ONLY); return; }
-      render();
-      if (isEmpty()) { setStatus('error', EMPTY_BOARD); return; }
-      setStatus('info', 'Grading…');
-      const res = await call('POST', '/grade', body(false));
-      if (!res.ok) { showProblem(res, '/grade'); return; }
-      const d = res.data || {};
+      const d = await askAboutBoard('/grade', 'Grading…');
+      if (!d) return;
       let text = 'This puzzle is ' + (d.level || 'graded') +
         (Number.isFinite(d.rating) ? ' (rating ' + d.rating.toFixed(1) + ')' : '') + '.';
       if (d.needs_guessing) {
@@ -107,14 +115,8 @@
   // next to the grid in the words of the hints.
   function explain() {
     run(async () => {
-      clearMarks();
-      if (!isClassic()) { setStatus('info', CLASSIC_ONLY); return; }
-      render();
-      if (isEmpty()) { setStatus('error', EMPTY_BOARD); return; }
-      setStatus('info', 'Working out the solution path…');
-      const res = await call('POST', '/explain', body(false));
-      if (!res.ok) { showProblem(res, '/explain'); return; }
-      const d = res.data || {};
+      const d = await askAboutBoard('/explain', 'Working out the solution path…');
+      if (!d) return;
       const steps = Array.isArray(d.steps) ? d.steps : [];
       const list = $('path');
       list.textContent = '';
