@@ -200,6 +200,19 @@ enum codec_status codec_parse(const char *body, size_t len, cJSON **root,
     return CODEC_OK;
 }
 
+enum codec_status codec_parse_object(const char *body, size_t len, cJSON **root,
+                                     struct codec_error *err,
+                                     const char *detail)
+{
+    enum codec_status st = codec_parse(body, len, root, err);
+
+    if (st != CODEC_OK || cJSON_IsObject(*root))
+        return st;
+    cJSON_Delete(*root);
+    *root = NULL;
+    return codec_fail(err, CODEC_INVALID_REQUEST, "", -1, "%s", detail);
+}
+
 enum codec_status codec_board_value(const cJSON *board, const char *at,
                                     struct codec_board *out,
                                     struct codec_error *err)
@@ -232,21 +245,17 @@ enum codec_status codec_board_general(const char *body, size_t len,
     const cJSON *board;
     enum codec_status st;
 
-    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+    st = codec_parse_object(
+        body, len, &root, err,
+        "the body must be a JSON object with a \"board\" member");
+    if (st != CODEC_OK)
         return st;
-    if (!cJSON_IsObject(root)) {
-        st = codec_fail(
-            err, CODEC_INVALID_REQUEST, "", -1,
-            "the body must be a JSON object with a \"board\" member");
-        goto out;
-    }
     board = cJSON_GetObjectItemCaseSensitive(root, "board");
     if (board == NULL)
         st = codec_fail(err, CODEC_INVALID_REQUEST, "/board", -1,
                         "the \"board\" member is missing");
     else
         st = codec_board_value(board, "/board", out, err);
-out:
     cJSON_Delete(root);
     return st;
 }

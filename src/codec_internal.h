@@ -20,6 +20,12 @@ enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
 enum codec_status codec_parse(const char *body, size_t len, cJSON **root,
                               struct codec_error *err);
 
+/* codec_parse, and the value must be an object: else *root is NULL and the
+ * answer CODEC_INVALID_REQUEST with `detail` (what the body must be). */
+enum codec_status codec_parse_object(const char *body, size_t len, cJSON **root,
+                                     struct codec_error *err,
+                                     const char *detail);
+
 /* Decodes one board value (a string of 81, or an array of 9 strings of 9)
  * found at JSON pointer `at`. */
 enum codec_status codec_board_value(const cJSON *board, const char *at,

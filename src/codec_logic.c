@@ -44,13 +44,10 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
     cJSON *root;
 
     memset(out, 0, sizeof(*out));
-    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+    st = codec_parse_object(body, len, &root, err,
+                            "the body must be a JSON object");
+    if (st != CODEC_OK)
         return st;
-    if (!cJSON_IsObject(root)) {
-        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1,
-                        "the body must be a JSON object");
-        goto out;
-    }
     st = copy_string(root, "difficulty", out->difficulty,
                      sizeof(out->difficulty), err);
     if (st == CODEC_OK)
@@ -89,7 +86,6 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
             out->seed = (uint64_t)v;
         }
     }
-out:
     cJSON_Delete(root);
     return st;
 }

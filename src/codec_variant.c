@@ -468,14 +468,12 @@ enum codec_status codec_decode_variant(const char *body, size_t len,
     cJSON *root;
 
     variant_init(out, err);
-    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+    st = codec_parse_object(
+        body, len, &root, err,
+        "the body must be a JSON object with a \"board\" member");
+    if (st != CODEC_OK)
         return st;
-    if (!cJSON_IsObject(root))
-        st = codec_fail(
-            err, CODEC_INVALID_REQUEST, "", -1,
-            "the body must be a JSON object with a \"board\" member");
-    else
-        st = codec_variant_value(root, "", out, err);
+    st = codec_variant_value(root, "", out, err);
     cJSON_Delete(root);
     return st;
 }
@@ -490,13 +488,10 @@ enum codec_status codec_decode_variant_options(const char *body, size_t len,
     long n = 9;
 
     variant_init(out, err);
-    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
+    st = codec_parse_object(body, len, &root, err,
+                            "the body must be a JSON object");
+    if (st != CODEC_OK)
         return st;
-    if (!cJSON_IsObject(root)) {
-        st = codec_fail(err, CODEC_INVALID_REQUEST, "", -1,
-                        "the body must be a JSON object");
-        goto out;
-    }
     out->is_variant = codec_has_rule_member(root);
     if ((size = cJSON_GetObjectItemCaseSensitive(root, "size")) != NULL) {
         n = integer(size, 0, 1000000);
@@ -525,8 +520,8 @@ out:
  * Answers
  * ------------------------------------------------------------------------ */
 
-/* The grid g as a JSON value in `shape`: n strings of n, or one string. */
-/* Adds grid g under `name`; 0 when out of memory. */
+/* Adds grid g under `name`: n strings of n, or one string, as `shape`
+ * says; 0 when out of memory. */
 static int add_grid(cJSON *obj, const char *name, const struct cover_grid *g,
                     enum codec_shape shape)
 {
