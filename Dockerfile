@@ -6,7 +6,7 @@
 # /etc/group, and writes the image's SBOM (docker/sbom.sh); the runtime stage
 # is FROM scratch with that tree and the binary only: no shell, no package
 # manager, no setuid file. docker/test-image.sh passes the build arguments
-# (VERSION from include/config.h, REVISION from git) and checks all this.
+# (VERSION from include/version.h, REVISION from git) and checks all this.
 #   docker build --build-arg VERSION=0.1.0 -t sudokud:0.1.0 .
 #   docker run --rm -p 8080:8080 --read-only sudokud:0.1.0
 # No "# syntax=" line and no registry digest: our build machines reach no
@@ -24,11 +24,12 @@ WORKDIR /src
 COPY Makefile openapi.yaml ./
 COPY include/ include/
 COPY src/ src/
+COPY tools/ tools/
 ARG VERSION=unset
 RUN make build/sudokud CFLAGS=-O2 \
  && strip build/sudokud \
  && test "$(./build/sudokud --version)" = "sudokud $VERSION" \
- || { echo "VERSION=$VERSION is not the binary's ($(./build/sudokud --version)): pass the one of include/config.h" >&2; exit 1; }
+ || { echo "VERSION=$VERSION is not the binary's ($(./build/sudokud --version)): pass the one of include/version.h" >&2; exit 1; }
 # Lets docker/test-image.sh find and remove old, untagged builder images.
 LABEL org.sudokud.stage=build
 

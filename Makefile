@@ -36,73 +36,98 @@ HARDEN_CPPFLAGS := -D_FORTIFY_SOURCE=2
 endif
 
 CFLAGS   ?= -O2 -g
-CPPFLAGS += -Iinclude -D_GNU_SOURCE
+CPPFLAGS += -D_GNU_SOURCE
 # (The fuzzers' FUZZ_CFLAGS take none of HARDEN_*: they run under ASan.)
 ALL_CFLAGS = -std=c11 $(WARN) $(CFLAGS) $(HARDEN_CPPFLAGS) $(HARDEN_CFLAGS) $(SANFLAGS) -pthread -MMD -MP
 ALL_LDFLAGS = $(LDFLAGS) $(HARDEN_LDFLAGS) $(SANFLAGS) -pthread
-# Lazy (=) so that `make run`/`make test` can install the packages first.
-PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-TEST_LIBS  = $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
+# pkg-config runs once per make, here. `make run` and `make test` install the
+# packages first and build in a sub-make, which reads these anew.
+CJSON_CFLAGS := $(shell pkg-config --cflags libcjson 2>/dev/null)
+MHD_CFLAGS   := $(shell pkg-config --cflags libmicrohttpd 2>/dev/null)
+PKG_LIBS     := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_LIBS    := $(shell pkg-config --libs cmocka libcurl 2>/dev/null)
 
-LIB_SRC  := src/sudoku.c src/codec.c src/codec_batch.c src/api.c src/api_solve.c src/api_batch.c src/http.c src/http_framing.c src/http_conn.c src/http_loop.c src/http_server.c src/http_jobs.c src/config.c \
-            src/log.c src/metrics.c src/probe.c
-# Other sizes and variant rules on the wire (the engine: COVER_SRC).
-LIB_SRC  += src/api_variant.c src/codec_variant.c
-# The logic engine and the generator (also linked into the CLI and bench).
-LOGIC_SRC := src/logic.c src/logic_fish.c src/logic_unique.c src/logic_chain.c \
-             src/logic_turbot.c \
-             src/logic_als.c src/logic_force.c src/logic_explain.c src/generate.c
-LOGIC_OBJ := $(LOGIC_SRC:src/%.c=$(B)/obj/%.o)
-LIB_SRC  += $(LOGIC_SRC) src/api_logic.c src/codec_logic.c
-# Killer sudoku: cage checks and solver (also linked into the CLI and bench).
-KILLER_SRC := src/killer.c src/killer_search.c
-KILLER_OBJ := $(KILLER_SRC:src/%.c=$(B)/obj/%.o)
-LIB_SRC  += $(KILLER_SRC) src/api_killer.c src/codec_killer.c
-# The generic engine: other sizes and variant rules (also CLI and bench).
-COVER_SRC := src/cover.c src/cover_build.c src/cover_rules.c src/cover_generate.c
-COVER_OBJ := $(COVER_SRC:src/%.c=$(B)/obj/%.o)
-LIB_SRC  += $(COVER_SRC)
-LIB_OBJ  := $(LIB_SRC:src/%.c=$(B)/obj/%.o) $(B)/obj/assets.o
-# The command-line tool (src/cli_internal.h is what its files share).
-CLI_SRC  := src/cli.c src/cli_run.c src/cli_line.c src/cli_generate.c \
-            src/cli_variant.c
-CLI_OBJ  := $(CLI_SRC:src/%.c=$(B)/obj/%.o)
+# The sources by layer, bottom up: a folder of src/ and one of include/ per
+# layer. Each layer compiles with its own headers and those of the layers it
+# may use, and tools/check-layers.sh (run before anything is compiled) refuses
+# an #include that breaks the rule (docs/design.md "Layers").
+#   engine  the solvers: classic, logic, generator, killer, generic (cover)
+#   codec   JSON on the wire, the only code that sees cJSON
+#   api     the route handlers, request in and reply out, no sockets
+#   http    libmicrohttpd, event loops, jobs, the only code that sees it
+#   service the settings (config), logs and metrics, on nothing else
+#   daemon  main and the probe (--health-check)
+#   cli     the sudoku command, on the engine alone
+ENGINE_SRC := $(sort $(wildcard src/engine/*.c src/engine/*/*.c))
+CODEC_SRC  := $(sort $(wildcard src/codec/*.c))
+API_SRC    := $(sort $(wildcard src/api/*.c))
+HTTP_SRC   := $(sort $(wildcard src/http/*.c))
+SERVICE_SRC := $(sort $(wildcard src/service/*.c))
+DAEMON_SRC := $(filter-out src/daemon/main.c,$(sort $(wildcard src/daemon/*.c)))
+CLI_SRC    := $(sort $(wildcard src/cli/*.c))
+
+INC_ENGINE := -Iinclude/engine
+INC_CODEC  := $(INC_ENGINE) -Iinclude/codec $(CJSON_CFLAGS)
+INC_API    := $(INC_CODEC) -Iinclude/api -Iinclude/service
+INC_ALL    := $(INC_API) -Iinclude/http -Iinclude/daemon -Iinclude $(MHD_CFLAGS)
+$(B)/obj/engine/%.o: LAYER_INC := $(INC_ENGINE)
+$(B)/obj/codec/%.o:  LAYER_INC := $(INC_CODEC)
+$(B)/obj/service/%.o: LAYER_INC := -Iinclude/service -Iinclude
+$(B)/obj/api/%.o:    LAYER_INC := $(INC_API)
+$(B)/obj/http/%.o:   LAYER_INC := $(INC_ALL)
+$(B)/obj/daemon/%.o: LAYER_INC := $(INC_ALL)
+$(B)/obj/cli/%.o:    LAYER_INC := $(INC_ENGINE) -Iinclude
+
+obj = $(1:src/%.c=$(B)/obj/%.o)
+ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
+CLI_OBJ    := $(call obj,$(CLI_SRC))
+# Everything the daemon links but main.c; the test runner links the same.
+LIB_SRC    := $(ENGINE_SRC) $(CODEC_SRC) $(SERVICE_SRC) $(API_SRC) $(HTTP_SRC) \
+              $(DAEMON_SRC)
+LIB_OBJ    := $(call obj,$(LIB_SRC)) $(B)/obj/api/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(filter-out tests/bench/cover.c,$(wildcard tests/bench/*.c))
+LAYER_OK := $(B)/layers.ok
 
 .PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile
-all: $(B)/sudokud $(B)/sudoku
+all: $(LAYER_OK) $(B)/sudokud $(B)/sudoku
 
-$(B)/obj/%.o: src/%.c
+# The layer rule, checked before any object is built (every object waits
+# for it), again whenever a source or header changes.
+$(LAYER_OK): tools/check-layers.sh $(shell find src include -name '*.[chS]')
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -c -o $@ $<
+	@tools/check-layers.sh
+	@touch $@
+
+$(B)/obj/%.o: src/%.c | $(LAYER_OK)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(LAYER_INC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(B)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -Itests -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(INC_ALL) $(ALL_CFLAGS) -Itests -c -o $@ $<
 
-# The spec is embedded in the binary with .incbin; see src/assets.S.
-$(B)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*)
+# The spec is embedded in the binary with .incbin; see src/api/assets.S.
+$(B)/obj/api/assets.o: src/api/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*) | $(LAYER_OK)
 	@mkdir -p $(@D)
-	$(CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
+	$(CC) -Wa,-I$(CURDIR) -c -o $@ src/api/assets.S
 
-$(B)/sudokud: $(LIB_OBJ) $(B)/obj/main.o
+$(B)/sudokud: $(LIB_OBJ) $(B)/obj/daemon/main.o
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-$(B)/sudoku: $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ) $(CLI_OBJ)
+$(B)/sudoku: $(ENGINE_OBJ) $(CLI_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/test_runner: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(TEST_LIBS) $(LDLIBS)
 
-$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(B)/obj/sudoku.o $(LOGIC_OBJ) $(KILLER_OBJ) $(COVER_OBJ)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
+$(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
 
 # The generic engine's figures over tests/data/cover/ (tests/bench/cover.c).
-$(B)/bench_cover: tests/bench/cover.c tests/test_cover_sets.c tests/test_cover.h $(COVER_OBJ)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
+$(B)/bench_cover: tests/bench/cover.c tests/test_cover_sets.c tests/test_cover.h $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
 
 # Installs the Debian packages the build needs when any is missing (as root),
 # or prints the exact command to run.
@@ -156,7 +181,7 @@ bench-http: deps
 # bench-http row that shows how much of the cost is libmicrohttpd's.
 $(B)/bench_bare_mhd: tests/bench/http/bare_mhd.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(PKG_CFLAGS) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CPPFLAGS) $(INC_ALL) $(ALL_CFLAGS) -o $@ $< $(PKG_LIBS) $(LDLIBS)
 
 # POST /solve/batch against the CLI, and /solve latency while batches run.
 bench-batch: deps
@@ -169,7 +194,8 @@ install: $(B)/sudokud $(B)/sudoku
 
 # The C sources `make fmt` formats and `make fmt-check` (in .ci/run) holds
 # to .clang-format.
-FMT_SRC = src/*.c src/*.h include/*.h tests/*.c tests/*.h tests/bench/*.c \
+FMT_SRC = src/*/*.c src/*/*.h src/engine/*/*.c src/engine/*/*.h \
+          include/*.h include/*/*.h tests/*.c tests/*.h tests/bench/*.c \
           tests/bench/*.h tests/fuzz/*.c tests/tools/*.c
 
 fmt:
@@ -184,12 +210,12 @@ fmt-check:
 clean:
 	rm -rf build
 
--include $(wildcard $(B)/obj/*.d $(B)/obj/tests/*.d)
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
 
 # --- fuzzing, valgrind, soak (begin) ---
 # `make fuzz FUZZ_SECONDS=N` builds the libFuzzer targets of tests/fuzz/ with
-# clang, ASan and UBSan into build/fuzz/ (the library without src/http*.c and
-# src/probe.c: no sockets) and runs each for N seconds on a scratch copy of
+# clang, ASan and UBSan into build/fuzz/ (the library without src/http/ and
+# src/daemon/probe.c: no sockets) and runs each for N seconds on a scratch copy of
 # its seed corpus (build/fuzz/corpus/<target>/, which keeps growing between
 # runs), so tests/fuzz/corpus/ only changes by hand; crashes are written to
 # build/fuzz/artifacts/<target>/. `make valgrind` runs the unit suites under
@@ -200,8 +226,8 @@ FUZZ_DIR      := build/fuzz
 FUZZ_DEB_PKGS := clang libclang-rt-14-dev
 FUZZ_CFLAGS   := -std=c11 $(WARN) -g -O1 -fno-omit-frame-pointer -pthread \
                  -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_LIB_SRC  := $(filter-out src/http%.c src/probe.c,$(LIB_SRC))
-FUZZ_LIB_OBJ  := $(FUZZ_LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/assets.o
+FUZZ_LIB_SRC  := $(filter-out src/http/%.c src/daemon/probe.c,$(LIB_SRC))
+FUZZ_LIB_OBJ  := $(FUZZ_LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o) $(FUZZ_DIR)/obj/api/assets.o
 FUZZ_LIBS      = $(shell pkg-config --libs libcjson 2>/dev/null)
 # Per target: longest input (api: the default --max-body, beyond which the
 # http module answers 413 itself; sudoku: two boards' worth).
@@ -210,19 +236,19 @@ FUZZ_MAX_LEN_sudoku := 256
 
 .PHONY: fuzz fuzz-build valgrind soak
 
-$(FUZZ_DIR)/obj/%.o: src/%.c
+$(FUZZ_DIR)/obj/%.o: src/%.c | $(LAYER_OK)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(INC_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-$(FUZZ_DIR)/obj/assets.o: src/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*)
+$(FUZZ_DIR)/obj/api/assets.o: src/api/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -Wa,-I$(CURDIR) -c -o $@ src/assets.S
+	$(FUZZ_CC) -Wa,-I$(CURDIR) -c -o $@ src/api/assets.S
 
 $(FUZZ_DIR)/fuzz_api: tests/fuzz/fuzz_api.c $(FUZZ_LIB_OBJ)
-	$(FUZZ_CC) $(CPPFLAGS) $(PKG_CFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS) $(LDLIBS)
+	$(FUZZ_CC) $(CPPFLAGS) $(INC_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS) $(LDLIBS)
 
-$(FUZZ_DIR)/fuzz_sudoku: tests/fuzz/fuzz_sudoku.c $(FUZZ_DIR)/obj/sudoku.o
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+$(FUZZ_DIR)/fuzz_sudoku: tests/fuzz/fuzz_sudoku.c $(FUZZ_DIR)/obj/engine/sudoku.o
+	$(FUZZ_CC) $(CPPFLAGS) $(INC_ENGINE) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 fuzz-build:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(FUZZ_DEB_PKGS)"
@@ -260,7 +286,7 @@ soak:
 	@$(MAKE) --no-print-directory SANITIZE= build/sudokud
 	SUDOKUD_BIN=build/sudokud tests/bench/soak.sh
 
--include $(wildcard $(FUZZ_DIR)/obj/*.d)
+-include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 # --- fuzzing, valgrind, soak (end) ---
 
 # --- browser test (begin) ---
@@ -305,7 +331,7 @@ contract-test: deps
 # `make image-test` builds the image (Dockerfile) with Debian's docker engine,
 # started by hand when it is not running, making debian:bookworm-slim with
 # debootstrap when it is missing, tags it sudokud:<SUDOKUD_VERSION of
-# include/config.h> and sudokud:latest, writes its SBOM to
+# include/version.h> and sudokud:latest, writes its SBOM to
 # build/image/sbom.spdx.json, and checks it and docker/compose.yaml
 # (docker/test-image.sh; a few minutes; COMPOSE=0 skips compose).
 # `make image-lock` rewrites docker/runtime.lock, the runtime packages the
@@ -343,8 +369,8 @@ KILLER_SEED  ?= 1
 
 .PHONY: killer-puzzles
 
-$(B)/killer_gen: tests/tools/killer_gen.c $(B)/obj/sudoku.o $(KILLER_OBJ)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS)
+$(B)/killer_gen: tests/tools/killer_gen.c $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS)
 
 killer-puzzles: $(B)/killer_gen
 	./$(B)/killer_gen tests/data/test_puzzles_with_solutions $(KILLER_COUNT) \
@@ -361,8 +387,8 @@ COVER_SETS  ?= size4 size6 size8 size12 size16 size25 diagonal9 jigsaw9 \
 
 .PHONY: cover-data
 
-$(B)/cover_gen: tests/tools/cover_gen.c tests/test_cover_sets.c tests/test_cover.h $(COVER_OBJ)
-	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -Itests -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
+$(B)/cover_gen: tests/tools/cover_gen.c tests/test_cover_sets.c tests/test_cover.h $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
 
 cover-data: $(B)/cover_gen
 	@mkdir -p tests/data/cover

@@ -3,7 +3,7 @@
 # and checks it for real. The image: its size, Debian package count and
 # setuid count (printed), no shell or package manager, the SBOM against
 # docker/runtime.lock, the binary's hardening (readelf), the OCI labels and
-# the version tag (SUDOKUD_VERSION of include/config.h). A container with
+# the version tag (SUDOKUD_VERSION of include/version.h). A container with
 # the restricted settings: /livez, a real POST /solve, the environment
 # honoured, health turning healthy with PORT and with a --port argument,
 # non-root, read-only root filesystem, and `docker stop` with four idle
@@ -203,11 +203,11 @@ else
 fi
 
 # ---- build -------------------------------------------------------------
-# One version, set in include/config.h (SUDOKUD_VERSION): the image is tagged
+# One version, set in include/version.h (SUDOKUD_VERSION): the image is tagged
 # with it (and latest, for docker run and compose), the Dockerfile checks the
 # binary says the same, and make k8s-check that the Deployment asks for it.
-VERSION=$(sed -n 's/^#define SUDOKUD_VERSION "\(.*\)"$/\1/p' include/config.h)
-[ -n "$VERSION" ] || die "no SUDOKUD_VERSION in include/config.h"
+VERSION=$(sed -n 's/^#define SUDOKUD_VERSION "\(.*\)"$/\1/p' include/version.h)
+[ -n "$VERSION" ] || die "no SUDOKUD_VERSION in include/version.h"
 IMAGE=${IMAGE:-sudokud:$VERSION}
 REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD -- Dockerfile Makefile include src docker 2>/dev/null || REVISION="$REVISION-dirty"
@@ -309,7 +309,7 @@ labels_ok() {
         [ -n "$(label source)" ] && [ -n "$(label licenses)" ] && [ "$(label base.digest)" = "$BASE_ID" ]
 }
 check "OCI labels: version $(label version), revision $(label revision), source $(label source), licenses $(label licenses), base digest" labels_ok
-check "image tagged $IMAGE (include/config.h) and sudokud:latest, the same image" \
+check "image tagged $IMAGE (include/version.h) and sudokud:latest, the same image" \
     test "$(docker image inspect -f '{{.Id}}' sudokud:latest)" = "$new_id"
 check "image user is 10001:10001" \
     test "$(docker image inspect -f '{{.Config.User}}' "$IMAGE")" = "10001:10001"

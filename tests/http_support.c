@@ -18,7 +18,7 @@
 #include "config.h"
 #include "http.h"
 #include "metrics.h"
-#include "../src/http_internal.h" /* the server's metrics, read in process */
+#include "../src/http/http_internal.h" /* the server's metrics, read in process */
 #include "http_support.h"
 #include "support.h"
 

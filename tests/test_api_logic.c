@@ -1,5 +1,5 @@
 /* test_api_logic.c - cmocka tests of POST /validate, /hint, /grade,
- * /explain and /generate (src/api_logic.c), called through api_handle with
+ * /explain and /generate (src/api/api_logic.c), called through api_handle with
  * request values, no socket. Answers are parsed back with cJSON and checked
  * against the solver: a hint may never contradict the solution. Reads
  * tests/data/. */

@@ -1,5 +1,5 @@
 /* test_api_variant.c - cmocka tests of other sizes and variant rules on the
- * routes (src/api_variant.c), called directly with request values. Every
+ * routes (src/api/api_variant.c), called directly with request values. Every
  * solution is checked by a rule verifier written independently of the
  * engine (tests/variant_support.c) (rows, columns, boxes or regions, diagonals,
  * extra regions, knight and king moves), and must keep the puzzle's givens.

@@ -1,5 +1,5 @@
 /* test_cli_variant.c - cmocka tests of the `sudoku` command with the
- * variant options (src/cli_variant.c), run as a process ($SUDOKU_BIN,
+ * variant options (src/cli/cli_variant.c), run as a process ($SUDOKU_BIN,
  * default build/sudoku) through the shell. Solutions are checked by the
  * verifier of tests/variant_support.c. */
 #include <stdarg.h>

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "codec.h"
-#include "../src/codec_internal.h" /* the hand reader against cJSON */
+#include "../src/codec/codec_internal.h" /* the hand reader against cJSON */
 #include "codec_support.h"
 #include "logic.h"
 #include "sudoku.h"

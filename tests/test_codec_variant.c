@@ -1,6 +1,6 @@
 /* test_codec_variant.c - cmocka tests of the wire format of other sizes and
- * variant rules (src/codec_variant.c): boards of every size in both shapes,
- * the rule members, and every malformed member with its status and JSON
+ * variant rules (src/codec/codec_variant.c): boards of every size in both
+ * shapes, the rule members, and every malformed member with its status and JSON
  * pointer. Bodies are decoded from exact-size heap copies (no NUL after
  * them), so ASan sees a read past the end. */
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* test_config.c - cmocka tests of settings from defaults, environment and
- * flags (src/config.c). Every test runs with the variables config reads
+ * flags (src/service/config.c). Every test runs with the variables config reads
  * unset; each one's value from before is put back after it, pass or fail. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* test_generate.c - cmocka tests of the generator (src/generate.c): the
+/* test_generate.c - cmocka tests of the generator (src/engine/generate.c): the
  * random source, full grids, and puzzles that are unique, of the requested
  * level and symmetry, the same for the same seed, for many seeds. */
 #include <stdarg.h>

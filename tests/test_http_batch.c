@@ -18,7 +18,7 @@
 
 #include "config.h"
 #include "http.h"
-#include "../src/http_internal.h" /* the job pool's counts */
+#include "../src/http/http_internal.h" /* the job pool's counts */
 #include "http_support.h"
 #include "support.h"
 #include "tests.h"

@@ -19,7 +19,7 @@
 
 #include "config.h"
 #include "http.h"
-#include "../src/http_internal.h" /* which loop holds which connection */
+#include "../src/http/http_internal.h" /* which loop holds which connection */
 #include "http_support.h"
 #include "support.h"
 #include "tests.h"

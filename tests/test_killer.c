@@ -1,7 +1,8 @@
 /* test_killer.c - the killer suite: cmocka tests of killer sudoku
- * (src/killer.c and src/killer_search.c). This part: the combination
- * table, the text format and every kind of cage problem; test_killer()
- * also runs the part test_killer_solve.c (helpers in killer_support.c). */
+ * (src/engine/killer/killer.c and src/engine/killer/killer_search.c). This
+ * part: the combination table, the text format and every kind of cage problem;
+ * test_killer() also runs the part test_killer_solve.c (helpers in
+ * killer_support.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

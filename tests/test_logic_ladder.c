@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/logic_internal.h"
+#include "../src/engine/logic/logic_internal.h"
 #include "logic.h"
 #include "logic_check.h"
 #include "sudoku.h"

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-#include "../src/logic_internal.h"
+#include "../src/engine/logic/logic_internal.h"
 #include "logic.h"
 #include "logic_check.h"
 #include "tests.h"

@@ -1,4 +1,4 @@
-/* test_sudoku.c - cmocka tests of the solver library (src/sudoku.c).
+/* test_sudoku.c - cmocka tests of the solver library (src/engine/sudoku.c).
  * Puzzle samples are read from tests/data/, so the tests run with the
  * repository root as working directory. */
 #include <stdarg.h>

@@ -43,7 +43,7 @@ const MODELS = {
 // The image's user (Dockerfile: USER 10001:10001).
 const IMAGE_UID = 10001;
 // The one place the version is set.
-const VERSION = (readFileSync(join(repo, "include", "config.h"), "utf8")
+const VERSION = (readFileSync(join(repo, "include", "version.h"), "utf8")
   .match(/^#define SUDOKUD_VERSION "([^"]+)"$/m) ?? [])[1];
 
 // ---- the API types of kubernetes-types, for the strict check ---------------
@@ -248,7 +248,7 @@ function check(docs, env) {
   t("Deployment: no spec.replicas (the HPA owns the count; apply must not reset it)",
     spec.replicas === undefined, `replicas ${spec.replicas}`);
   t("Deployment: the selector matches the pod labels", matches(spec.selector?.matchLabels));
-  t(`Deployment: the image tag is SUDOKUD_VERSION of include/config.h (${VERSION})`,
+  t(`Deployment: the image tag is SUDOKUD_VERSION of include/version.h (${VERSION})`,
     VERSION && String(c.image ?? "").endsWith(`:${VERSION}`), c.image);
   t("Deployment: one container, listening on the port that PORT sets",
     containers.length === 1 && Object.values(ports).includes(appPort), `ports ${JSON.stringify(c.ports)}, PORT ${appPort}`);

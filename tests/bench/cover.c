@@ -12,7 +12,7 @@
 #include "test_cover.h"
 
 #define MAX_PUZZLES 1000
-/* The daemon's --max-nodes default (src/config.c). */
+/* The daemon's --max-nodes default (src/service/config.c). */
 #define DEFAULT_BUDGET 100000
 
 static uint64_t cpu_ns(void)

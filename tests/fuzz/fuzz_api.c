@@ -15,7 +15,7 @@
 
 #include "api.h"
 #include "codec.h"
-#include "../../src/codec_internal.h" /* the hand reader against cJSON */
+#include "../../src/codec/codec_internal.h" /* the hand reader against cJSON */
 #include "metrics.h"
 #include "sudoku.h"
 

@@ -1,8 +1,9 @@
-/* fuzz_sudoku.c - libFuzzer target for the solver library (include/sudoku.h).
- * Every input is read three ways: as raw text for sudoku_parse, as a board
- * (its first 81 bytes mapped onto '.', '0'-'9') checked against the
- * contract and against a small independent solver, and, past byte 81, as raw
- * cell values 0-15. Any broken invariant is __builtin_trap(). */
+/* fuzz_sudoku.c - libFuzzer target for the solver library
+ * (include/engine/sudoku.h). Every input is read three ways: as raw text for
+ * sudoku_parse, as a board (its first 81 bytes mapped onto '.', '0'-'9')
+ * checked against the contract and against a small independent solver, and,
+ * past byte 81, as raw cell values 0-15. Any broken invariant is
+ * __builtin_trap(). */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,7 +37,7 @@ static int valid_char(uint8_t ch)
 
 /* ------------------------------------------------------------------------
  * Reference: a plain bitmask backtracking counter, nothing shared with
- * src/sudoku.c but the grid type. Fewest-candidates cell first; gives up
+ * src/engine/sudoku.c but the grid type. Fewest-candidates cell first; gives up
  * (returns -1) after REF_MAX_NODES placements so slow boards are skipped.
  * ------------------------------------------------------------------------ */
 

@@ -52,7 +52,7 @@ struct loop {
     int epfd;
 };
 
-/* sudokud's loop (src/http.c, loop_main) without its errands. */
+/* sudokud's loop (src/http/http_request.c, loop_main) without its errands. */
 static void *run_loop(void *arg)
 {
     struct loop *lp = arg;

@@ -3,7 +3,8 @@
  * wings; logic_unique.c: rectangles and BUG; logic_turbot.c: turbot
  * fish and W-wing; logic_chain.c: chains;
  * logic_als.c: ALS-XZ, ALS-XY-wing; logic_force.c: forcing chains and nets;
- * logic_explain.c: the sentences). Not a contract: include/logic.h is. */
+ * logic_explain.c: the sentences). Not a contract: include/engine/logic.h is.
+ */
 #ifndef LOGIC_INTERNAL_H
 #define LOGIC_INTERNAL_H
 

@@ -130,7 +130,7 @@ int api_is_job(const char *method, const char *path);
 /* Frees the body of *resp when it owns it. */
 void api_response_free(struct api_response *resp);
 
-/* The OpenAPI document embedded at build time (src/assets.S), followed by a
+/* The OpenAPI document embedded at build time (src/api/assets.S), followed by a
  * NUL byte at api_openapi_yaml_end. */
 extern const char api_openapi_yaml[];
 extern const char api_openapi_yaml_end[];

@@ -1,4 +1,4 @@
-/* sudoku_bits.h - the solver's bitboards (private to src/sudoku.c): the
+/* sudoku_bits.h - the solver's bitboards (private to src/engine/sudoku.c): the
  * state's layout, its tables and the placement of a digit. Everything here
  * is static: one translation unit uses it. */
 #ifndef SUDOKU_BITS_H

@@ -7,9 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#ifndef SUDOKUD_VERSION
-#define SUDOKUD_VERSION "0.1.0"
-#endif
+#include "version.h"
 
 #define CONFIG_BIND_MAX 64
 #define CONFIG_CORS_MAX 1024

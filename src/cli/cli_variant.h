@@ -1,5 +1,5 @@
 /* cli_variant.h - the `sudoku` command's other sizes and variant rules
- * (src/cli_variant.c), the one entry point cli.c calls. */
+ * (src/cli/cli_variant.c), the one entry point cli.c calls. */
 #ifndef CLI_VARIANT_H
 #define CLI_VARIANT_H
 

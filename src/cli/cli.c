@@ -11,7 +11,7 @@
 
 #include "cli_internal.h"
 #include "cli_variant.h"
-#include "config.h" /* SUDOKUD_VERSION, the one version of the project */
+#include "version.h"
 
 #define CLI_COMMANDS "solve, count, validate, hint, grade, explain or generate"
 

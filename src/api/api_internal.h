@@ -1,5 +1,5 @@
 /* api_internal.h - what the files of the api module share with each other;
- * not a contract for any other module (include/api.h is). */
+ * not a contract for any other module (include/api/api.h is). */
 #ifndef API_INTERNAL_H
 #define API_INTERNAL_H
 

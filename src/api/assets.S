@@ -1,7 +1,7 @@
 /* assets.S - files embedded in the binary at build time (the OpenAPI spec
  * and the demo page: src/web/, its script in parts in src/web/js/).
  * Each blob is followed by a NUL byte so it can also be used as a string;
- * the symbols are declared in include/api.h. */
+ * the symbols are declared in include/api/api.h. */
     .section .rodata
     .global api_openapi_yaml
     .global api_openapi_yaml_end

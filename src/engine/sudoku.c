@@ -1,7 +1,8 @@
-/* sudoku.c - parsing, rule checks and the solver behind include/sudoku.h.
- * The solver is a backtracking search over per-digit bitboards: it propagates
- * constraints to a fixpoint before every branch and copies its 160-byte state
- * per branch instead of undoing moves. No static mutable state: reentrant.
+/* sudoku.c - parsing, rule checks and the solver behind
+ * include/engine/sudoku.h. The solver is a backtracking search over per-digit
+ * bitboards: it propagates constraints to a fixpoint before every branch and
+ * copies its 160-byte state per branch instead of undoing moves. No static
+ * mutable state: reentrant.
  *
  * Method
  * ------
