@@ -5,12 +5,12 @@
 # layer, each using only the layers below it:
 #
 #   daemon  -> http, api, service, engine
-#   http    -> api, service; the only layer that includes <microhttpd.h>
-#   api     -> codec, engine, service; never libmicrohttpd
+#   http    -> api, service, engine; the only layer with <microhttpd.h>
+#   api     -> codec, service, engine; never libmicrohttpd
 #   codec   -> engine; the only layer that includes <cjson/cJSON.h>
-#   service -> nothing (settings, logs, metrics)
-#   engine  -> nothing (the solvers)
+#   service -> engine (settings, logs, metrics)
 #   cli     -> engine
+#   engine  -> nothing: the solvers and their primitives (grid, clock, rng)
 #
 # Besides these, include/version.h may be included anywhere.
 #
@@ -51,7 +51,7 @@ allowed() { # layer, header's layer, header name
     *:top) [ "$3" = version.h ] ;;
     codec:engine) true ;;
     api:engine | api:codec | api:service) true ;;
-    http:api | http:service) true ;;
+    http:api | http:service | http:engine | service:engine) true ;;
     daemon:http | daemon:api | daemon:service | daemon:engine) true ;;
     cli:engine) true ;;
     *) false ;;
