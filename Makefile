@@ -396,3 +396,21 @@ cover-data: $(B)/cover_gen
 	  ./$(B)/cover_gen $$s $(COVER_COUNT) 1 > tests/data/cover/$$s || exit 1; \
 	done
 # --- generic engine data (end) ---
+
+# --- benchmarks in CI (begin) ---
+# `make bench-smoke` runs every benchmark script once, briefly and on the
+# 150-puzzle samples of tests/data (in the layout of ../shared/data), so that
+# a broken benchmark cannot land (.ci/run runs it); its figures mean
+# nothing. The real figures: make bench, bench-http, bench-batch and soak
+# on a quiet machine (docs/performance.md).
+SMOKE := build/bench-smoke
+.PHONY: bench-smoke
+bench-smoke:
+	@mkdir -p $(SMOKE)/data
+	cp tests/data/puzzles* tests/data/test_puzzles_with_solutions $(SMOKE)/data/
+	TEXTBOOK_CAP=1 CLI_REPS=1 $(MAKE) --no-print-directory bench SHARED=$(SMOKE)
+	BENCH_SECONDS=1 BENCH_REPEATS=1 $(MAKE) --no-print-directory bench-http SHARED=$(SMOKE)
+	BATCH_PUZZLES=150 $(MAKE) --no-print-directory bench-batch SHARED=$(SMOKE)
+	SOAK_SECONDS=6 SOAK_WARMUP=2 SOAK_INTERVAL=2 $(MAKE) --no-print-directory soak
+	@echo "bench-smoke: every benchmark script ran to its end"
+# --- benchmarks in CI (end) ---

@@ -5,6 +5,8 @@
 # one worker next to the CLI; and the speed-up of `--threads 2`.
 #   usage: tests/bench/cli.sh BUILD_DIR DATA_DIR BENCH_SUDOKU_OUTPUT
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 build=$1
 data=$2
@@ -72,12 +74,7 @@ if [ -r "$set_file" ] && [ -x "$build/sudokud" ] && command -v curl >/dev/null; 
         "$tmp/puzzles.txt" >"$tmp/batch.json"
     "$build/sudokud" --port 0 --bind 127.0.0.1 --access-log off --batch-workers 1 >"$tmp/log" 2>&1 &
     daemon=$!
-    port=""
-    for _ in $(seq 100); do
-        port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$tmp/log" | head -n1)
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
+    port=$(bench_port "$tmp/log" "$daemon")
     # The daemon's CPU in ns: its threads' se.sum_exec_runtime (ms) where
     # the kernel has /proc/PID/task/TID/sched, else the 10 ms ticks of
     # /proc/PID/stat.

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # run.sh - `make bench`: tests/bench/run.sh BUILD_DIR DATA_DIR. Runs the
 # single-thread benchmark (timings, verification of every set, textbook
 # race, node budget), the generic engine's sets (bench_cover), then the
@@ -9,6 +9,10 @@ set -eu
 build=${1:-build}
 data=${2:-../shared/data}
 cap=${TEXTBOOK_CAP:-3}
+
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+bench_cpu
 
 status=0
 bench_out=$(mktemp)

@@ -12,6 +12,8 @@
 # SOAK_CONNECTIONS (64), SOAK_THREADS (2, wrk threads), SOAK_DATA (tests/data).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=lib.sh
+. tests/bench/lib.sh
 
 bin=${SUDOKUD_BIN:-build/sudokud}
 seconds=${SOAK_SECONDS:-180}
@@ -82,16 +84,8 @@ rss_kib() { awk '/^VmRSS:/ { print $2 }' "/proc/$server_pid/status" 2>/dev/null 
 "$bin" --bind 127.0.0.1 --port 0 --access-log off --drain-timeout 5 \
     >"$tmp/server.log" 2>&1 &
 server_pid=$!
-port=""
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$tmp/server.log" | head -n 1)
-    [ -n "$port" ] && break
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.05
-done
-if [ -z "$port" ]; then
-    echo "soak: the daemon did not start:" >&2
-    cat "$tmp/server.log" >&2
+if ! port=$(bench_port "$tmp/server.log" "$server_pid"); then
+    echo "soak: the daemon did not start" >&2
     exit 1
 fi
 url="http://127.0.0.1:$port"

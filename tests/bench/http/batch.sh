@@ -9,6 +9,8 @@ build=${1:-build}
 data=${2:-../shared/data}
 n=${BATCH_PUZZLES:-10000}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 tmp=$(mktemp -d)
 pids=()
 cleanup() {
@@ -58,11 +60,7 @@ echo "  CLI sudoku solve, 2 threads:              $(secs "$n" "$cli2")  x$(awk -
 log=$tmp/sudokud.log
 "$build/sudokud" --port 0 --bind 127.0.0.1 --access-log off --batch-workers 1 >"$log" 2>&1 &
 pids+=("$!")
-for _ in $(seq 100); do
-    port=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$log" | head -n1)
-    [ -n "$port" ] && break
-    sleep 0.05
-done
+port=$(bench_port "$log" "$!")
 url="http://127.0.0.1:$port"
 
 for form in json ndjson; do

@@ -15,6 +15,8 @@ secs=${BENCH_SECONDS:-10}
 repeats=${BENCH_REPEATS:-3}
 threads=${BENCH_THREADS:-2}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../lib.sh
+. "$here/../lib.sh"
 tmp=$(mktemp -d)
 clk=$(getconf CLK_TCK)
 pids=()
@@ -53,13 +55,7 @@ start_sudokud() {
     "$bin" --port 0 --bind 127.0.0.1 --threads "$threads" "$@" >"$log" 2>&1 &
     SPID=$!
     pids+=("$SPID")
-    for _ in $(seq 100); do
-        SPORT=$(sed -n 's/.*"msg":"listening".*"port":\([0-9]*\).*/\1/p' "$log" | head -n1)
-        [ -n "$SPORT" ] && return 0
-        sleep 0.05
-    done
-    echo "sudokud did not start: $(cat "$log")" >&2
-    exit 1
+    SPORT=$(bench_port "$log" "$SPID") || exit 1
 }
 
 stop_sudokud() {
@@ -81,11 +77,13 @@ start_nginx() {
         : >"$prefix/error.log"
         "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" 2>>"$prefix/error.log" &
         NPID=$!
-        sleep 0.3
-        if kill -0 "$NPID" 2>/dev/null; then
+        # Listening, or gone (the port was taken): try another port.
+        if bench_accepts "$NPORT" "$NPID" 5; then
             pids+=("$NPID")
             return 0
         fi
+        kill "$NPID" 2>/dev/null || true
+        wait "$NPID" 2>/dev/null || true
     done
     echo "nginx did not start: $(cat "$prefix/error.log")" >&2
     exit 1
@@ -173,6 +171,7 @@ scenario() {
     }'
 }
 
+bench_cpu
 echo "sudokud ($build/sudokud, $threads threads) vs nginx ($("$NGINX" -v 2>&1 | sed 's/.*\///'), 2 workers, fixed body) on $(nproc) cores"
 echo "wrk ${secs}s per run, $repeats runs per server, servers alternating; medians; latency in us;"
 echo "cpu: us on a CPU per request of the server's own threads and processes; machine: us all CPUs were busy"
