@@ -160,12 +160,8 @@ test check: deps
 # connection. Needs python3 (Debian's is installed as root when missing).
 # CASES=framing runs only tests/hostile/test_framing.py.
 hostile: deps
+	@command -v python3 >/dev/null || $(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) python3"
 	@$(MAKE) --no-print-directory $(B)/sudokud
-	@command -v python3 >/dev/null || { \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3 || exit 1; \
-	  else echo "make hostile needs python3; as root run:"; \
-	    echo "  apt-get install -y --no-install-recommends python3"; exit 1; fi; }
 	python3 tests/hostile/run.py ./$(B)/sudokud $(CASES)
 
 bench: deps
