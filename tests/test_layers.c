@@ -54,7 +54,7 @@ static int tree_teardown(void **state)
 static int make_with_line(struct tree *t, const char *file, const char *line,
                           char *out, size_t size)
 {
-    char path[256], saved[256], cmd[512];
+    char path[512], saved[520], cmd[4096];
 
     snprintf(path, sizeof(path), "%s/%s", t->dir, file);
     snprintf(saved, sizeof(saved), "%s.orig", path);
@@ -124,7 +124,7 @@ static void api_including_an_http_header_fails_the_build(void **state)
 static void the_tree_as_it_is_keeps_the_rule(void **state)
 {
     struct tree *t = *state;
-    char cmd[128];
+    char cmd[256];
 
     snprintf(cmd, sizeof(cmd), "%s/tools/check-layers.sh %s", t->dir, t->dir);
     assert_int_equal(system(cmd), 0);
