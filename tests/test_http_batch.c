@@ -25,20 +25,27 @@
 
 /* Waits (10 s at most) until the job pool has `queued` jobs waiting and
  * `running` taken by a worker; 1 when it came to that. */
+struct jobs_wait {
+    struct http_jobs *j;
+    unsigned queued, running;
+};
+
+static int jobs_there(void *arg)
+{
+    struct jobs_wait *w = arg;
+    int there;
+
+    pthread_mutex_lock(&w->j->lock);
+    there = w->j->reserved == w->queued && w->j->running == w->running;
+    pthread_mutex_unlock(&w->j->lock);
+    return there;
+}
+
 static int jobs_reach(struct ht_server *s, unsigned queued, unsigned running)
 {
-    struct http_jobs *j = &s->srv->jobs;
+    struct jobs_wait w = {&s->srv->jobs, queued, running};
 
-    for (int waited = 0; waited < 10000; waited += 5) {
-        int there;
-        pthread_mutex_lock(&j->lock);
-        there = j->reserved == queued && j->running == running;
-        pthread_mutex_unlock(&j->lock);
-        if (there)
-            return 1;
-        usleep(5 * 1000);
-    }
-    return 0;
+    return support_wait_until(jobs_there, &w, 10000);
 }
 
 /* {"boards": [...]} with n forum-hardest puzzles (the sample, repeated). */

@@ -152,6 +152,23 @@ static void test_accepts_again_after_limit(void **state)
     ht_teardown((void **)&s);
 }
 
+/* One POST /solve on a new connection (the answer in *r): 200 yet? */
+struct solve_try {
+    CURL *curl;
+    uint16_t port;
+    struct ht_reply *r;
+};
+
+static int solve_answered(void *arg)
+{
+    struct solve_try *t = arg;
+
+    curl_easy_setopt(t->curl, CURLOPT_FORBID_REUSE, 1L);
+    ht_request(t->curl, t->port, "POST", "/solve", "application/json", EXAMPLE,
+               strlen(EXAMPLE), t->r);
+    return t->r->status == 200;
+}
+
 /* Every connection taken by idle clients: a new client is served (200),
  * not refused, because the longest-idle connection makes room for it. */
 static void test_idle_evicted_for_new_client(void **state)
@@ -170,13 +187,8 @@ static void test_idle_evicted_for_new_client(void **state)
     ht_open_idle(s, fd, CAP);
     /* A connection just opened is spared (it may be about to send), so the
      * idle ones are evictable a moment after they opened. */
-    for (int waited = 0; waited < 3000 && r.status != 200; waited += 20) {
-        curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
-        ht_request(curl, s->port, "POST", "/solve", "application/json", EXAMPLE,
-                   strlen(EXAMPLE), &r);
-        if (r.status != 200)
-            usleep(20 * 1000);
-    }
+    support_wait_until(solve_answered, &(struct solve_try){curl, s->port, &r},
+                       3000);
     assert_int_equal(r.status, 200);
     for (int i = 0; i < CAP; i++) {
         struct pollfd p = {.fd = fd[i], .events = POLLIN};
@@ -216,6 +228,22 @@ static void test_per_ip_cap(void **state)
     ht_teardown((void **)&s);
 }
 
+/* The two loops' open connections (in open[2]) add up to n? */
+struct loops_wait {
+    struct ht_server *s;
+    long *open;
+    long n;
+};
+
+static int loops_hold(void *arg)
+{
+    struct loops_wait *w = arg;
+
+    for (int i = 0; i < 2; i++)
+        w->open[i] = atomic_load(&w->s->srv->loops[i].open);
+    return w->open[0] + w->open[1] == w->n;
+}
+
 /* Connections opened one after another are spread over the loops (each
  * has a listening socket of its own): with one socket for all, whichever
  * loop woke first could take most or all of them and leave the other core
@@ -234,13 +262,8 @@ static void test_loops_share_connections(void **state)
     assert_int_equal(ht_start_with((void **)&s, &cfg), 0);
     assert_int_equal(s->srv->nloops, 2);
     ht_open_idle(s, fd, N);
-    for (int waited = 0; waited < 3000; waited += 10) { /* all taken in */
-        for (int i = 0; i < 2; i++)
-            open[i] = atomic_load(&s->srv->loops[i].open);
-        if (open[0] + open[1] == N)
-            break;
-        usleep(10 * 1000);
-    }
+    /* all taken in */
+    support_wait_until(loops_hold, &(struct loops_wait){s, open, N}, 3000);
     assert_int_equal(open[0] + open[1], N);
     assert_true(open[0] >= N / 4);
     assert_true(open[1] >= N / 4);

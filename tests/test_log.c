@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "support.h"
 #include "tests.h"
 
 /* Writes through `build` into a pipe and returns what came out. */
@@ -160,14 +161,6 @@ static void test_level_names(void **state)
     assert_int_equal(log_level_parse("verbose", &lv), -1);
 }
 
-static long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
-}
-
 /* Logs n lines of about 1 KiB ({"msg":"x","i":k,"pad":"aaa..."}) on its
  * own thread, so that a log_end that waited on the fd would show as a
  * deadline missed instead of a hung runner. */
@@ -195,17 +188,22 @@ static void *produce(void *arg)
     return NULL;
 }
 
+static int produced(void *arg)
+{
+    struct producer *p = arg;
+
+    return atomic_load(&p->done);
+}
+
 /* Runs produce to the end; fails if it takes 5 s (it never waits on the
  * fd, so it takes milliseconds). */
 static void produce_all(const struct log_sink *sink, int n)
 {
     struct producer p = {sink, n, 0};
     pthread_t t;
-    long deadline = now_ms() + 5000;
 
     assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
-    while (!atomic_load(&p.done) && now_ms() < deadline)
-        usleep(1000);
+    support_wait_until(produced, &p, 5000);
     assert_true(atomic_load(&p.done)); /* else log_end waited on the pipe */
     pthread_join(t, NULL);
 }
@@ -218,14 +216,14 @@ static long read_lines(int fd, char *out, size_t cap, size_t *len, long n,
                        unsigned long dropped, int report)
 {
     struct pollfd p = {.fd = fd, .events = POLLIN};
-    long received = 0, deadline = now_ms() + 5000;
+    long received = 0, deadline = support_now_ms() + 5000;
     const char *q;
 
     for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
         received++;
     while ((received + (long)dropped < n ||
             (report && strstr(out, "\"msg\":\"log lines dropped\"") == NULL)) &&
-           now_ms() < deadline && poll(&p, 1, 1000) == 1) {
+           support_now_ms() < deadline && poll(&p, 1, 1000) == 1) {
         ssize_t got = read(fd, out + *len, cap - 1 - *len);
         assert_true(got > 0);
         *len += (size_t)got;
@@ -325,9 +323,9 @@ static void test_buffer_stop_is_bounded(void **state)
     produce_all(&sink, N);
     dropped = log_buffer_dropped(sink.buffer);
     assert_true(dropped > 0); /* so the pipe is full */
-    took = now_ms();
+    took = support_now_ms();
     log_buffer_stop(sink.buffer);
-    took = now_ms() - took;
+    took = support_now_ms() - took;
     print_message("stop with a full pipe: %ld ms\n", took);
     assert_true(took < 3000);
     /* The writer is still there: read until it has written every line

@@ -241,6 +241,33 @@ static void *load_thread(void *arg)
     return NULL;
 }
 
+/* The n load threads, and how many answers they had at the last look. */
+struct loads {
+    struct load *ld;
+    int n, ok;
+};
+
+static int loads_answered_500(void *arg)
+{
+    struct loads *l = arg;
+
+    l->ok = 0;
+    for (int i = 0; i < l->n; i++)
+        l->ok += atomic_load(&l->ld[i].ok);
+    return l->ok >= 500;
+}
+
+/* Has every load thread found the port closed? */
+static int loads_all_refused(void *arg)
+{
+    const struct loads *l = arg;
+    int all = 1;
+
+    for (int i = 0; i < l->n; i++)
+        all &= atomic_load(&l->ld[i].refused) > 0;
+    return all;
+}
+
 static void test_sigterm_under_load(void **state)
 {
     enum { THREADS = 8 };
@@ -249,6 +276,7 @@ static void test_sigterm_under_load(void **state)
     pthread_t t[THREADS];
     atomic_int stop = 0;
     int status, ok_before = 0, ok = 0, failed = 0, refused = 0;
+    struct loads loads = {ld, THREADS, 0};
 
     (void)state;
     daemon_spawn_listening_with(&d, 0);
@@ -261,23 +289,12 @@ static void test_sigterm_under_load(void **state)
         assert_int_equal(pthread_create(&t[i], NULL, load_thread, &ld[i]), 0);
     }
     /* Under load: some hundreds answered. */
-    for (long deadline = daemon_now_ms() + 10000;
-         ok_before < 500 && daemon_now_ms() < deadline; usleep(5000)) {
-        ok_before = 0;
-        for (int i = 0; i < THREADS; i++)
-            ok_before += atomic_load(&ld[i].ok);
-    }
+    support_wait_until(loads_answered_500, &loads, 10000);
+    ok_before = loads.ok;
     kill(d.pid, SIGTERM);
     status = daemon_wait_exit(&d, 10000);
     /* Every client has found the port closed since. */
-    for (long deadline = daemon_now_ms() + 5000; daemon_now_ms() < deadline;
-         usleep(5000)) {
-        int all = 1;
-        for (int i = 0; i < THREADS; i++)
-            all &= atomic_load(&ld[i].refused) > 0;
-        if (all)
-            break;
-    }
+    support_wait_until(loads_all_refused, &loads, 5000);
     atomic_store(&stop, 1);
     for (int i = 0; i < THREADS; i++) {
         pthread_join(t[i], NULL);

@@ -194,6 +194,11 @@ static double dropped_sample(const struct metrics *m)
     return v;
 }
 
+static int three_dropped(void *buffer)
+{
+    return log_buffer_dropped(buffer) >= 3;
+}
+
 /* sudokud_log_lines_dropped_total is the watched log's own count: 0 with
  * no log, then every line the log could not write (here /dev/full, where
  * every write fails with ENOSPC). */
@@ -201,7 +206,6 @@ static void test_log_lines_dropped(void **state)
 {
     struct metrics *m = metrics_create(routes, 2, "9.9.9");
     struct log_sink sink = {.level = LOG_INFO};
-    struct timespec pause = {0, 1000000};
     int fd = open("/dev/full", O_WRONLY | O_CLOEXEC);
 
     (void)state;
@@ -216,8 +220,7 @@ static void test_log_lines_dropped(void **state)
         log_begin(&l, &sink, LOG_INFO, "lost");
         log_end(&l, &sink);
     }
-    for (int t = 0; t < 5000 && log_buffer_dropped(sink.buffer) < 3; t++)
-        nanosleep(&pause, NULL);
+    support_wait_until(three_dropped, sink.buffer, 5000);
     assert_int_equal(log_buffer_dropped(sink.buffer), 3);
     assert_true(dropped_sample(m) == 3);
     log_buffer_stop(sink.buffer);
