@@ -85,7 +85,7 @@ void daemon_spawn_on_free_port(struct daemon *d, const char *const *args)
 
 /* Starts the daemon on a free port. With the access log on, a test that
  * sends many requests without reading d->log fills the pipe, and the
- * daemon then drops access lines (test_stdout_blocked_keeps_serving). */
+ * daemon then drops access lines (stdout_blocked_keeps_serving). */
 void daemon_spawn_listening_with(struct daemon *d, int access_log)
 {
     static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",

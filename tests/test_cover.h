@@ -43,12 +43,13 @@ const char *tc_set_name(unsigned i);
 int tc_set_rules(const char *name, struct cover_rules *r);
 
 /* The tests of tests/test_cover_data.c, run in the "cover" suite. */
-void tc_test_engines_agree(void **state);
-void tc_test_generate(void **state);
-void tc_test_data_sets(void **state);
-void tc_test_threads(void **state);
+void tc_cover_and_sudoku_count_agree_on_shared_samples(void **state);
+void tc_generate_makes_unique_puzzles_and_refuses_impossible_rules(
+    void **state);
+void tc_every_data_set_puzzle_is_unique_and_verified(void **state);
+void tc_two_threads_count_as_one_does(void **state);
 
 /* tests/test_cover_count.c: counts against a brute force. */
-void tc_test_counts(void **state);
+void tc_counts_match_a_brute_force(void **state);
 
 #endif

@@ -138,7 +138,7 @@ static unsigned counts_agree(const char *name, unsigned k)
     return many;
 }
 
-void tc_test_counts(void **state)
+void tc_counts_match_a_brute_force(void **state)
 {
     /* jigsaw9 and hyper9 are left out: with only naked singles the brute
      * force takes minutes on them (their rules prune less). */

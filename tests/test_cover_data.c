@@ -51,7 +51,7 @@ static void agree_on(const char *path)
     assert_true(lines >= 100);
 }
 
-void tc_test_engines_agree(void **state)
+void tc_cover_and_sudoku_count_agree_on_shared_samples(void **state)
 {
     (void)state;
     agree_on("tests/data/puzzles2_17_clue");
@@ -80,7 +80,7 @@ static void generate_one(struct cover_rules *r, uint64_t seed)
     assert_memory_equal(s2.cell, s.cell, n * n);
 }
 
-void tc_test_generate(void **state)
+void tc_generate_makes_unique_puzzles_and_refuses_impossible_rules(void **state)
 {
     struct cover_rules r;
     struct cover_grid p, s;
@@ -167,7 +167,7 @@ static unsigned check_set(const char *name)
     return k;
 }
 
-void tc_test_data_sets(void **state)
+void tc_every_data_set_puzzle_is_unique_and_verified(void **state)
 {
     (void)state;
     for (unsigned i = 0; tc_set_name(i); i++) {
@@ -203,7 +203,7 @@ static void *count_rounds(void *arg)
 
 /* Two threads count different puzzles under the same rules at once and
  * always get the answers one thread got alone. */
-void tc_test_threads(void **state)
+void tc_two_threads_count_as_one_does(void **state)
 {
     struct cover_rules r;
     struct job job[2];

@@ -133,7 +133,7 @@ static void *batch_thread(void *arg)
     return NULL;
 }
 
-static void test_batch_over_http(void **state)
+static void batch_over_http(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -182,7 +182,7 @@ static void test_batch_over_http(void **state)
 }
 
 /* A long batch does not hold up short requests on other connections. */
-static void test_batch_leaves_others_flowing(void **state)
+static void batch_leaves_others_flowing(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -224,7 +224,7 @@ static void test_batch_leaves_others_flowing(void **state)
 
 /* One worker, a queue of one: a third concurrent batch is refused with 503
  * and Retry-After, at once; the others complete. */
-static void test_batch_queue_full(void **state)
+static void batch_queue_full(void **state)
 {
     enum { N = 4 };
     struct ht_server *s;
@@ -259,7 +259,7 @@ static void test_batch_queue_full(void **state)
 /* Clients that send a batch and leave before its answer starts: nothing
  * may leak (the sanitizer build's leak check runs at exit) and the server
  * goes on. */
-static void test_batch_client_gone(void **state)
+static void batch_client_gone(void **state)
 {
     struct ht_server *s;
     CURL *curl = curl_easy_init();
@@ -304,7 +304,7 @@ static void *stop_thread(void *arg)
     return NULL;
 }
 
-static void test_stop_with_queued_batches(void **state)
+static void stop_with_queued_batches(void **state)
 {
     enum { N = 3 };
     struct ht_server *s;
@@ -349,11 +349,11 @@ static void test_stop_with_queued_batches(void **state)
 int test_http_batch(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_batch_over_http),
-        cmocka_unit_test(test_batch_leaves_others_flowing),
-        cmocka_unit_test(test_batch_queue_full),
-        cmocka_unit_test(test_batch_client_gone),
-        cmocka_unit_test(test_stop_with_queued_batches),
+        cmocka_unit_test(batch_over_http),
+        cmocka_unit_test(batch_leaves_others_flowing),
+        cmocka_unit_test(batch_queue_full),
+        cmocka_unit_test(batch_client_gone),
+        cmocka_unit_test(stop_with_queued_batches),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -30,7 +30,8 @@
 /* Over --max-connections, with every connection busy (none to evict):
  * 503 overloaded with Retry-After at once, and served again when the load
  * goes away. */
-static void test_saturation(void **state)
+static void
+cap_of_busy_connections_answers_503_at_once_then_serves_again(void **state)
 {
     enum { CAP = 8 };
     struct ht_server *s;
@@ -71,7 +72,7 @@ static void test_saturation(void **state)
 }
 
 /* Far past the cap, clients are still refused quickly, never left hanging. */
-static void test_far_over_capacity(void **state)
+static void far_over_capacity(void **state)
 {
     enum { CAP = 4, N = 64 };
     struct ht_server *s;
@@ -118,7 +119,7 @@ static void test_far_over_capacity(void **state)
  * than sleep (with no connection left it would sleep for good, and the
  * client waiting in the backlog with it). One loop, max_connections 1: it
  * takes 17 connections. */
-static void test_accepts_again_after_limit(void **state)
+static void accepts_again_after_limit(void **state)
 {
     enum { LIMIT = 17 };
     struct ht_server *s;
@@ -171,7 +172,7 @@ static int solve_answered(void *arg)
 
 /* Every connection taken by idle clients: a new client is served (200),
  * not refused, because the longest-idle connection makes room for it. */
-static void test_idle_evicted_for_new_client(void **state)
+static void idle_evicted_for_new_client(void **state)
 {
     enum { CAP = 4 };
     struct ht_server *s;
@@ -204,7 +205,7 @@ static void test_idle_evicted_for_new_client(void **state)
     ht_teardown((void **)&s);
 }
 
-static void test_per_ip_cap(void **state)
+static void per_ip_cap(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -249,7 +250,7 @@ static int loops_hold(void *arg)
  * loop woke first could take most or all of them and leave the other core
  * idle. 96 connections hashed over two sockets leave either with fewer
  * than a quarter about once in a million runs. */
-static void test_loops_share_connections(void **state)
+static void loops_share_connections(void **state)
 {
     enum { N = 96 };
     struct ht_server *s;
@@ -277,7 +278,7 @@ static void test_loops_share_connections(void **state)
  * limit (61 / 8 loops = 8 here), clients hashed to a loop holding 8 waited
  * in its backlog while the other loops had room. 50 idle connections, then
  * 10 more clients, each answered at once rather than left waiting. */
-static void test_no_wait_below_limit(void **state)
+static void no_wait_below_limit(void **state)
 {
     enum { IDLE = 50, LATE = 10 };
     struct ht_server *s;
@@ -318,13 +319,14 @@ static void test_no_wait_below_limit(void **state)
 int test_http_conn(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_saturation),
-        cmocka_unit_test(test_far_over_capacity),
-        cmocka_unit_test(test_accepts_again_after_limit),
-        cmocka_unit_test(test_idle_evicted_for_new_client),
-        cmocka_unit_test(test_per_ip_cap),
-        cmocka_unit_test(test_loops_share_connections),
-        cmocka_unit_test(test_no_wait_below_limit),
+        cmocka_unit_test(
+            cap_of_busy_connections_answers_503_at_once_then_serves_again),
+        cmocka_unit_test(far_over_capacity),
+        cmocka_unit_test(accepts_again_after_limit),
+        cmocka_unit_test(idle_evicted_for_new_client),
+        cmocka_unit_test(per_ip_cap),
+        cmocka_unit_test(loops_share_connections),
+        cmocka_unit_test(no_wait_below_limit),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -44,7 +44,7 @@ static int killer_ok(const struct sudoku_grid *puzzle,
 
 /* ---------------------------------------------------------------- solve */
 
-static void test_solve_set(void **state)
+static void solve_set(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     size_t n, blanks = 0, with_givens = 0;
@@ -75,7 +75,7 @@ static void test_solve_set(void **state)
 
 /* Dropping cages never loses the solution; dropping enough of them lets in
  * a second one (one cage alone is often implied by the rule of 45). */
-static void test_removing_cages(void **state)
+static void removing_cages(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     unsigned drop, count = 0;
@@ -107,7 +107,7 @@ static void test_removing_cages(void **state)
     free(set);
 }
 
-static void test_no_solution(void **state)
+static void no_solution(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
@@ -143,7 +143,7 @@ static void test_no_solution(void **state)
     assert_int_equal(st.nodes, 0);
 }
 
-static void test_partial_cover_and_single_cells(void **state)
+static void partial_cover_and_single_cells(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
@@ -173,29 +173,54 @@ static void test_partial_cover_and_single_cells(void **state)
     free(set);
 }
 
-static void test_budget(void **state)
+/* The set, and in *hard a puzzle of it (not the first) that takes more
+ * than 5 nodes. */
+static struct kt_puzzle *set_with_hard(size_t *hard)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
-    size_t n, hard = 0;
+    size_t n;
+    struct killer_stats st;
+    unsigned count = 0;
+
+    assert_non_null(set);
+    *hard = 0;
+    n = kt_load_set(set, KT_MAX_PUZZLES);
+    for (size_t i = 1; i < n; i++) {
+        killer_count(&set[i].puzzle, &set[i].cages, 2, 0, NULL, &count, &st);
+        if (st.nodes > 5)
+            *hard = i;
+    }
+    assert_true(*hard > 0);
+    return set;
+}
+
+static void budget_of_5_nodes_stops_a_harder_killer(void **state)
+{
+    size_t hard;
+    struct kt_puzzle *set = set_with_hard(&hard);
     struct killer_stats st;
     struct sudoku_grid sol;
     unsigned count = 0;
 
     (void)state;
-    assert_non_null(set);
-    n = kt_load_set(set, KT_MAX_PUZZLES);
-    for (size_t i = 1; i < n; i++) {
-        killer_count(&set[i].puzzle, &set[i].cages, 2, 0, NULL, &count, &st);
-        if (st.nodes > 5)
-            hard = i;
-    }
-    assert_true(hard > 0);
     assert_int_equal(killer_count(&set[hard].puzzle, &set[hard].cages, 2, 5,
                                   &sol, &count, &st),
                      KILLER_BUDGET);
     assert_int_equal(st.nodes, 5);
     assert_true(count <= 1);
-    /* 0 is no bound */
+    free(set);
+}
+
+/* 0 is no bound */
+static void budget_0_is_no_bound_for_a_killer(void **state)
+{
+    size_t hard;
+    struct kt_puzzle *set = set_with_hard(&hard);
+    struct killer_stats st;
+    struct sudoku_grid sol;
+    unsigned count = 0;
+
+    (void)state;
     assert_int_equal(killer_count(&set[hard].puzzle, &set[hard].cages, 2, 0,
                                   &sol, &count, &st),
                      KILLER_OK);
@@ -225,7 +250,7 @@ static void *solve_all(void *arg)
     return NULL;
 }
 
-static void test_threads(void **state)
+static void four_threads_solve_the_killer_set_at_once(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     struct job jobs[4];
@@ -249,12 +274,13 @@ static void test_threads(void **state)
 int test_killer_solve(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_set),
-        cmocka_unit_test(test_removing_cages),
-        cmocka_unit_test(test_no_solution),
-        cmocka_unit_test(test_partial_cover_and_single_cells),
-        cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_threads),
+        cmocka_unit_test(solve_set),
+        cmocka_unit_test(removing_cages),
+        cmocka_unit_test(no_solution),
+        cmocka_unit_test(partial_cover_and_single_cells),
+        cmocka_unit_test(budget_of_5_nodes_stops_a_harder_killer),
+        cmocka_unit_test(budget_0_is_no_bound_for_a_killer),
+        cmocka_unit_test(four_threads_solve_the_killer_set_at_once),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -50,7 +50,7 @@ static void build_fields(const struct log_sink *sink)
     log_end(&l, sink);
 }
 
-static void test_fields_and_escaping(void **state)
+static void fields_and_escaping(void **state)
 {
     char out[4096];
     cJSON *j;
@@ -86,7 +86,7 @@ static void test_fields_and_escaping(void **state)
     cJSON_Delete(j);
 }
 
-static void test_level_filter(void **state)
+static void level_filter(void **state)
 {
     char out[4096];
 
@@ -108,7 +108,7 @@ static void build_long(const struct log_sink *sink)
     log_end(&l, sink);
 }
 
-static void test_truncation_keeps_json(void **state)
+static void truncation_keeps_json(void **state)
 {
     char out[8192];
     cJSON *j;
@@ -122,7 +122,7 @@ static void test_truncation_keeps_json(void **state)
     cJSON_Delete(j);
 }
 
-static void test_escape_bounds(void **state)
+static void escape_bounds(void **state)
 {
     char out[8];
 
@@ -149,7 +149,7 @@ static void test_escape_bounds(void **state)
     }
 }
 
-static void test_level_names(void **state)
+static void level_names(void **state)
 {
     enum log_level lv;
 
@@ -240,7 +240,7 @@ static long read_lines(int fd, char *out, size_t cap, size_t *len, long n,
  * never waited for. Once the pipe is read, every line logged has either
  * come out, in order, or been counted, and one warn line reports the
  * count. */
-static void test_buffer_drops_when_nobody_reads(void **state)
+static void buffer_drops_when_nobody_reads(void **state)
 {
     enum { N = 400 };
     struct log_sink sink = {.level = LOG_INFO};
@@ -303,7 +303,7 @@ static void test_buffer_drops_when_nobody_reads(void **state)
 /* Stopping with the pipe still full returns within the bound (1 s): the
  * writer, blocked in write(2), is left to finish on its own. Once the pipe
  * is read it does, and every line is out or counted, and reported. */
-static void test_buffer_stop_is_bounded(void **state)
+static void buffer_stop_is_bounded(void **state)
 {
     enum { N = 400 };
     struct log_sink sink = {.level = LOG_INFO};
@@ -341,7 +341,7 @@ static void test_buffer_stop_is_bounded(void **state)
 
 /* The buffered sink: whole lines, written within the flush interval, and
  * everything written at the stop. */
-static void test_buffer(void **state)
+static void buffered_sink_flushes_whole_lines_and_the_rest_at_stop(void **state)
 {
     struct log_sink sink = {.level = LOG_INFO};
     struct log_line l;
@@ -381,14 +381,15 @@ static void test_buffer(void **state)
 int test_log(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fields_and_escaping),
-        cmocka_unit_test(test_level_filter),
-        cmocka_unit_test(test_truncation_keeps_json),
-        cmocka_unit_test(test_escape_bounds),
-        cmocka_unit_test(test_level_names),
-        cmocka_unit_test(test_buffer),
-        cmocka_unit_test(test_buffer_drops_when_nobody_reads),
-        cmocka_unit_test(test_buffer_stop_is_bounded),
+        cmocka_unit_test(fields_and_escaping),
+        cmocka_unit_test(level_filter),
+        cmocka_unit_test(truncation_keeps_json),
+        cmocka_unit_test(escape_bounds),
+        cmocka_unit_test(level_names),
+        cmocka_unit_test(
+            buffered_sink_flushes_whole_lines_and_the_rest_at_stop),
+        cmocka_unit_test(buffer_drops_when_nobody_reads),
+        cmocka_unit_test(buffer_stop_is_bounded),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -31,7 +31,7 @@
 #define EXAMPLE SUPPORT_EXAMPLE_BODY
 #define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
-static void test_solve_and_sigint(void **state)
+static void solve_and_sigint(void **state)
 {
     struct daemon d;
     char req[1024], resp[4096];
@@ -124,7 +124,7 @@ static void drain_with_request_in_flight(int sig, const char *name)
     close(d.out), close(d.err);
 }
 
-static void test_sigterm_with_request_in_flight(void **state)
+static void sigterm_with_request_in_flight(void **state)
 {
     (void)state;
     drain_with_request_in_flight(SIGTERM, "SIGTERM");
@@ -132,7 +132,7 @@ static void test_sigterm_with_request_in_flight(void **state)
 
 /* Issue 15 item 5: SIGHUP drains exactly as SIGTERM (there is no log file
  * to reopen). */
-static void test_sighup_drains_like_sigterm(void **state)
+static void sighup_drains_like_sigterm(void **state)
 {
     (void)state;
     drain_with_request_in_flight(SIGHUP, "SIGHUP");
@@ -156,7 +156,7 @@ static void expect_exit(const char *const *args, int code, const char *in_err)
     close(d.out), close(d.err);
 }
 
-static void test_bad_settings_exit_2(void **state)
+static void bad_settings_exit_2(void **state)
 {
     static const char *const port[] = {"--port", "70000", NULL};
     static const char *const threads[] = {"--threads", "many", NULL};
@@ -171,7 +171,7 @@ static void test_bad_settings_exit_2(void **state)
     expect_exit(bind, 2, "not an IPv4 or IPv6 address");
 }
 
-static void test_help(void **state)
+static void help_names_options_and_variables_and_exits_0(void **state)
 {
     static const char *const help[] = {"--help", NULL};
     struct daemon d;
@@ -268,7 +268,7 @@ static int loads_all_refused(void *arg)
     return all;
 }
 
-static void test_sigterm_under_load(void **state)
+static void sigterm_under_load(void **state)
 {
     enum { THREADS = 8 };
     struct daemon d;
@@ -366,7 +366,7 @@ static int stopped_burst(struct daemon *d, int n)
     return answered;
 }
 
-static void test_many_ready_at_once(void **state)
+static void many_ready_at_once(void **state)
 {
     static const char *const args[] = {
         "--port",    "0",  "--bind",       "127.0.0.1", "--threads", "1",
@@ -386,13 +386,13 @@ static void test_many_ready_at_once(void **state)
 int test_main(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_and_sigint),
-        cmocka_unit_test(test_sigterm_with_request_in_flight),
-        cmocka_unit_test(test_sighup_drains_like_sigterm),
-        cmocka_unit_test(test_bad_settings_exit_2),
-        cmocka_unit_test(test_help),
-        cmocka_unit_test(test_sigterm_under_load),
-        cmocka_unit_test(test_many_ready_at_once),
+        cmocka_unit_test(solve_and_sigint),
+        cmocka_unit_test(sigterm_with_request_in_flight),
+        cmocka_unit_test(sighup_drains_like_sigterm),
+        cmocka_unit_test(bad_settings_exit_2),
+        cmocka_unit_test(help_names_options_and_variables_and_exits_0),
+        cmocka_unit_test(sigterm_under_load),
+        cmocka_unit_test(many_ready_at_once),
     };
     static int (*const parts[])(unsigned *) = {test_main_log, test_main_probe,
                                                test_main_batch};
