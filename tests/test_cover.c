@@ -1,7 +1,7 @@
 /* test_cover.c - cmocka tests of the generic engine (src/cover*.c): every
  * size and variant on a puzzle whose solution is built independently (a
  * formula, a published grid, or a separate backtracking script), checked by
- * the independent verifier of tests/test_cover_check.c, with uniqueness
+ * the independent verifier of tests/cover_check.c, with uniqueness
  * proven there by deduction; two-solution counts, the budget, every rule
  * error, the text and the rule breaks. The shared-data agreement, the
  * generator and the data sets: tests/test_cover_data.c. */
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 #include "tests.h"
 
 /* ------------------------------------------------------------ the sizes */

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 #define BRUTE_MAX 81 /* cells: grids up to 9x9 */
 #define CAP 40       /* solutions counted at most */

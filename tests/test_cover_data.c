@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 /* ---------------------------------------------- both engines agree */
 

@@ -1,9 +1,9 @@
-/* test_cover.h - what the generic engine's test files share: the
- * independent rule verifier and the data sets' rules (test_cover_sets.c,
+/* cover_support.h - what the generic engine's test files share: the
+ * independent rule verifier and the data sets' rules (cover_support.c,
  * also linked into tests/tools/cover_gen.c and the bench), the test's own
- * uniqueness proof and helpers (test_cover_check.c). */
-#ifndef TEST_COVER_H
-#define TEST_COVER_H
+ * uniqueness proof and helpers (cover_check.c). */
+#ifndef COVER_SUPPORT_H
+#define COVER_SUPPORT_H
 
 #include "cover.h"
 
@@ -36,7 +36,7 @@ void tc_check_rules(struct cover_rules *r);
 void tc_jigsaw_map(struct cover_rules *r);
 void tc_hyper_groups(struct cover_rules *r);
 
-/* The data sets of tests/data/cover/ (tests/test_cover_sets.c): the name
+/* The data sets of tests/data/cover/ (tests/cover_support.c): the name
  * of set i (NULL past the last), and the checked rules of a set by name
  * (0 for a name that is none). */
 const char *tc_set_name(unsigned i);
