@@ -62,7 +62,7 @@ static void every_size(void **state)
     "534678912672195348198342567859761423426853791713924856961537284287419635" \
     "345286179"
 
-static void published_9x9(void **state)
+static void published_9x9_has_its_published_solution(void **state)
 {
     struct cover_rules r;
     struct cover_grid p = tc_grid(9, WIKI_PUZZLE),
@@ -187,7 +187,8 @@ static void group_of_three_cells_holds_each_digit_once(void **state)
 
 /* Each variant rule changes the answer: the classic grid that breaks it is
  * refused by the verifier, cover_is_solution_of and cover_count. */
-static void variants_bind(void **state)
+static void
+each_variant_rule_refuses_the_classic_grid_that_breaks_it(void **state)
 {
     struct cover_grid classic = tc_grid(9, WIKI_SOLUTION), found;
     unsigned count = 9;
@@ -311,7 +312,7 @@ static void no_budget_counts_an_empty_16x16_to_2_by_guessing(void **state)
 }
 
 /* Givens that break a rule: no solution, no search. */
-static void broken_givens(void **state)
+static void broken_givens_count_0_and_a_wrong_size_is_refused(void **state)
 {
     struct cover_rules r;
     struct cover_grid p = {.n = 6};
@@ -340,7 +341,7 @@ static void expect_refused(struct cover_rules *r, enum cover_status want,
     assert_string_equal(why, sentence);
 }
 
-static void rules_errors(void **state)
+static void bad_size_or_boxes_are_refused_with_a_message(void **state)
 {
     struct cover_rules r;
 
@@ -382,7 +383,7 @@ static void rules_errors(void **state)
     expect_refused(&r, COVER_BAD_REGIONS, 0, "region 'A' has 8 cells, not 9");
 }
 
-static void rules_extra_errors(void **state)
+static void bad_extra_groups_are_refused_with_a_message(void **state)
 {
     struct cover_rules r;
 
@@ -522,20 +523,21 @@ int test_cover(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_size),
-        cmocka_unit_test(published_9x9),
+        cmocka_unit_test(published_9x9_has_its_published_solution),
         cmocka_unit_test(diagonal_puzzle_has_its_one_solution),
         cmocka_unit_test(hyper_puzzle_has_its_one_solution),
         cmocka_unit_test(jigsaw_puzzle_has_its_one_solution),
         cmocka_unit_test(anti_knight_puzzle_has_its_one_solution),
         cmocka_unit_test(anti_king_puzzle_has_its_one_solution),
         cmocka_unit_test(group_of_three_cells_holds_each_digit_once),
-        cmocka_unit_test(variants_bind),
+        cmocka_unit_test(
+            each_variant_rule_refuses_the_classic_grid_that_breaks_it),
         cmocka_unit_test(two_solutions),
         cmocka_unit_test(budget_stops_an_empty_16x16_at_10_nodes),
         cmocka_unit_test(no_budget_counts_an_empty_16x16_to_2_by_guessing),
-        cmocka_unit_test(broken_givens),
-        cmocka_unit_test(rules_errors),
-        cmocka_unit_test(rules_extra_errors),
+        cmocka_unit_test(broken_givens_count_0_and_a_wrong_size_is_refused),
+        cmocka_unit_test(bad_size_or_boxes_are_refused_with_a_message),
+        cmocka_unit_test(bad_extra_groups_are_refused_with_a_message),
         cmocka_unit_test(parse_format),
         cmocka_unit_test(conflicts_list_every_broken_rule_in_contract_order),
         cmocka_unit_test(tc_cover_and_sudoku_count_agree_on_shared_samples),

@@ -24,7 +24,7 @@
 #define EXAMPLE SUPPORT_EXAMPLE_BODY
 #define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
-static void solve_example(void **state)
+static void solve_over_http_answers_the_example_with_200(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -98,7 +98,7 @@ static void status_codes_and_headers(void **state)
     curl_easy_cleanup(curl);
 }
 
-static void keep_alive(void **state)
+static void connection_is_reused_even_after_an_error_answer(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -131,7 +131,7 @@ static char *padded_example(size_t size)
     return body;
 }
 
-static void body_limit(void **state)
+static void body_over_16384_bytes_is_413_and_the_server_stays_fine(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -386,10 +386,11 @@ static void connections_127_128_and_256_at_once_are_all_answered(void **state)
 int test_http(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(solve_example),
+        cmocka_unit_test(solve_over_http_answers_the_example_with_200),
         cmocka_unit_test(status_codes_and_headers),
-        cmocka_unit_test(keep_alive),
-        cmocka_unit_test(body_limit),
+        cmocka_unit_test(connection_is_reused_even_after_an_error_answer),
+        cmocka_unit_test(
+            body_over_16384_bytes_is_413_and_the_server_stays_fine),
         cmocka_unit_test(body_limit_chunked),
         cmocka_unit_test(body_sizes),
         cmocka_unit_test(concurrent_clients),

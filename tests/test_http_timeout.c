@@ -23,7 +23,7 @@
 #include "tests.h"
 
 /* A silent client is dropped after the idle timeout (1 s here). */
-static void idle_timeout(void **state)
+static void silent_client_is_dropped_after_the_idle_timeout(void **state)
 {
     struct ht_server *s;
     struct pollfd p;
@@ -243,7 +243,7 @@ static void drain_closes_idle(void **state)
 int test_http_timeout(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(idle_timeout),
+        cmocka_unit_test(silent_client_is_dropped_after_the_idle_timeout),
         cmocka_unit_test(idle_connections_do_not_block),
         cmocka_unit_test(slow_headers_closed),
         cmocka_unit_test(slow_body_closed),

@@ -31,7 +31,7 @@ static enum killer_status check_text(const char *board, const char *cages,
 
 /* ------------------------------------------------------- combinations */
 
-static void combination_table(void **state)
+static void every_digit_set_is_listed_once_under_its_size_and_sum(void **state)
 {
     unsigned seen[512] = {0}, total = 0;
     const uint16_t *sets;
@@ -107,7 +107,7 @@ static void parse_and_format(void **state)
     assert_string_equal(out, "3:11,12");
 }
 
-static void parse_errors(void **state)
+static void parse_errors_point_at_the_bad_character(void **state)
 {
     static const struct {
         const char *text;
@@ -394,9 +394,9 @@ static void check_order_and_truncation(void **state)
 int test_killer(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(combination_table),
+        cmocka_unit_test(every_digit_set_is_listed_once_under_its_size_and_sum),
         cmocka_unit_test(parse_and_format),
-        cmocka_unit_test(parse_errors),
+        cmocka_unit_test(parse_errors_point_at_the_bad_character),
         cmocka_unit_test(check_out_of_range),
         cmocka_unit_test(check_overlap),
         cmocka_unit_test(check_not_connected),

@@ -44,7 +44,7 @@ static int killer_ok(const struct sudoku_grid *puzzle,
 
 /* ---------------------------------------------------------------- solve */
 
-static void solve_set(void **state)
+static void every_killer_of_the_set_has_one_solution(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     size_t n, blanks = 0, with_givens = 0;
@@ -75,7 +75,7 @@ static void solve_set(void **state)
 
 /* Dropping cages never loses the solution; dropping enough of them lets in
  * a second one (one cage alone is often implied by the rule of 45). */
-static void removing_cages(void **state)
+static void dropping_cages_keeps_the_solution_and_lets_in_others(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     unsigned drop, count = 0;
@@ -107,7 +107,7 @@ static void removing_cages(void **state)
     free(set);
 }
 
-static void no_solution(void **state)
+static void impossible_killers_count_0_and_bad_cages_are_refused(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
@@ -274,9 +274,9 @@ static void four_threads_solve_the_killer_set_at_once(void **state)
 int test_killer_solve(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(solve_set),
-        cmocka_unit_test(removing_cages),
-        cmocka_unit_test(no_solution),
+        cmocka_unit_test(every_killer_of_the_set_has_one_solution),
+        cmocka_unit_test(dropping_cages_keeps_the_solution_and_lets_in_others),
+        cmocka_unit_test(impossible_killers_count_0_and_bad_cages_are_refused),
         cmocka_unit_test(partial_cover_and_single_cells),
         cmocka_unit_test(budget_of_5_nodes_stops_a_harder_killer),
         cmocka_unit_test(budget_0_is_no_bound_for_a_killer),

@@ -63,7 +63,7 @@ static void access_log(void **state)
     close(d.out), close(d.err);
 }
 
-static void access_log_off(void **state)
+static void access_log_off_writes_no_request_lines(void **state)
 {
     static const char *const args[] = {
         "--port", "0", "--bind", "127.0.0.1", "--access-log", "off", NULL};
@@ -212,7 +212,7 @@ int test_main_log(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(access_log),
-        cmocka_unit_test(access_log_off),
+        cmocka_unit_test(access_log_off_writes_no_request_lines),
         cmocka_unit_test(stdout_blocked_keeps_serving),
         cmocka_unit_test(sigterm_with_stdout_blocked),
     };

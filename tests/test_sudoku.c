@@ -233,7 +233,7 @@ static void conflicts_all_same_digit(void **state)
 
 /* -------------------------------------------------------------- solving */
 
-static void solve_example(void **state)
+static void solve_example_gives_the_published_solution(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example), s;
@@ -285,7 +285,7 @@ static void check_known(const char *line, unsigned lineno, void *ctx)
     }
 }
 
-static void known_counts(void **state)
+static void counts_match_the_data_file_on_all_43_puzzles(void **state)
 {
     (void)state;
     unsigned nmulti = 0;
@@ -321,31 +321,31 @@ static void run_sample(const char *name, unsigned want)
     assert_int_equal(each_puzzle(name, check_sample, &sm), 150);
 }
 
-static void sample_17_clue(void **state)
+static void every_17_clue_sample_has_one_solution(void **state)
 {
     (void)state;
     run_sample("puzzles2_17_clue", 1);
 }
 
-static void sample_magictour(void **state)
+static void every_magictour_sample_has_one_solution(void **state)
 {
     (void)state;
     run_sample("puzzles3_magictour_top1465", 1);
 }
 
-static void sample_forum_hardest(void **state)
+static void every_forum_hardest_sample_has_one_solution(void **state)
 {
     (void)state;
     run_sample("puzzles5_forum_hardest_1905_11+", 1);
 }
 
-static void sample_serg(void **state)
+static void every_serg_sample_has_several_solutions(void **state)
 {
     (void)state;
     run_sample("puzzles7_serg_benchmark", 2);
 }
 
-static void empty_board(void **state)
+static void empty_board_counts_up_to_any_limit(void **state)
 {
     (void)state;
     struct sudoku_grid g, s;
@@ -467,7 +467,7 @@ static void altered_boards_match_naive(void **state)
     assert_true(none > 40 && some > 40);
 }
 
-static void full_board(void **state)
+static void full_board_is_its_own_solution_in_one_node(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example_solution), s;
@@ -597,7 +597,7 @@ static void budget_stops_an_empty_board_with_a_partial_count(void **state)
     assert_true(count > 0 && count < 1000000);
 }
 
-static void is_solution_of(void **state)
+static void is_solution_of_holds_only_for_a_solution_of_the_givens(void **state)
 {
     (void)state;
     struct sudoku_grid p = grid_of(example), s = grid_of(example_solution);
@@ -700,23 +700,24 @@ int test_sudoku(unsigned *ntests)
         cmocka_unit_test(conflicts_box),
         cmocka_unit_test(conflicts_several_and_truncated),
         cmocka_unit_test(conflicts_all_same_digit),
-        cmocka_unit_test(solve_example),
-        cmocka_unit_test(known_counts),
-        cmocka_unit_test(sample_17_clue),
-        cmocka_unit_test(sample_magictour),
-        cmocka_unit_test(sample_forum_hardest),
-        cmocka_unit_test(sample_serg),
-        cmocka_unit_test(empty_board),
+        cmocka_unit_test(solve_example_gives_the_published_solution),
+        cmocka_unit_test(counts_match_the_data_file_on_all_43_puzzles),
+        cmocka_unit_test(every_17_clue_sample_has_one_solution),
+        cmocka_unit_test(every_magictour_sample_has_one_solution),
+        cmocka_unit_test(every_forum_hardest_sample_has_one_solution),
+        cmocka_unit_test(every_serg_sample_has_several_solutions),
+        cmocka_unit_test(empty_board_counts_up_to_any_limit),
         cmocka_unit_test(counts_match_naive),
         cmocka_unit_test(altered_boards_match_naive),
-        cmocka_unit_test(full_board),
+        cmocka_unit_test(full_board_is_its_own_solution_in_one_node),
         cmocka_unit_test(broken_rules_have_no_solution),
         cmocka_unit_test(budget_of_the_nodes_needed_is_enough),
         cmocka_unit_test(budget_one_node_short_is_refused),
         cmocka_unit_test(budget_stops_the_count_at_exactly_its_nodes),
         cmocka_unit_test(solve_on_a_two_node_budget_is_refused),
         cmocka_unit_test(budget_stops_an_empty_board_with_a_partial_count),
-        cmocka_unit_test(is_solution_of),
+        cmocka_unit_test(
+            is_solution_of_holds_only_for_a_solution_of_the_givens),
         cmocka_unit_test(four_threads_solve_the_hardest_set_as_one_does),
     };
     *ntests = TESTS_COUNT(tests);
