@@ -44,8 +44,10 @@ int tc_set_rules(const char *name, struct cover_rules *r);
 
 /* The tests of tests/test_cover_data.c, run in the "cover" suite. */
 void tc_cover_and_sudoku_count_agree_on_shared_samples(void **state);
-void tc_generate_makes_unique_puzzles_and_refuses_impossible_rules(
-    void **state);
+void tc_generated_puzzles_are_unique_and_replay_their_seed(void **state);
+void tc_symmetric_puzzle_blanks_mirror_cells(void **state);
+void tc_impossible_rules_generate_no_solution(void **state);
+void tc_impossible_16x16_rules_give_up_on_budget(void **state);
 void tc_every_data_set_puzzle_is_unique_and_verified(void **state);
 void tc_two_threads_count_as_one_does(void **state);
 

@@ -481,23 +481,29 @@ static void expect_conflict(const struct cover_conflict *c,
 }
 
 /* Fives at r1c1 (0), r1c5 (4), r2c3 (11), r5c5 (40) and a 7 at r9c9 and
- * r8c8 (80, 70): each rule broken once or more, listed in the contract's
- * order (unit kind, index, digit). */
+ * r8c8 (80, 70) under every rule: each rule broken once or more. */
+static void conflict_board(struct cover_rules *r, struct cover_grid *g)
+{
+    cover_rules_init(r, 9);
+    r->diagonals = r->anti_knight = r->anti_king = 1;
+    r->nextra = 1;
+    r->extra[0].ncells = 3;
+    r->extra[0].cell[0] = 0, r->extra[0].cell[1] = 40, r->extra[0].cell[2] = 79;
+    tc_check_rules(r);
+    *g = (struct cover_grid){.n = 9};
+    g->cell[0] = g->cell[4] = g->cell[11] = g->cell[40] = 5;
+    g->cell[80] = g->cell[70] = 7;
+}
+
+/* Listed in the contract's order (unit kind, index, digit). */
 static void conflicts_list_every_broken_rule_in_contract_order(void **state)
 {
     struct cover_rules r;
-    struct cover_grid g = {.n = 9};
+    struct cover_grid g;
     struct cover_conflict c[16];
 
     (void)state;
-    cover_rules_init(&r, 9);
-    r.diagonals = r.anti_knight = r.anti_king = 1;
-    r.nextra = 1;
-    r.extra[0].ncells = 3;
-    r.extra[0].cell[0] = 0, r.extra[0].cell[1] = 40, r.extra[0].cell[2] = 79;
-    tc_check_rules(&r);
-    g.cell[0] = g.cell[4] = g.cell[11] = g.cell[40] = 5;
-    g.cell[80] = g.cell[70] = 7;
+    conflict_board(&r, &g);
     assert_int_equal(cover_conflicts(&r, &g, c, 16), 10);
     expect_conflict(&c[0], COVER_ROW, 0, 5, 0, 4);
     expect_conflict(&c[1], COVER_COLUMN, 4, 5, 4, 40);
@@ -509,12 +515,31 @@ static void conflicts_list_every_broken_rule_in_contract_order(void **state)
     expect_conflict(&c[7], COVER_KNIGHT, 0, 5, 0, 11);
     expect_conflict(&c[8], COVER_KNIGHT, 0, 5, 4, 11);
     expect_conflict(&c[9], COVER_KING, 0, 7, 70, 80);
-    /* past max: only counted */
+}
+
+static void conflicts_past_max_are_only_counted(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid g;
+    struct cover_conflict c[16];
+
+    (void)state;
+    conflict_board(&r, &g);
     memset(c, 0, sizeof(c));
     assert_int_equal(cover_conflicts(&r, &g, c, 2), 10);
     assert_int_equal(c[1].unit, COVER_COLUMN);
     assert_int_equal(c[2].ncells, 0);
     assert_int_equal(cover_conflicts(&r, &g, NULL, 0), 10);
+}
+
+static void without_anti_knight_its_two_conflicts_go(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid g;
+    struct cover_conflict c[16];
+
+    (void)state;
+    conflict_board(&r, &g);
     r.anti_knight = 0;
     assert_int_equal(cover_conflicts(&r, &g, c, 16), 8);
     assert_false(cover_is_solution_of(&r, &g, &g));
@@ -540,9 +565,13 @@ int test_cover(unsigned *ntests)
         cmocka_unit_test(bad_extra_groups_are_refused_with_a_message),
         cmocka_unit_test(parse_format),
         cmocka_unit_test(conflicts_list_every_broken_rule_in_contract_order),
+        cmocka_unit_test(conflicts_past_max_are_only_counted),
+        cmocka_unit_test(without_anti_knight_its_two_conflicts_go),
         cmocka_unit_test(tc_cover_and_sudoku_count_agree_on_shared_samples),
-        cmocka_unit_test(
-            tc_generate_makes_unique_puzzles_and_refuses_impossible_rules),
+        cmocka_unit_test(tc_generated_puzzles_are_unique_and_replay_their_seed),
+        cmocka_unit_test(tc_symmetric_puzzle_blanks_mirror_cells),
+        cmocka_unit_test(tc_impossible_rules_generate_no_solution),
+        cmocka_unit_test(tc_impossible_16x16_rules_give_up_on_budget),
         cmocka_unit_test(tc_every_data_set_puzzle_is_unique_and_verified),
         cmocka_unit_test(tc_two_threads_count_as_one_does),
         cmocka_unit_test(tc_counts_match_a_brute_force),

@@ -80,11 +80,9 @@ static void generate_one(struct cover_rules *r, uint64_t seed)
     assert_memory_equal(s2.cell, s.cell, n * n);
 }
 
-void tc_generate_makes_unique_puzzles_and_refuses_impossible_rules(void **state)
+void tc_generated_puzzles_are_unique_and_replay_their_seed(void **state)
 {
     struct cover_rules r;
-    struct cover_grid p, s;
-    unsigned count = 0;
 
     (void)state;
     cover_rules_init(&r, 4);
@@ -102,7 +100,16 @@ void tc_generate_makes_unique_puzzles_and_refuses_impossible_rules(void **state)
     tc_hyper_groups(&r);
     r.anti_knight = 1;
     generate_one(&r, 5);
-    /* symmetric: a cell is blank exactly when its mirror is */
+}
+
+/* symmetric: a cell is blank exactly when its mirror is */
+void tc_symmetric_puzzle_blanks_mirror_cells(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+    unsigned count = 0;
+
+    (void)state;
     cover_rules_init(&r, 12);
     tc_check_rules(&r);
     assert_int_equal(cover_generate_symmetric(&r, 6, 0, &p, &s), COVER_OK);
@@ -111,17 +118,33 @@ void tc_generate_makes_unique_puzzles_and_refuses_impossible_rules(void **state)
     assert_true(tc_verify(&r, &s));
     assert_int_equal(cover_count(&r, &p, 2, 0, NULL, &count, NULL), COVER_OK);
     assert_int_equal(count, 1);
-    /* r2c1 must differ from all of row 1 (its column and box hold r1c1
-     * and r1c2, the extra group r1c3 and r1c4): five cells, four digits */
+}
+
+/* r2c1 must differ from all of row 1 (its column and box hold r1c1
+ * and r1c2, the extra group r1c3 and r1c4): five cells, four digits */
+void tc_impossible_rules_generate_no_solution(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+
+    (void)state;
     cover_rules_init(&r, 4);
     r.nextra = 1;
     r.extra[0].ncells = 3;
     r.extra[0].cell[0] = 4, r.extra[0].cell[1] = 2, r.extra[0].cell[2] = 3;
     tc_check_rules(&r);
     assert_int_equal(cover_generate(&r, 1, 0, &p, &s), COVER_NO_SOLUTION);
-    /* The same on a 16x16 (r2c1 against row 1 through box and a 13-cell
-     * group) is too deep for a fill to prove: the fills give up, no time
-     * bound needed. */
+}
+
+/* The same on a 16x16 (r2c1 against row 1 through box and a 13-cell
+ * group) is too deep for a fill to prove: the fills give up, no time
+ * bound needed. */
+void tc_impossible_16x16_rules_give_up_on_budget(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+
+    (void)state;
     cover_rules_init(&r, 16);
     r.nextra = 1;
     r.extra[0].ncells = 13;

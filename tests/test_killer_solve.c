@@ -107,7 +107,37 @@ static void dropping_cages_keeps_the_solution_and_lets_in_others(void **state)
     free(set);
 }
 
-static void impossible_killers_count_0_and_bad_cages_are_refused(void **state)
+/* three 1+2 pairs in box 0: fine cage by cage, impossible together */
+static void cages_impossible_together_count_0(void **state)
+{
+    struct sudoku_grid g = kt_grid_of(kt_blank), sol;
+    struct killer_cages k;
+    struct killer_stats st;
+    unsigned count = 9;
+
+    (void)state;
+    kt_parse_ok("3:11,12;3:21,22;3:31,32", &k);
+    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
+    assert_int_equal(count, 0);
+}
+
+/* a row filled by cages totalling 46 (rule of 45): no search at all */
+static void cages_breaking_the_rule_of_45_count_0_unsearched(void **state)
+{
+    struct sudoku_grid g = kt_grid_of(kt_blank), sol;
+    struct killer_cages k;
+    struct killer_stats st;
+    unsigned count = 9;
+
+    (void)state;
+    kt_parse_ok("6:11,12,13;16:14,15,16;24:17,18,19", &k);
+    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(st.nodes, 0);
+}
+
+/* givens that break the 9x9 rules */
+static void givens_breaking_the_rules_count_0_with_cages(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
@@ -116,16 +146,6 @@ static void impossible_killers_count_0_and_bad_cages_are_refused(void **state)
     char board[SUDOKU_CELLS + 1];
 
     (void)state;
-    /* three 1+2 pairs in box 0: fine cage by cage, impossible together */
-    kt_parse_ok("3:11,12;3:21,22;3:31,32", &k);
-    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
-    assert_int_equal(count, 0);
-    /* a row filled by cages totalling 46 (rule of 45): no search at all */
-    kt_parse_ok("6:11,12,13;16:14,15,16;24:17,18,19", &k);
-    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
-    assert_int_equal(count, 0);
-    assert_int_equal(st.nodes, 0);
-    /* givens that break the 9x9 rules */
     memcpy(board, kt_blank, sizeof(board));
     board[0] = board[80] = '5';
     board[8] = '5';
@@ -133,7 +153,17 @@ static void impossible_killers_count_0_and_bad_cages_are_refused(void **state)
     kt_parse_ok("10:55,56", &k);
     assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
     assert_int_equal(count, 0);
-    /* bad cages: the check's status, nothing searched */
+}
+
+/* bad cages: the check's status, nothing searched */
+static void bad_cages_answer_the_check_status_unsearched(void **state)
+{
+    struct sudoku_grid g = kt_grid_of(kt_blank), sol;
+    struct killer_cages k;
+    struct killer_stats st;
+    unsigned count = 9;
+
+    (void)state;
     g = kt_grid_of(kt_blank);
     kt_parse_ok("3:11,13", &k);
     count = 9;
@@ -276,7 +306,10 @@ int test_killer_solve(unsigned *ntests)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(every_killer_of_the_set_has_one_solution),
         cmocka_unit_test(dropping_cages_keeps_the_solution_and_lets_in_others),
-        cmocka_unit_test(impossible_killers_count_0_and_bad_cages_are_refused),
+        cmocka_unit_test(cages_impossible_together_count_0),
+        cmocka_unit_test(cages_breaking_the_rule_of_45_count_0_unsearched),
+        cmocka_unit_test(givens_breaking_the_rules_count_0_with_cages),
+        cmocka_unit_test(bad_cages_answer_the_check_status_unsearched),
         cmocka_unit_test(partial_cover_and_single_cells),
         cmocka_unit_test(budget_of_5_nodes_stops_a_harder_killer),
         cmocka_unit_test(budget_0_is_no_bound_for_a_killer),
