@@ -126,7 +126,7 @@ $(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(ENGINE_OBJ)
 	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS) -lm
 
 # The generic engine's figures over tests/data/cover/ (tests/bench/cover.c).
-$(B)/bench_cover: tests/bench/cover.c tests/test_cover_sets.c tests/test_cover.h $(ENGINE_OBJ)
+$(B)/bench_cover: tests/bench/cover.c tests/cover_support.c tests/cover_support.h $(ENGINE_OBJ)
 	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
 
 # Installs the Debian packages the build needs when any is missing (as root),
@@ -383,7 +383,7 @@ COVER_SETS  ?= size4 size6 size8 size12 size16 size25 diagonal9 jigsaw9 \
 
 .PHONY: cover-data
 
-$(B)/cover_gen: tests/tools/cover_gen.c tests/test_cover_sets.c tests/test_cover.h $(ENGINE_OBJ)
+$(B)/cover_gen: tests/tools/cover_gen.c tests/cover_support.c tests/cover_support.h $(ENGINE_OBJ)
 	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
 
 cover-data: $(B)/cover_gen

@@ -85,7 +85,7 @@ void daemon_spawn_on_free_port(struct daemon *d, const char *const *args)
 
 /* Starts the daemon on a free port. With the access log on, a test that
  * sends many requests without reading d->log fills the pipe, and the
- * daemon then drops access lines (test_stdout_blocked_keeps_serving). */
+ * daemon then drops access lines (stdout_blocked_keeps_serving). */
 void daemon_spawn_listening_with(struct daemon *d, int access_log)
 {
     static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",
@@ -104,16 +104,23 @@ void daemon_spawn_listening(struct daemon *d)
 
 /* Waits up to timeout_ms for the daemon to exit; returns its wait status
  * or -1 if it is still running. */
+struct exit_wait {
+    pid_t pid;
+    int status;
+};
+
+static int has_exited(void *arg)
+{
+    struct exit_wait *w = arg;
+
+    return waitpid(w->pid, &w->status, WNOHANG) == w->pid;
+}
+
 int daemon_wait_exit(struct daemon *d, int timeout_ms)
 {
-    int status;
+    struct exit_wait w = {d->pid, 0};
 
-    for (int t = 0; t < timeout_ms; t += 10) {
-        if (waitpid(d->pid, &status, WNOHANG) == d->pid)
-            return status;
-        usleep(10000);
-    }
-    return -1;
+    return support_wait_until(has_exited, &w, timeout_ms) ? w.status : -1;
 }
 
 void daemon_send_all(int fd, const char *s, size_t n)
@@ -150,10 +157,7 @@ size_t daemon_read_response(int fd, char *buf, size_t cap)
 
 long daemon_now_ms(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+    return support_now_ms();
 }
 
 /* Sends req on a new connection and reads the answer into resp. */
@@ -193,11 +197,22 @@ double daemon_metric(unsigned port, const char *series)
 }
 
 /* Waits (5 s at most) until the daemon's `series` reaches at least min. */
+struct metric_wait {
+    unsigned port;
+    const char *series;
+    double min;
+};
+
+static int metric_reached(void *arg)
+{
+    const struct metric_wait *w = arg;
+
+    return daemon_metric(w->port, w->series) >= w->min;
+}
+
 int daemon_metric_reaches(unsigned port, const char *series, double min)
 {
-    for (long deadline = daemon_now_ms() + 5000; daemon_now_ms() < deadline;
-         usleep(5000))
-        if (daemon_metric(port, series) >= min)
-            return 1;
-    return 0;
+    struct metric_wait w = {port, series, min};
+
+    return support_wait_until(metric_reached, &w, 5000);
 }

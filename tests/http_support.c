@@ -165,16 +165,27 @@ void ht_solve_example(uint16_t port, CURL *curl)
 }
 
 /* Waits (5 s at most) until get(srv) reaches n; returns the last value. */
+struct count_wait {
+    long (*get)(const struct http_server *);
+    const struct http_server *srv;
+    long n, v;
+};
+
+static int count_reached(void *arg)
+{
+    struct count_wait *w = arg;
+
+    w->v = w->get(w->srv);
+    return w->v >= w->n;
+}
+
 long ht_wait_until(long (*get)(const struct http_server *),
                    const struct http_server *srv, long n)
 {
-    long v = get(srv);
+    struct count_wait w = {get, srv, n, 0};
 
-    for (int waited = 0; v < n && waited < 5000; waited += 5) {
-        usleep(5 * 1000);
-        v = get(srv);
-    }
-    return v;
+    support_wait_until(count_reached, &w, 5000);
+    return w.v;
 }
 
 /* The value of a metrics series now (-1 when absent), as GET /metrics
@@ -276,10 +287,13 @@ void ht_open_busy(struct ht_server *s, int *fd, int n)
 }
 
 /* Waits until the server has no connection open. */
+static int none_open(void *arg)
+{
+    return http_server_connections(arg) == 0;
+}
+
 void ht_wait_all_closed(struct ht_server *s)
 {
-    for (int waited = 0; http_server_connections(s->srv) > 0 && waited < 5000;
-         waited += 5)
-        usleep(5 * 1000);
+    support_wait_until(none_open, s->srv, 5000);
     assert_int_equal(http_server_connections(s->srv), 0);
 }

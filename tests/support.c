@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "support.h"
@@ -124,4 +125,23 @@ int support_run_parts(int (*const *parts)(unsigned *), size_t n,
         *ntests += k;
     }
     return failed;
+}
+
+long support_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+}
+
+int support_wait_until(int (*pred)(void *arg), void *arg, long ms)
+{
+    const struct timespec pause = {0, SUPPORT_POLL_MS * 1000000L};
+    long deadline = support_now_ms() + ms;
+    int ok;
+
+    while (!(ok = pred(arg)) && support_now_ms() < deadline)
+        nanosleep(&pause, NULL);
+    return ok;
 }

@@ -1,8 +1,8 @@
 /* support.h - small helpers several suites share: the example puzzle,
  * its rows, reading members of a JSON answer (failing the test when one is
  * missing) and checking a conflict in it, connecting to the server under test,
- * reading one sample of a Prometheus scrape, and opening a tests/data
- * file. */
+ * reading one sample of a Prometheus scrape, opening a tests/data
+ * file, and waiting on the monotonic clock until something holds. */
 #ifndef SUPPORT_H
 #define SUPPORT_H
 
@@ -54,6 +54,16 @@ double support_sample(const char *text, const char *series);
  * and digit, and exactly the ncells [row, column] pairs of cells, in order. */
 void support_check_conflict(const cJSON *item, const char *unit, int index,
                             int digit, const int (*cells)[2], int ncells);
+
+/* CLOCK_MONOTONIC in milliseconds. */
+long support_now_ms(void);
+
+/* Calls pred(arg) every SUPPORT_POLL_MS until it answers nonzero or ms
+ * milliseconds have passed on the monotonic clock (the time pred takes
+ * counts too), and returns its last answer: nonzero when it came to that.
+ * pred is called at least once, and once more at the deadline. */
+#define SUPPORT_POLL_MS 5
+int support_wait_until(int (*pred)(void *arg), void *arg, long ms);
 
 /* Runs the n parts of a suite (see tests.h) after its own group: adds
  * their tests to *ntests and returns how many of them failed. */

@@ -62,7 +62,7 @@ static const char *result_code(const cJSON *item, const char **solution)
     return p ? cJSON_GetObjectItem(p, "code")->valuestring : NULL;
 }
 
-static void test_json_form(void **state)
+static void json_form(void **state)
 {
     struct api_response r;
     const char *sol;
@@ -114,7 +114,7 @@ static void test_json_form(void **state)
     api_response_free(&r);
 }
 
-static void test_rows_shape_and_bad_char_location(void **state)
+static void rows_shape_and_bad_char_location(void **state)
 {
     struct api_response r;
     cJSON *root, *p;
@@ -146,7 +146,7 @@ static void test_rows_shape_and_bad_char_location(void **state)
     api_response_free(&r);
 }
 
-static void test_ndjson(void **state)
+static void ndjson_answers_one_line_per_board_in_order(void **state)
 {
     struct api_response r;
     char *line, *save = NULL;
@@ -210,7 +210,7 @@ static void expect_problem(const char *type, const char *body, int queue_full,
     api_response_free(&r);
 }
 
-static void test_limits_and_errors(void **state)
+static void limits_and_errors(void **state)
 {
     (void)state;
     /* ctx.max_batch is 6 */
@@ -232,7 +232,7 @@ static void test_limits_and_errors(void **state)
 
 /* The early count (before the tree is built) counts the boards only: not
  * other arrays, not commas inside strings or nested values. */
-static void test_count_is_exact(void **state)
+static void count_is_exact(void **state)
 {
     static const char *const fine[] = {
         "{\"other\":[1,2,3,4,5,6,7,8],\"boards\":[1]}",
@@ -252,7 +252,7 @@ static void test_count_is_exact(void **state)
     }
 }
 
-static void test_empty_batches(void **state)
+static void empty_batches(void **state)
 {
     struct api_response r;
 
@@ -316,7 +316,7 @@ static void expect_result(const cJSON *results, int i, const char *code,
  * the third gets the 500 left and is cut, and from then on nothing that
  * needs a search is judged (not even an easy board). A board that fails
  * before the search still gets its own problem. */
-static void test_batch_budget(void **state)
+static void batch_budget(void **state)
 {
     static const struct api_context c = {.max_nodes = 1000,
                                          .max_body = 16384,
@@ -368,7 +368,7 @@ static void test_batch_budget(void **state)
 }
 
 /* Without a batch budget each search has only its own. */
-static void test_batch_without_budget(void **state)
+static void batch_without_budget(void **state)
 {
     static const struct api_context c = {.max_nodes = 1000,
                                          .max_body = 16384,
@@ -395,7 +395,7 @@ static void test_batch_without_budget(void **state)
 /* The stop flag is read between puzzles: what was judged keeps its
  * result, every later puzzle that needs a search gets shutting_down (503),
  * and the answer is still whole. */
-static void test_batch_stop_between_puzzles(void **state)
+static void batch_stop_between_puzzles(void **state)
 {
     static atomic_int stop;
     static const struct api_context c = {.max_nodes = 100000,
@@ -466,7 +466,7 @@ static char *repeat(const char *head, const char *each, size_t n,
 /* {"boards": [[0, ...k]]} holds 4 + k values (the object, its key, two
  * arrays, k numbers); one board allows 10 + 32 = 42. So k = 38 is parsed
  * (and is a board of 38 rows), k = 39 is refused before any tree. */
-static void test_batch_value_cap(void **state)
+static void batch_value_cap(void **state)
 {
     struct api_response r;
     char *body;
@@ -513,7 +513,7 @@ static void test_batch_value_cap(void **state)
     free(body);
 }
 
-static void test_routing_and_limits(void **state)
+static void routing_and_limits(void **state)
 {
     (void)state;
     assert_true(api_is_job("POST", "/solve/batch"));
@@ -545,7 +545,7 @@ static cJSON *results_of(const char *type, const char *body, int *status)
 /* Plain boards are read without cJSON (codec_batch.c's fast path); the
  * same batch written so that it takes the general path (a blank after the
  * brace, an escaped first character) must get the same results. */
-static void test_fast_path_agrees(void **state)
+static void fast_path_agrees(void **state)
 {
     const char *tail = EXAMPLE + 1; /* all but the first character */
     char boards[512], fast[1200], general[1200], line[128];
@@ -595,18 +595,18 @@ static void test_fast_path_agrees(void **state)
 int test_api_batch(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_json_form),
-        cmocka_unit_test(test_rows_shape_and_bad_char_location),
-        cmocka_unit_test(test_ndjson),
-        cmocka_unit_test(test_limits_and_errors),
-        cmocka_unit_test(test_count_is_exact),
-        cmocka_unit_test(test_empty_batches),
-        cmocka_unit_test(test_routing_and_limits),
-        cmocka_unit_test(test_batch_budget),
-        cmocka_unit_test(test_batch_without_budget),
-        cmocka_unit_test(test_batch_stop_between_puzzles),
-        cmocka_unit_test(test_batch_value_cap),
-        cmocka_unit_test(test_fast_path_agrees),
+        cmocka_unit_test(json_form),
+        cmocka_unit_test(rows_shape_and_bad_char_location),
+        cmocka_unit_test(ndjson_answers_one_line_per_board_in_order),
+        cmocka_unit_test(limits_and_errors),
+        cmocka_unit_test(count_is_exact),
+        cmocka_unit_test(empty_batches),
+        cmocka_unit_test(routing_and_limits),
+        cmocka_unit_test(batch_budget),
+        cmocka_unit_test(batch_without_budget),
+        cmocka_unit_test(batch_stop_between_puzzles),
+        cmocka_unit_test(batch_value_cap),
+        cmocka_unit_test(fast_path_agrees),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -172,7 +172,7 @@ static cJSON *expect_cage_problem(const char *board, const char *cages,
 
 /* ---------------------------------------------------------------- solve */
 
-static void test_solve_killer(void **state)
+static void solve_killer(void **state)
 {
     struct line l;
     char json[16384];
@@ -194,7 +194,7 @@ static void test_solve_killer(void **state)
 }
 
 /* A killer solution goes into the request's answer room too. */
-static void test_solve_killer_into_answer_room(void **state)
+static void solve_killer_into_answer_room(void **state)
 {
     static char body[32768];
     char json[16384], *room = malloc(API_ANSWER_MAX);
@@ -219,7 +219,7 @@ static void test_solve_killer_into_answer_room(void **state)
     free(room);
 }
 
-static void test_solve_killer_rows_shape(void **state)
+static void solve_killer_rows_shape(void **state)
 {
     static char body[32768];
     struct api_response resp;
@@ -250,7 +250,7 @@ static void test_solve_killer_rows_shape(void **state)
     cJSON_Delete(r);
 }
 
-static void test_solve_outcomes(void **state)
+static void solve_outcomes(void **state)
 {
     struct api_context tight = ctx;
     struct api_response resp;
@@ -299,7 +299,7 @@ static void test_solve_outcomes(void **state)
 
 /* ------------------------------------------------------- cage problems */
 
-static void test_cage_problems(void **state)
+static void cage_problems(void **state)
 {
     cJSON *p;
 
@@ -324,7 +324,7 @@ static void test_cage_problems(void **state)
                                      2, 0, 0));
 }
 
-static void test_cage_given_and_total(void **state)
+static void cage_given_and_total(void **state)
 {
     struct line l;
     char cages[2100];
@@ -362,7 +362,7 @@ static void test_cage_given_and_total(void **state)
 }
 
 /* More cages and cells than a grid has: a clear 422, not a crash. */
-static void test_too_many_cages(void **state)
+static void too_many_cages(void **state)
 {
     char json[8192];
     size_t len = 0;
@@ -398,7 +398,7 @@ static void test_too_many_cages(void **state)
 
 /* ------------------------------------------------------------ the shape */
 
-static void test_malformed_cages(void **state)
+static void malformed_cages(void **state)
 {
     static const struct {
         const char *cages, *pointer;
@@ -435,7 +435,7 @@ static void test_malformed_cages(void **state)
 }
 
 /* Only a member named "cages" makes a killer puzzle. */
-static void test_classic_bodies(void **state)
+static void classic_bodies(void **state)
 {
     struct api_response resp;
     cJSON *r;
@@ -469,7 +469,7 @@ static void test_classic_bodies(void **state)
 
 /* ------------------------------------------------------------- validate */
 
-static void test_validate_killer(void **state)
+static void validate_killer(void **state)
 {
     struct line l;
     char json[16384];
@@ -512,16 +512,16 @@ static void test_validate_killer(void **state)
 int test_api_killer(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_killer),
-        cmocka_unit_test(test_solve_killer_rows_shape),
-        cmocka_unit_test(test_solve_killer_into_answer_room),
-        cmocka_unit_test(test_solve_outcomes),
-        cmocka_unit_test(test_cage_problems),
-        cmocka_unit_test(test_cage_given_and_total),
-        cmocka_unit_test(test_too_many_cages),
-        cmocka_unit_test(test_malformed_cages),
-        cmocka_unit_test(test_classic_bodies),
-        cmocka_unit_test(test_validate_killer),
+        cmocka_unit_test(solve_killer),
+        cmocka_unit_test(solve_killer_rows_shape),
+        cmocka_unit_test(solve_killer_into_answer_room),
+        cmocka_unit_test(solve_outcomes),
+        cmocka_unit_test(cage_problems),
+        cmocka_unit_test(cage_given_and_total),
+        cmocka_unit_test(too_many_cages),
+        cmocka_unit_test(malformed_cages),
+        cmocka_unit_test(classic_bodies),
+        cmocka_unit_test(validate_killer),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("api_killer", tests, NULL, NULL);

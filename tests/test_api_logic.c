@@ -100,10 +100,9 @@ static int cell_of(const cJSON *pair)
 
 /* --------------------------------------------------------------- validate */
 
-static void test_validate(void **state)
+static void validate_example_is_valid_with_one_solution(void **state)
 {
     cJSON *r;
-    char rows[256];
 
     (void)state;
     r = post_board("/validate", example, 200);
@@ -112,19 +111,37 @@ static void test_validate(void **state)
     assert_true(cJSON_IsFalse(get(r, "complete")));
     assert_int_equal(cJSON_GetArraySize(get(r, "conflicts")), 0);
     cJSON_Delete(r);
+}
 
+static void validate_solution_is_valid_and_complete(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_board("/validate", example_solution,
                    200); /* checked as a solution */
     assert_true(cJSON_IsTrue(get(r, "valid")));
     assert_true(cJSON_IsTrue(get(r, "complete")));
     cJSON_Delete(r);
+}
 
+static void validate_two_solutions_is_not_valid(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_board("/validate", several, 200);
     assert_true(cJSON_IsFalse(get(r, "valid")));
     assert_int_equal(get(r, "solutions")->valueint, 2);
     cJSON_Delete(r);
+}
 
-    /* A wrong digit in a full board: a conflict, reported in a 200. */
+/* A wrong digit in a full board: a conflict, reported in a 200. */
+static void validate_wrong_digit_is_a_row_conflict_in_a_200(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     char wrong[82];
     memcpy(wrong, example_solution, 82);
     wrong[1] = '9';
@@ -137,8 +154,14 @@ static void test_validate(void **state)
     assert_int_equal(get(c, "digit")->valueint, 9);
     assert_int_equal(cell_of(cJSON_GetArrayItem(get(c, "cells"), 1)), 1);
     cJSON_Delete(r);
+}
 
-    /* No solution although the rules hold (tests/data, count 0). */
+/* No solution although the rules hold (tests/data, count 0). */
+static void validate_unsolvable_board_is_not_valid(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_board("/validate",
                    "1...5.2.9..7.......6.......2...........5.1..2....2.39.3.4."
                    "9...15...1...3...8...4.",
@@ -146,8 +169,15 @@ static void test_validate(void **state)
     assert_int_equal(get(r, "solutions")->valueint, 0);
     assert_true(cJSON_IsFalse(get(r, "valid")));
     cJSON_Delete(r);
+}
 
-    /* Rows shape; a malformed board is still an error. */
+/* Rows shape; a malformed board is still an error. */
+static void validate_takes_rows_and_refuses_malformed_boards(void **state)
+{
+    cJSON *r;
+    char rows[256];
+
+    (void)state;
     snprintf(rows, sizeof(rows),
              "{\"board\": [\"%.9s\", \"%.9s\", \"%.9s\", "
              "\"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\", \"%.9s\"]}",
@@ -178,7 +208,7 @@ static void check_hint(cJSON *r, const char *solution)
                 0);
 }
 
-static void test_hint_technique(void **state)
+static void hint_technique(void **state)
 {
     struct sudoku_grid g, sol;
     char s[82];
@@ -215,7 +245,7 @@ static const char forum_solution[] =
  * budget that is the hint, with its chain (a "then" trail from the
  * assumption); with a 1 ms budget the answer is a cell of the solution,
  * marked stuck, and says why. */
-static void test_hint_forcing_and_budget(void **state)
+static void hint_forcing_and_budget(void **state)
 {
     char body[256];
     cJSON *r, *links;
@@ -246,7 +276,7 @@ static void test_hint_forcing_and_budget(void **state)
 
 /* Every unique puzzle of tests/data/test_puzzles_with_solutions: the hint
  * agrees with the file's solution, and so does the next placement. */
-static void test_hints_never_contradict(void **state)
+static void hints_never_contradict(void **state)
 {
     char line[512];
     FILE *f = fopen("tests/data/test_puzzles_with_solutions", "r");
@@ -275,7 +305,7 @@ static void test_hints_never_contradict(void **state)
     assert_int_equal(n, 18);
 }
 
-static void test_hint_errors(void **state)
+static void hint_errors(void **state)
 {
     char bad[82];
 
@@ -293,7 +323,7 @@ static void test_hint_errors(void **state)
 
 /* ------------------------------------------------------------------ grade */
 
-static void test_grade(void **state)
+static void grade_example_is_easy_without_guessing(void **state)
 {
     cJSON *r;
 
@@ -305,16 +335,28 @@ static void test_grade(void **state)
     assert_null(
         cJSON_GetObjectItemCaseSensitive(get(r, "techniques"), "x_wing"));
     cJSON_Delete(r);
+}
 
-    /* A swordfish is 3.8 on SE's scale: hard. */
+/* A swordfish is 3.8 on SE's scale: hard. */
+static void grade_swordfish_is_hard_rated_3_8_to_4_6(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_board("/grade", swordfish_board, 200);
     assert_string_equal(get(r, "level")->valuestring, "hard");
     assert_int_equal(get(get(r, "techniques"), "swordfish")->valueint, 1);
     assert_true(get(r, "rating")->valuedouble >= 3.8);
     assert_true(get(r, "rating")->valuedouble <= 4.6);
     cJSON_Delete(r);
+}
 
-    /* SE rates it 11+; here a forcing net (9.5 or more) solves it. */
+/* SE rates it 11+; here a forcing net (9.5 or more) solves it. */
+static void grade_forum_hardest_is_extreme_without_guessing(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_board("/grade", forum_hardest, 200);
     assert_string_equal(get(r, "level")->valuestring, "extreme");
     assert_true(cJSON_IsFalse(get(r, "needs_guessing")));
@@ -322,7 +364,13 @@ static void test_grade(void **state)
     assert_int_equal(get(r, "blanks_left")->valueint, 0);
     assert_true(get(r, "rating")->valuedouble >= 9.5);
     cJSON_Delete(r);
+}
 
+static void grade_out_of_budget_is_extreme_and_needs_guessing(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_ctx(&tight, "/grade", "application/json",
                  "{\"board\": \""
                  "98.7..6..75..4......3..8.7.5....7.3...94..."
@@ -384,9 +432,8 @@ static int apply_explain(const cJSON *r, const char *puzzle,
     return n;
 }
 
-static void test_explain(void **state)
+static void explain_example_steps_reach_its_solution(void **state)
 {
-    char body[256];
     cJSON *r;
     int n;
 
@@ -399,7 +446,13 @@ static void test_explain(void **state)
     n = apply_explain(r, example, example_solution, 1);
     assert_true(n > 0);
     cJSON_Delete(r);
+}
 
+static void explain_forum_hardest_steps_reach_its_solution(void **state)
+{
+    cJSON *r;
+
+    (void)state;
     r = post_board("/explain", forum_hardest, 200);
     assert_true(cJSON_IsTrue(get(r, "complete")));
     assert_string_equal(get(r, "level")->valuestring, "extreme");
@@ -407,8 +460,15 @@ static void test_explain(void **state)
     assert_int_equal(get(r, "max_logic_ms")->valueint, 1000);
     apply_explain(r, forum_hardest, forum_solution, 1);
     cJSON_Delete(r);
+}
 
-    /* Out of time: a 200 that says so, with the steps found until then. */
+/* Out of time: a 200 that says so, with the steps found until then. */
+static void explain_out_of_time_gives_the_steps_so_far(void **state)
+{
+    char body[256];
+    cJSON *r;
+
+    (void)state;
     snprintf(body, sizeof(body), "{\"board\": \"%s\"}", forum_hardest);
     r = post_ctx(&tight, "/explain", "application/json", body, 200);
     assert_true(cJSON_IsFalse(get(r, "complete")));
@@ -416,7 +476,11 @@ static void test_explain(void **state)
     assert_string_equal(get(r, "level")->valuestring, "extreme");
     apply_explain(r, forum_hardest, forum_solution, 0);
     cJSON_Delete(r);
+}
 
+static void explain_several_solutions_is_422(void **state)
+{
+    (void)state;
     expect_code(post_board("/explain", several, 422), "multiple_solutions");
 }
 
@@ -424,7 +488,7 @@ static void test_explain(void **state)
 
 /* A rating range alone, then with a difficulty: the puzzle's grade lands
  * in it (and is unique). */
-static void test_generate_rating(void **state)
+static void generate_rating(void **state)
 {
     static const char *const bodies[] = {
         "{\"min_rating\": 3.0, \"max_rating\": 4.4, \"seed\": 9}",
@@ -453,7 +517,7 @@ static void test_generate_rating(void **state)
                 "invalid_request");
 }
 
-static void test_generate_route(void **state)
+static void generate_route(void **state)
 {
     static const char *const levels[] = {"easy", "medium", "expert", "extreme"};
     char body[128], first[82] = "";
@@ -489,7 +553,7 @@ static void test_generate_route(void **state)
     }
 }
 
-static void test_generate_errors(void **state)
+static void generate_errors(void **state)
 {
     cJSON *r;
 
@@ -525,7 +589,7 @@ static void test_generate_errors(void **state)
 /* Issue 15: a large seed comes back exactly (not 8e+15) and replaying the
  * seed from the answer gives the same puzzle; 2^53 is refused, since a
  * JSON number cannot tell it from 2^53 + 1. */
-static void test_generate_large_seed_replays(void **state)
+static void generate_large_seed_replays(void **state)
 {
     char body[128], first[82];
     cJSON *r;
@@ -547,7 +611,7 @@ static void test_generate_large_seed_replays(void **state)
     expect_code(r, "invalid_request");
 }
 
-static void test_routes_methods(void **state)
+static void routes_methods(void **state)
 {
     static const char *const paths[] = {"/validate", "/hint", "/grade",
                                         "/generate", "/explain"};
@@ -565,7 +629,7 @@ static void test_routes_methods(void **state)
 
 /* The engine knows classic sudoku only: killer bodies get 422, never a
  * hint or grade that ignores the cages. */
-static void test_cages_refused(void **state)
+static void cages_refused(void **state)
 {
     static const char *const paths[] = {"/hint", "/grade", "/explain"};
     char body[512];
@@ -585,19 +649,30 @@ static void test_cages_refused(void **state)
 int test_api_logic(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_validate),
-        cmocka_unit_test(test_hint_technique),
-        cmocka_unit_test(test_hint_forcing_and_budget),
-        cmocka_unit_test(test_hints_never_contradict),
-        cmocka_unit_test(test_hint_errors),
-        cmocka_unit_test(test_grade),
-        cmocka_unit_test(test_explain),
-        cmocka_unit_test(test_generate_route),
-        cmocka_unit_test(test_generate_rating),
-        cmocka_unit_test(test_generate_errors),
-        cmocka_unit_test(test_generate_large_seed_replays),
-        cmocka_unit_test(test_routes_methods),
-        cmocka_unit_test(test_cages_refused),
+        cmocka_unit_test(validate_example_is_valid_with_one_solution),
+        cmocka_unit_test(validate_solution_is_valid_and_complete),
+        cmocka_unit_test(validate_two_solutions_is_not_valid),
+        cmocka_unit_test(validate_wrong_digit_is_a_row_conflict_in_a_200),
+        cmocka_unit_test(validate_unsolvable_board_is_not_valid),
+        cmocka_unit_test(validate_takes_rows_and_refuses_malformed_boards),
+        cmocka_unit_test(hint_technique),
+        cmocka_unit_test(hint_forcing_and_budget),
+        cmocka_unit_test(hints_never_contradict),
+        cmocka_unit_test(hint_errors),
+        cmocka_unit_test(grade_example_is_easy_without_guessing),
+        cmocka_unit_test(grade_swordfish_is_hard_rated_3_8_to_4_6),
+        cmocka_unit_test(grade_forum_hardest_is_extreme_without_guessing),
+        cmocka_unit_test(grade_out_of_budget_is_extreme_and_needs_guessing),
+        cmocka_unit_test(explain_example_steps_reach_its_solution),
+        cmocka_unit_test(explain_forum_hardest_steps_reach_its_solution),
+        cmocka_unit_test(explain_out_of_time_gives_the_steps_so_far),
+        cmocka_unit_test(explain_several_solutions_is_422),
+        cmocka_unit_test(generate_route),
+        cmocka_unit_test(generate_rating),
+        cmocka_unit_test(generate_errors),
+        cmocka_unit_test(generate_large_seed_replays),
+        cmocka_unit_test(routes_methods),
+        cmocka_unit_test(cages_refused),
     };
 
     *ntests = TESTS_COUNT(tests);

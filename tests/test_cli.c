@@ -91,7 +91,7 @@ static struct run *new_run(void)
     return r;
 }
 
-static void test_solve_stdin_formats(void **state)
+static void solve_stdin_formats(void **state)
 {
     static const char *const args[] = {"solve", NULL};
     struct run *r = new_run();
@@ -107,7 +107,7 @@ static void test_solve_stdin_formats(void **state)
     free(r);
 }
 
-static void test_solve_reports_bad_puzzles(void **state)
+static void solve_reports_bad_puzzles(void **state)
 {
     static const char *const args[] = {"solve", NULL};
     struct run *r = new_run();
@@ -136,7 +136,7 @@ static void test_solve_reports_bad_puzzles(void **state)
     free(r);
 }
 
-static void test_count(void **state)
+static void count_prints_0_1_or_2plus_per_puzzle(void **state)
 {
     static const char *const args[] = {
         "count", "tests/data/test_puzzles_with_solutions", NULL};
@@ -161,7 +161,7 @@ static void test_count(void **state)
     free(r);
 }
 
-static void test_threads_keep_order(void **state)
+static void threads_keep_order(void **state)
 {
     static const char *const one[] = {
         "solve", "tests/data/puzzles5_forum_hardest_1905_11+", NULL};
@@ -183,7 +183,7 @@ static void test_threads_keep_order(void **state)
 /* A usage error names the one thing wrong (the flag, the value, what it
  * may be: the five levels, the three symmetries, the number's range, the
  * commands), points to --help, prints no help, and exits 2. */
-static void test_usage_errors(void **state)
+static void usage_errors(void **state)
 {
     static const struct {
         const char *args[6];
@@ -242,7 +242,7 @@ static void test_usage_errors(void **state)
     free(r);
 }
 
-static void test_logic_subcommands(void **state)
+static void logic_subcommands(void **state)
 {
     static const char *const validate[] = {"validate", NULL};
     static const char *const hint[] = {"hint", NULL};
@@ -274,7 +274,7 @@ static void test_logic_subcommands(void **state)
 
 /* generate: the same seed gives the same puzzles, each unique and of the
  * level asked for (checked back through the tool itself). */
-static void test_generate_lines(void **state)
+static void generate_lines(void **state)
 {
     static const char *const gen[] = {
         "generate", "--difficulty", "medium", "--seed",
@@ -305,7 +305,7 @@ static void test_generate_lines(void **state)
     free(a), free(b), free(c);
 }
 
-static void test_killer_lines(void **state)
+static void killer_lines(void **state)
 {
     static const char *const solve[] = {"solve", NULL};
     struct run *r = new_run();
@@ -359,7 +359,7 @@ static size_t read_counted(char lines[][256], long *counts, size_t max)
  * comment lines, CRLF endings, a very long line and no newline at the
  * end: every answer and every report in input order, the same with any
  * number of threads. The expected text is made along with the input. */
-static void test_order_and_line_forms(void **state)
+static void order_and_line_forms(void **state)
 {
     static char lines[64][256];
     static long counts[64];
@@ -410,7 +410,7 @@ static void test_order_and_line_forms(void **state)
 }
 
 /* Input with no puzzle at all: no output, nothing reported. */
-static void test_no_puzzles(void **state)
+static void no_puzzles(void **state)
 {
     static const char *const args[] = {"--threads", "4", "solve", NULL};
     struct run *r = new_run();
@@ -430,16 +430,16 @@ static void test_no_puzzles(void **state)
 int test_cli(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_stdin_formats),
-        cmocka_unit_test(test_solve_reports_bad_puzzles),
-        cmocka_unit_test(test_count),
-        cmocka_unit_test(test_threads_keep_order),
-        cmocka_unit_test(test_usage_errors),
-        cmocka_unit_test(test_logic_subcommands),
-        cmocka_unit_test(test_generate_lines),
-        cmocka_unit_test(test_killer_lines),
-        cmocka_unit_test(test_order_and_line_forms),
-        cmocka_unit_test(test_no_puzzles),
+        cmocka_unit_test(solve_stdin_formats),
+        cmocka_unit_test(solve_reports_bad_puzzles),
+        cmocka_unit_test(count_prints_0_1_or_2plus_per_puzzle),
+        cmocka_unit_test(threads_keep_order),
+        cmocka_unit_test(usage_errors),
+        cmocka_unit_test(logic_subcommands),
+        cmocka_unit_test(generate_lines),
+        cmocka_unit_test(killer_lines),
+        cmocka_unit_test(order_and_line_forms),
+        cmocka_unit_test(no_puzzles),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -1,7 +1,7 @@
 /* test_cover.c - cmocka tests of the generic engine (src/cover*.c): every
  * size and variant on a puzzle whose solution is built independently (a
  * formula, a published grid, or a separate backtracking script), checked by
- * the independent verifier of tests/test_cover_check.c, with uniqueness
+ * the independent verifier of tests/cover_check.c, with uniqueness
  * proven there by deduction; two-solution counts, the budget, every rule
  * error, the text and the rule breaks. The shared-data agreement, the
  * generator and the data sets: tests/test_cover_data.c. */
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 #include "tests.h"
 
 /* ------------------------------------------------------------ the sizes */
@@ -32,7 +32,7 @@ static struct cover_grid shifted(unsigned n, unsigned br, unsigned bc)
     return g;
 }
 
-static void test_every_size(void **state)
+static void every_size(void **state)
 {
     static const unsigned sizes[][3] = {
         {4, 2, 2},  {6, 2, 3}, {8, 2, 4}, {9, 3, 3},  {12, 3, 4}, {16, 4, 4},
@@ -62,7 +62,7 @@ static void test_every_size(void **state)
     "534678912672195348198342567859761423426853791713924856961537284287419635" \
     "345286179"
 
-static void test_published_9x9(void **state)
+static void published_9x9_has_its_published_solution(void **state)
 {
     struct cover_rules r;
     struct cover_grid p = tc_grid(9, WIKI_PUZZLE),
@@ -106,7 +106,7 @@ static struct cover_grid chess_grid(void)
     return g;
 }
 
-static void test_variants(void **state)
+static void diagonal_puzzle_has_its_one_solution(void **state)
 {
     struct cover_rules r;
     struct cover_grid s;
@@ -116,24 +116,65 @@ static void test_variants(void **state)
     r.diagonals = 1;
     s = tc_grid(9, DIAG_SOLUTION);
     tc_expect_unique(&r, &s);
+}
 
+static void hyper_puzzle_has_its_one_solution(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid s;
+
+    (void)state;
     cover_rules_init(&r, 9);
     tc_hyper_groups(&r);
     s = tc_grid(9, HYPER_SOLUTION);
     tc_expect_unique(&r, &s);
+}
 
+static void jigsaw_puzzle_has_its_one_solution(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid s;
+
+    (void)state;
     cover_rules_init(&r, 9);
     tc_jigsaw_map(&r);
     s = tc_grid(9, JIGSAW_SOLUTION);
     tc_expect_unique(&r, &s);
+}
 
+static void anti_knight_puzzle_has_its_one_solution(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid s;
+
+    (void)state;
     s = chess_grid();
     cover_rules_init(&r, 9);
     r.anti_knight = 1;
     tc_expect_unique(&r, &s);
+}
+
+static void anti_king_puzzle_has_its_one_solution(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid s;
+
+    (void)state;
+    s = chess_grid();
     cover_rules_init(&r, 9);
     r.anti_king = 1;
     tc_expect_unique(&r, &s);
+}
+
+static void group_of_three_cells_holds_each_digit_once(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid s;
+
+    (void)state;
+    s = chess_grid();
+    cover_rules_init(&r, 9);
+    r.anti_king = 1;
     r.anti_knight = 1;
     /* a group of fewer than n cells: each digit at most once */
     r.nextra = 1;
@@ -146,7 +187,8 @@ static void test_variants(void **state)
 
 /* Each variant rule changes the answer: the classic grid that breaks it is
  * refused by the verifier, cover_is_solution_of and cover_count. */
-static void test_variants_bind(void **state)
+static void
+each_variant_rule_refuses_the_classic_grid_that_breaks_it(void **state)
 {
     struct cover_grid classic = tc_grid(9, WIKI_SOLUTION), found;
     unsigned count = 9;
@@ -197,7 +239,7 @@ static int find_rectangle(const struct cover_rules *r,
     return 0;
 }
 
-static void test_two_solutions(void **state)
+static void two_solutions(void **state)
 {
     static const unsigned sizes[] = {4, 6, 9, 12, 16, 25};
     (void)state;
@@ -235,7 +277,9 @@ static void test_two_solutions(void **state)
     }
 }
 
-static void test_budget(void **state)
+/* An empty grid has countless solutions: counting to 2 needs more
+ * than 10 nodes (no placement is forced at the root). */
+static void budget_stops_an_empty_16x16_at_10_nodes(void **state)
 {
     struct cover_rules r;
     struct cover_grid empty = {.n = 16};
@@ -245,12 +289,22 @@ static void test_budget(void **state)
     (void)state;
     cover_rules_init(&r, 16);
     tc_check_rules(&r);
-    /* An empty grid has countless solutions: counting to 2 needs more
-     * than 10 nodes (no placement is forced at the root). */
     assert_int_equal(cover_count(&r, &empty, 2, 10, NULL, &count, &st),
                      COVER_BUDGET);
     assert_int_equal(st.nodes, 10);
     assert_true(count < 2);
+}
+
+static void no_budget_counts_an_empty_16x16_to_2_by_guessing(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid empty = {.n = 16};
+    struct sudoku_stats st;
+    unsigned count = 9;
+
+    (void)state;
+    cover_rules_init(&r, 16);
+    tc_check_rules(&r);
     assert_int_equal(cover_count(&r, &empty, 2, 0, NULL, &count, &st),
                      COVER_OK);
     assert_int_equal(count, 2);
@@ -258,7 +312,7 @@ static void test_budget(void **state)
 }
 
 /* Givens that break a rule: no solution, no search. */
-static void test_broken_givens(void **state)
+static void broken_givens_count_0_and_a_wrong_size_is_refused(void **state)
 {
     struct cover_rules r;
     struct cover_grid p = {.n = 6};
@@ -287,7 +341,7 @@ static void expect_refused(struct cover_rules *r, enum cover_status want,
     assert_string_equal(why, sentence);
 }
 
-static void test_rules_errors(void **state)
+static void bad_size_or_boxes_are_refused_with_a_message(void **state)
 {
     struct cover_rules r;
 
@@ -329,7 +383,7 @@ static void test_rules_errors(void **state)
     expect_refused(&r, COVER_BAD_REGIONS, 0, "region 'A' has 8 cells, not 9");
 }
 
-static void test_rules_extra_errors(void **state)
+static void bad_extra_groups_are_refused_with_a_message(void **state)
 {
     struct cover_rules r;
 
@@ -359,7 +413,7 @@ static void test_rules_extra_errors(void **state)
 
 /* ------------------------------------------------------------ the text */
 
-static void test_parse_format(void **state)
+static void parse_format(void **state)
 {
     struct cover_grid g;
     char out[COVER_MAX_CELLS + 1];
@@ -427,23 +481,29 @@ static void expect_conflict(const struct cover_conflict *c,
 }
 
 /* Fives at r1c1 (0), r1c5 (4), r2c3 (11), r5c5 (40) and a 7 at r9c9 and
- * r8c8 (80, 70): each rule broken once or more, listed in the contract's
- * order (unit kind, index, digit). */
-static void test_conflicts(void **state)
+ * r8c8 (80, 70) under every rule: each rule broken once or more. */
+static void conflict_board(struct cover_rules *r, struct cover_grid *g)
+{
+    cover_rules_init(r, 9);
+    r->diagonals = r->anti_knight = r->anti_king = 1;
+    r->nextra = 1;
+    r->extra[0].ncells = 3;
+    r->extra[0].cell[0] = 0, r->extra[0].cell[1] = 40, r->extra[0].cell[2] = 79;
+    tc_check_rules(r);
+    *g = (struct cover_grid){.n = 9};
+    g->cell[0] = g->cell[4] = g->cell[11] = g->cell[40] = 5;
+    g->cell[80] = g->cell[70] = 7;
+}
+
+/* Listed in the contract's order (unit kind, index, digit). */
+static void conflicts_list_every_broken_rule_in_contract_order(void **state)
 {
     struct cover_rules r;
-    struct cover_grid g = {.n = 9};
+    struct cover_grid g;
     struct cover_conflict c[16];
 
     (void)state;
-    cover_rules_init(&r, 9);
-    r.diagonals = r.anti_knight = r.anti_king = 1;
-    r.nextra = 1;
-    r.extra[0].ncells = 3;
-    r.extra[0].cell[0] = 0, r.extra[0].cell[1] = 40, r.extra[0].cell[2] = 79;
-    tc_check_rules(&r);
-    g.cell[0] = g.cell[4] = g.cell[11] = g.cell[40] = 5;
-    g.cell[80] = g.cell[70] = 7;
+    conflict_board(&r, &g);
     assert_int_equal(cover_conflicts(&r, &g, c, 16), 10);
     expect_conflict(&c[0], COVER_ROW, 0, 5, 0, 4);
     expect_conflict(&c[1], COVER_COLUMN, 4, 5, 4, 40);
@@ -455,12 +515,31 @@ static void test_conflicts(void **state)
     expect_conflict(&c[7], COVER_KNIGHT, 0, 5, 0, 11);
     expect_conflict(&c[8], COVER_KNIGHT, 0, 5, 4, 11);
     expect_conflict(&c[9], COVER_KING, 0, 7, 70, 80);
-    /* past max: only counted */
+}
+
+static void conflicts_past_max_are_only_counted(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid g;
+    struct cover_conflict c[16];
+
+    (void)state;
+    conflict_board(&r, &g);
     memset(c, 0, sizeof(c));
     assert_int_equal(cover_conflicts(&r, &g, c, 2), 10);
     assert_int_equal(c[1].unit, COVER_COLUMN);
     assert_int_equal(c[2].ncells, 0);
     assert_int_equal(cover_conflicts(&r, &g, NULL, 0), 10);
+}
+
+static void without_anti_knight_its_two_conflicts_go(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid g;
+    struct cover_conflict c[16];
+
+    (void)state;
+    conflict_board(&r, &g);
     r.anti_knight = 0;
     assert_int_equal(cover_conflicts(&r, &g, c, 16), 8);
     assert_false(cover_is_solution_of(&r, &g, &g));
@@ -468,22 +547,34 @@ static void test_conflicts(void **state)
 int test_cover(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_size),
-        cmocka_unit_test(test_published_9x9),
-        cmocka_unit_test(test_variants),
-        cmocka_unit_test(test_variants_bind),
-        cmocka_unit_test(test_two_solutions),
-        cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_broken_givens),
-        cmocka_unit_test(test_rules_errors),
-        cmocka_unit_test(test_rules_extra_errors),
-        cmocka_unit_test(test_parse_format),
-        cmocka_unit_test(test_conflicts),
-        cmocka_unit_test(tc_test_engines_agree),
-        cmocka_unit_test(tc_test_generate),
-        cmocka_unit_test(tc_test_data_sets),
-        cmocka_unit_test(tc_test_threads),
-        cmocka_unit_test(tc_test_counts),
+        cmocka_unit_test(every_size),
+        cmocka_unit_test(published_9x9_has_its_published_solution),
+        cmocka_unit_test(diagonal_puzzle_has_its_one_solution),
+        cmocka_unit_test(hyper_puzzle_has_its_one_solution),
+        cmocka_unit_test(jigsaw_puzzle_has_its_one_solution),
+        cmocka_unit_test(anti_knight_puzzle_has_its_one_solution),
+        cmocka_unit_test(anti_king_puzzle_has_its_one_solution),
+        cmocka_unit_test(group_of_three_cells_holds_each_digit_once),
+        cmocka_unit_test(
+            each_variant_rule_refuses_the_classic_grid_that_breaks_it),
+        cmocka_unit_test(two_solutions),
+        cmocka_unit_test(budget_stops_an_empty_16x16_at_10_nodes),
+        cmocka_unit_test(no_budget_counts_an_empty_16x16_to_2_by_guessing),
+        cmocka_unit_test(broken_givens_count_0_and_a_wrong_size_is_refused),
+        cmocka_unit_test(bad_size_or_boxes_are_refused_with_a_message),
+        cmocka_unit_test(bad_extra_groups_are_refused_with_a_message),
+        cmocka_unit_test(parse_format),
+        cmocka_unit_test(conflicts_list_every_broken_rule_in_contract_order),
+        cmocka_unit_test(conflicts_past_max_are_only_counted),
+        cmocka_unit_test(without_anti_knight_its_two_conflicts_go),
+        cmocka_unit_test(tc_cover_and_sudoku_count_agree_on_shared_samples),
+        cmocka_unit_test(tc_generated_puzzles_are_unique_and_replay_their_seed),
+        cmocka_unit_test(tc_symmetric_puzzle_blanks_mirror_cells),
+        cmocka_unit_test(tc_impossible_rules_generate_no_solution),
+        cmocka_unit_test(tc_impossible_16x16_rules_give_up_on_budget),
+        cmocka_unit_test(tc_every_data_set_puzzle_is_unique_and_verified),
+        cmocka_unit_test(tc_two_threads_count_as_one_does),
+        cmocka_unit_test(tc_counts_match_a_brute_force),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("cover", tests, NULL, NULL);

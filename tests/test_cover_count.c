@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 #define BRUTE_MAX 81 /* cells: grids up to 9x9 */
 #define CAP 40       /* solutions counted at most */
@@ -138,7 +138,7 @@ static unsigned counts_agree(const char *name, unsigned k)
     return many;
 }
 
-void tc_test_counts(void **state)
+void tc_counts_match_a_brute_force(void **state)
 {
     /* jigsaw9 and hyper9 are left out: with only naked singles the brute
      * force takes minutes on them (their rules prune less). */

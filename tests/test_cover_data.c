@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 /* ---------------------------------------------- both engines agree */
 
@@ -51,7 +51,7 @@ static void agree_on(const char *path)
     assert_true(lines >= 100);
 }
 
-void tc_test_engines_agree(void **state)
+void tc_cover_and_sudoku_count_agree_on_shared_samples(void **state)
 {
     (void)state;
     agree_on("tests/data/puzzles2_17_clue");
@@ -80,11 +80,9 @@ static void generate_one(struct cover_rules *r, uint64_t seed)
     assert_memory_equal(s2.cell, s.cell, n * n);
 }
 
-void tc_test_generate(void **state)
+void tc_generated_puzzles_are_unique_and_replay_their_seed(void **state)
 {
     struct cover_rules r;
-    struct cover_grid p, s;
-    unsigned count = 0;
 
     (void)state;
     cover_rules_init(&r, 4);
@@ -102,7 +100,16 @@ void tc_test_generate(void **state)
     tc_hyper_groups(&r);
     r.anti_knight = 1;
     generate_one(&r, 5);
-    /* symmetric: a cell is blank exactly when its mirror is */
+}
+
+/* symmetric: a cell is blank exactly when its mirror is */
+void tc_symmetric_puzzle_blanks_mirror_cells(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+    unsigned count = 0;
+
+    (void)state;
     cover_rules_init(&r, 12);
     tc_check_rules(&r);
     assert_int_equal(cover_generate_symmetric(&r, 6, 0, &p, &s), COVER_OK);
@@ -111,17 +118,33 @@ void tc_test_generate(void **state)
     assert_true(tc_verify(&r, &s));
     assert_int_equal(cover_count(&r, &p, 2, 0, NULL, &count, NULL), COVER_OK);
     assert_int_equal(count, 1);
-    /* r2c1 must differ from all of row 1 (its column and box hold r1c1
-     * and r1c2, the extra group r1c3 and r1c4): five cells, four digits */
+}
+
+/* r2c1 must differ from all of row 1 (its column and box hold r1c1
+ * and r1c2, the extra group r1c3 and r1c4): five cells, four digits */
+void tc_impossible_rules_generate_no_solution(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+
+    (void)state;
     cover_rules_init(&r, 4);
     r.nextra = 1;
     r.extra[0].ncells = 3;
     r.extra[0].cell[0] = 4, r.extra[0].cell[1] = 2, r.extra[0].cell[2] = 3;
     tc_check_rules(&r);
     assert_int_equal(cover_generate(&r, 1, 0, &p, &s), COVER_NO_SOLUTION);
-    /* The same on a 16x16 (r2c1 against row 1 through box and a 13-cell
-     * group) is too deep for a fill to prove: the fills give up, no time
-     * bound needed. */
+}
+
+/* The same on a 16x16 (r2c1 against row 1 through box and a 13-cell
+ * group) is too deep for a fill to prove: the fills give up, no time
+ * bound needed. */
+void tc_impossible_16x16_rules_give_up_on_budget(void **state)
+{
+    struct cover_rules r;
+    struct cover_grid p, s;
+
+    (void)state;
     cover_rules_init(&r, 16);
     r.nextra = 1;
     r.extra[0].ncells = 13;
@@ -167,7 +190,7 @@ static unsigned check_set(const char *name)
     return k;
 }
 
-void tc_test_data_sets(void **state)
+void tc_every_data_set_puzzle_is_unique_and_verified(void **state)
 {
     (void)state;
     for (unsigned i = 0; tc_set_name(i); i++) {
@@ -203,7 +226,7 @@ static void *count_rounds(void *arg)
 
 /* Two threads count different puzzles under the same rules at once and
  * always get the answers one thread got alone. */
-void tc_test_threads(void **state)
+void tc_two_threads_count_as_one_does(void **state)
 {
     struct cover_rules r;
     struct job job[2];

@@ -15,7 +15,7 @@
 #include "sudoku.h"
 #include "tests.h"
 
-static void test_rng(void **state)
+static void rng_replays_its_seed_and_stays_below_its_bound(void **state)
 {
     struct generate_rng a, b, c;
     int differ = 0;
@@ -34,7 +34,7 @@ static void test_rng(void **state)
     assert_true(differ > 90);
 }
 
-static void test_full_grids(void **state)
+static void full_grids(void **state)
 {
     struct sudoku_grid empty, g, prev;
 
@@ -103,7 +103,7 @@ static struct sudoku_grid check_one(enum logic_level level, uint64_t seed,
     return r.puzzle;
 }
 
-static void test_levels_many_seeds(void **state)
+static void levels_many_seeds(void **state)
 {
     (void)state;
     for (int level = 0; level < LOGIC_NLEVELS; level++) {
@@ -116,7 +116,7 @@ static void test_levels_many_seeds(void **state)
 
 /* A rating range alone (any level), then narrowing a level: the grade,
  * recomputed, lands in it. */
-static void test_rating_range(void **state)
+static void rating_range(void **state)
 {
     static const struct {
         enum logic_level level;
@@ -147,7 +147,7 @@ static void test_rating_range(void **state)
     }
 }
 
-static void test_same_seed_same_puzzle(void **state)
+static void same_seed_same_puzzle(void **state)
 {
     struct sudoku_grid a, b, c;
 
@@ -159,7 +159,7 @@ static void test_same_seed_same_puzzle(void **state)
     assert_memory_not_equal(a.cell, c.cell, SUDOKU_CELLS);
 }
 
-static void test_budget_bounds_time(void **state)
+static void budget_bounds_time(void **state)
 {
     struct generate_options o;
     struct generate_result r;
@@ -181,7 +181,7 @@ static void test_budget_bounds_time(void **state)
     assert_false(r.timed_out);
 }
 
-static void test_symmetry_names(void **state)
+static void symmetry_names(void **state)
 {
     enum generate_symmetry s;
 
@@ -200,13 +200,13 @@ static void test_symmetry_names(void **state)
 int test_generate(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rng),
-        cmocka_unit_test(test_full_grids),
-        cmocka_unit_test(test_levels_many_seeds),
-        cmocka_unit_test(test_same_seed_same_puzzle),
-        cmocka_unit_test(test_rating_range),
-        cmocka_unit_test(test_budget_bounds_time),
-        cmocka_unit_test(test_symmetry_names),
+        cmocka_unit_test(rng_replays_its_seed_and_stays_below_its_bound),
+        cmocka_unit_test(full_grids),
+        cmocka_unit_test(levels_many_seeds),
+        cmocka_unit_test(same_seed_same_puzzle),
+        cmocka_unit_test(rating_range),
+        cmocka_unit_test(budget_bounds_time),
+        cmocka_unit_test(symmetry_names),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -24,7 +24,7 @@
 #define EXAMPLE SUPPORT_EXAMPLE_BODY
 #define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
-static void test_solve_example(void **state)
+static void solve_over_http_answers_the_example_with_200(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -41,7 +41,7 @@ static void test_solve_example(void **state)
     curl_easy_cleanup(curl);
 }
 
-static void test_status_codes_and_headers(void **state)
+static void status_codes_and_headers(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -98,7 +98,7 @@ static void test_status_codes_and_headers(void **state)
     curl_easy_cleanup(curl);
 }
 
-static void test_keep_alive(void **state)
+static void connection_is_reused_even_after_an_error_answer(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -131,7 +131,7 @@ static char *padded_example(size_t size)
     return body;
 }
 
-static void test_body_limit(void **state)
+static void body_over_16384_bytes_is_413_and_the_server_stays_fine(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -205,7 +205,7 @@ static struct curl_slist *setup_chunked(CURL *curl, uint16_t port,
     return hdrs;
 }
 
-static void test_body_limit_chunked(void **state)
+static void body_limit_chunked(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -263,7 +263,7 @@ static void post_chunked(uint16_t port, CURL *curl, const char *body,
  * grows: around each size where that happens, in one piece and in small
  * chunks that cross the boundaries, the whole body must arrive intact (the
  * board sits at its end, so it is in the part that was moved or added). */
-static void test_body_sizes(void **state)
+static void body_sizes(void **state)
 {
     static const size_t sizes[] = {128, 223,  224,  225,  256,  511,  512,
                                    513, 1023, 1024, 1025, 5000, 16384};
@@ -314,7 +314,7 @@ static void *client_thread(void *arg)
     return NULL;
 }
 
-static void test_concurrent_clients(void **state)
+static void concurrent_clients(void **state)
 {
     struct ht_server *s = *state;
     pthread_t t[8];
@@ -374,7 +374,7 @@ static void many_at_once(uint16_t port, int n)
     free(easy), free(r);
 }
 
-static void test_128_and_256_connections(void **state)
+static void connections_127_128_and_256_at_once_are_all_answered(void **state)
 {
     struct ht_server *s = *state;
 
@@ -386,14 +386,15 @@ static void test_128_and_256_connections(void **state)
 int test_http(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_example),
-        cmocka_unit_test(test_status_codes_and_headers),
-        cmocka_unit_test(test_keep_alive),
-        cmocka_unit_test(test_body_limit),
-        cmocka_unit_test(test_body_limit_chunked),
-        cmocka_unit_test(test_body_sizes),
-        cmocka_unit_test(test_concurrent_clients),
-        cmocka_unit_test(test_128_and_256_connections),
+        cmocka_unit_test(solve_over_http_answers_the_example_with_200),
+        cmocka_unit_test(status_codes_and_headers),
+        cmocka_unit_test(connection_is_reused_even_after_an_error_answer),
+        cmocka_unit_test(
+            body_over_16384_bytes_is_413_and_the_server_stays_fine),
+        cmocka_unit_test(body_limit_chunked),
+        cmocka_unit_test(body_sizes),
+        cmocka_unit_test(concurrent_clients),
+        cmocka_unit_test(connections_127_128_and_256_at_once_are_all_answered),
     };
     static int (*const parts[])(unsigned *) = {
         test_http_headers, test_http_timeout, test_http_conn, test_http_batch};

@@ -25,20 +25,27 @@
 
 /* Waits (10 s at most) until the job pool has `queued` jobs waiting and
  * `running` taken by a worker; 1 when it came to that. */
+struct jobs_wait {
+    struct http_jobs *j;
+    unsigned queued, running;
+};
+
+static int jobs_there(void *arg)
+{
+    struct jobs_wait *w = arg;
+    int there;
+
+    pthread_mutex_lock(&w->j->lock);
+    there = w->j->reserved == w->queued && w->j->running == w->running;
+    pthread_mutex_unlock(&w->j->lock);
+    return there;
+}
+
 static int jobs_reach(struct ht_server *s, unsigned queued, unsigned running)
 {
-    struct http_jobs *j = &s->srv->jobs;
+    struct jobs_wait w = {&s->srv->jobs, queued, running};
 
-    for (int waited = 0; waited < 10000; waited += 5) {
-        int there;
-        pthread_mutex_lock(&j->lock);
-        there = j->reserved == queued && j->running == running;
-        pthread_mutex_unlock(&j->lock);
-        if (there)
-            return 1;
-        usleep(5 * 1000);
-    }
-    return 0;
+    return support_wait_until(jobs_there, &w, 10000);
 }
 
 /* {"boards": [...]} with n forum-hardest puzzles (the sample, repeated). */
@@ -126,7 +133,7 @@ static void *batch_thread(void *arg)
     return NULL;
 }
 
-static void test_batch_over_http(void **state)
+static void batch_over_http(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -175,7 +182,7 @@ static void test_batch_over_http(void **state)
 }
 
 /* A long batch does not hold up short requests on other connections. */
-static void test_batch_leaves_others_flowing(void **state)
+static void batch_leaves_others_flowing(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -217,7 +224,7 @@ static void test_batch_leaves_others_flowing(void **state)
 
 /* One worker, a queue of one: a third concurrent batch is refused with 503
  * and Retry-After, at once; the others complete. */
-static void test_batch_queue_full(void **state)
+static void batch_queue_full(void **state)
 {
     enum { N = 4 };
     struct ht_server *s;
@@ -252,7 +259,7 @@ static void test_batch_queue_full(void **state)
 /* Clients that send a batch and leave before its answer starts: nothing
  * may leak (the sanitizer build's leak check runs at exit) and the server
  * goes on. */
-static void test_batch_client_gone(void **state)
+static void batch_client_gone(void **state)
 {
     struct ht_server *s;
     CURL *curl = curl_easy_init();
@@ -297,7 +304,7 @@ static void *stop_thread(void *arg)
     return NULL;
 }
 
-static void test_stop_with_queued_batches(void **state)
+static void stop_with_queued_batches(void **state)
 {
     enum { N = 3 };
     struct ht_server *s;
@@ -342,11 +349,11 @@ static void test_stop_with_queued_batches(void **state)
 int test_http_batch(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_batch_over_http),
-        cmocka_unit_test(test_batch_leaves_others_flowing),
-        cmocka_unit_test(test_batch_queue_full),
-        cmocka_unit_test(test_batch_client_gone),
-        cmocka_unit_test(test_stop_with_queued_batches),
+        cmocka_unit_test(batch_over_http),
+        cmocka_unit_test(batch_leaves_others_flowing),
+        cmocka_unit_test(batch_queue_full),
+        cmocka_unit_test(batch_client_gone),
+        cmocka_unit_test(stop_with_queued_batches),
     };
 
     *ntests = TESTS_COUNT(tests);

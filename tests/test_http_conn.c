@@ -30,7 +30,8 @@
 /* Over --max-connections, with every connection busy (none to evict):
  * 503 overloaded with Retry-After at once, and served again when the load
  * goes away. */
-static void test_saturation(void **state)
+static void
+cap_of_busy_connections_answers_503_at_once_then_serves_again(void **state)
 {
     enum { CAP = 8 };
     struct ht_server *s;
@@ -71,7 +72,7 @@ static void test_saturation(void **state)
 }
 
 /* Far past the cap, clients are still refused quickly, never left hanging. */
-static void test_far_over_capacity(void **state)
+static void far_over_capacity(void **state)
 {
     enum { CAP = 4, N = 64 };
     struct ht_server *s;
@@ -118,7 +119,7 @@ static void test_far_over_capacity(void **state)
  * than sleep (with no connection left it would sleep for good, and the
  * client waiting in the backlog with it). One loop, max_connections 1: it
  * takes 17 connections. */
-static void test_accepts_again_after_limit(void **state)
+static void accepts_again_after_limit(void **state)
 {
     enum { LIMIT = 17 };
     struct ht_server *s;
@@ -152,9 +153,26 @@ static void test_accepts_again_after_limit(void **state)
     ht_teardown((void **)&s);
 }
 
+/* One POST /solve on a new connection (the answer in *r): 200 yet? */
+struct solve_try {
+    CURL *curl;
+    uint16_t port;
+    struct ht_reply *r;
+};
+
+static int solve_answered(void *arg)
+{
+    struct solve_try *t = arg;
+
+    curl_easy_setopt(t->curl, CURLOPT_FORBID_REUSE, 1L);
+    ht_request(t->curl, t->port, "POST", "/solve", "application/json", EXAMPLE,
+               strlen(EXAMPLE), t->r);
+    return t->r->status == 200;
+}
+
 /* Every connection taken by idle clients: a new client is served (200),
  * not refused, because the longest-idle connection makes room for it. */
-static void test_idle_evicted_for_new_client(void **state)
+static void idle_evicted_for_new_client(void **state)
 {
     enum { CAP = 4 };
     struct ht_server *s;
@@ -170,13 +188,8 @@ static void test_idle_evicted_for_new_client(void **state)
     ht_open_idle(s, fd, CAP);
     /* A connection just opened is spared (it may be about to send), so the
      * idle ones are evictable a moment after they opened. */
-    for (int waited = 0; waited < 3000 && r.status != 200; waited += 20) {
-        curl_easy_setopt(curl, CURLOPT_FORBID_REUSE, 1L);
-        ht_request(curl, s->port, "POST", "/solve", "application/json", EXAMPLE,
-                   strlen(EXAMPLE), &r);
-        if (r.status != 200)
-            usleep(20 * 1000);
-    }
+    support_wait_until(solve_answered, &(struct solve_try){curl, s->port, &r},
+                       3000);
     assert_int_equal(r.status, 200);
     for (int i = 0; i < CAP; i++) {
         struct pollfd p = {.fd = fd[i], .events = POLLIN};
@@ -192,7 +205,7 @@ static void test_idle_evicted_for_new_client(void **state)
     ht_teardown((void **)&s);
 }
 
-static void test_per_ip_cap(void **state)
+static void per_ip_cap(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -216,12 +229,28 @@ static void test_per_ip_cap(void **state)
     ht_teardown((void **)&s);
 }
 
+/* The two loops' open connections (in open[2]) add up to n? */
+struct loops_wait {
+    struct ht_server *s;
+    long *open;
+    long n;
+};
+
+static int loops_hold(void *arg)
+{
+    struct loops_wait *w = arg;
+
+    for (int i = 0; i < 2; i++)
+        w->open[i] = atomic_load(&w->s->srv->loops[i].open);
+    return w->open[0] + w->open[1] == w->n;
+}
+
 /* Connections opened one after another are spread over the loops (each
  * has a listening socket of its own): with one socket for all, whichever
  * loop woke first could take most or all of them and leave the other core
  * idle. 96 connections hashed over two sockets leave either with fewer
  * than a quarter about once in a million runs. */
-static void test_loops_share_connections(void **state)
+static void loops_share_connections(void **state)
 {
     enum { N = 96 };
     struct ht_server *s;
@@ -234,13 +263,8 @@ static void test_loops_share_connections(void **state)
     assert_int_equal(ht_start_with((void **)&s, &cfg), 0);
     assert_int_equal(s->srv->nloops, 2);
     ht_open_idle(s, fd, N);
-    for (int waited = 0; waited < 3000; waited += 10) { /* all taken in */
-        for (int i = 0; i < 2; i++)
-            open[i] = atomic_load(&s->srv->loops[i].open);
-        if (open[0] + open[1] == N)
-            break;
-        usleep(10 * 1000);
-    }
+    /* all taken in */
+    support_wait_until(loops_hold, &(struct loops_wait){s, open, N}, 3000);
     assert_int_equal(open[0] + open[1], N);
     assert_true(open[0] >= N / 4);
     assert_true(open[1] >= N / 4);
@@ -254,7 +278,7 @@ static void test_loops_share_connections(void **state)
  * limit (61 / 8 loops = 8 here), clients hashed to a loop holding 8 waited
  * in its backlog while the other loops had room. 50 idle connections, then
  * 10 more clients, each answered at once rather than left waiting. */
-static void test_no_wait_below_limit(void **state)
+static void no_wait_below_limit(void **state)
 {
     enum { IDLE = 50, LATE = 10 };
     struct ht_server *s;
@@ -295,13 +319,14 @@ static void test_no_wait_below_limit(void **state)
 int test_http_conn(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_saturation),
-        cmocka_unit_test(test_far_over_capacity),
-        cmocka_unit_test(test_accepts_again_after_limit),
-        cmocka_unit_test(test_idle_evicted_for_new_client),
-        cmocka_unit_test(test_per_ip_cap),
-        cmocka_unit_test(test_loops_share_connections),
-        cmocka_unit_test(test_no_wait_below_limit),
+        cmocka_unit_test(
+            cap_of_busy_connections_answers_503_at_once_then_serves_again),
+        cmocka_unit_test(far_over_capacity),
+        cmocka_unit_test(accepts_again_after_limit),
+        cmocka_unit_test(idle_evicted_for_new_client),
+        cmocka_unit_test(per_ip_cap),
+        cmocka_unit_test(loops_share_connections),
+        cmocka_unit_test(no_wait_below_limit),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -24,7 +24,7 @@
 #define EXAMPLE SUPPORT_EXAMPLE_BODY
 #define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
-static void test_request_id(void **state)
+static void request_id_is_echoed_or_replaced_when_not_sane(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -75,7 +75,7 @@ static void raw_exchange(uint16_t port, const char *req, char *out, size_t cap)
 /* The headers the server reads are found whatever the case of their
  * names, and of a repeated one the first counts (as libmicrohttpd's own
  * lookup would have it). */
-static void test_header_names(void **state)
+static void header_names(void **state)
 {
     struct ht_server *s = *state;
     char req[1024], out[4096];
@@ -103,7 +103,7 @@ static void test_header_names(void **state)
 /* The 16 KiB connection buffer holds about 15 KiB of request headers: 12 KiB
  * of them (a large token, say) still reach the solver; 20 KiB get
  * libmicrohttpd's 431. */
-static void test_header_budget(void **state)
+static void header_budget(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -130,7 +130,7 @@ static void test_header_budget(void **state)
     curl_easy_cleanup(curl);
 }
 
-static void test_metrics_scrape(void **state)
+static void metrics_scrape(void **state)
 {
     struct ht_server *s;
     CURL *curl = curl_easy_init();
@@ -180,7 +180,7 @@ static void test_metrics_scrape(void **state)
     ht_teardown((void **)&s);
 }
 
-static void test_cors_any_origin(void **state)
+static void cors_any_origin(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
@@ -229,7 +229,7 @@ static void test_cors_any_origin(void **state)
     curl_easy_cleanup(curl);
 }
 
-static void test_cors_origin_list(void **state)
+static void cors_origin_list(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -277,7 +277,7 @@ static void test_cors_origin_list(void **state)
 /* --max-logic-ms reaches the logic routes: with 1 ms, grading one of the
  * hardest puzzles (tens of milliseconds of forcing nets) runs out of its
  * budget and says so, 200 all the same. */
-static void test_logic_budget_flag(void **state)
+static void logic_budget_flag(void **state)
 {
     static const char body[] =
         "{\"board\": \"98.7..6..7..5..4......8....5....7.6.."
@@ -302,13 +302,13 @@ static void test_logic_budget_flag(void **state)
 int test_http_headers(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_request_id),
-        cmocka_unit_test(test_header_names),
-        cmocka_unit_test(test_header_budget),
-        cmocka_unit_test(test_metrics_scrape),
-        cmocka_unit_test(test_cors_any_origin),
-        cmocka_unit_test(test_cors_origin_list),
-        cmocka_unit_test(test_logic_budget_flag),
+        cmocka_unit_test(request_id_is_echoed_or_replaced_when_not_sane),
+        cmocka_unit_test(header_names),
+        cmocka_unit_test(header_budget),
+        cmocka_unit_test(metrics_scrape),
+        cmocka_unit_test(cors_any_origin),
+        cmocka_unit_test(cors_origin_list),
+        cmocka_unit_test(logic_budget_flag),
     };
 
     *ntests = TESTS_COUNT(tests);

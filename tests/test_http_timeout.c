@@ -23,7 +23,7 @@
 #include "tests.h"
 
 /* A silent client is dropped after the idle timeout (1 s here). */
-static void test_idle_timeout(void **state)
+static void silent_client_is_dropped_after_the_idle_timeout(void **state)
 {
     struct ht_server *s;
     struct pollfd p;
@@ -43,7 +43,7 @@ static void test_idle_timeout(void **state)
 
 /* Several hundred silent connections: a normal client is still served at
  * once, and the silent ones are closed at the idle timeout (1 s). */
-static void test_idle_connections_do_not_block(void **state)
+static void idle_connections_do_not_block(void **state)
 {
     enum { N = 300 };
     struct ht_server *s;
@@ -109,7 +109,7 @@ static double slow_client(struct ht_server **s, const struct config *cfg,
 /* Headers a byte at a time (20 bytes/s) never complete, and libmicrohttpd's
  * idle timeout (10 s) never fires on a connection that keeps sending: the
  * header deadline (1 s) closes it, and counts it. */
-static void test_slow_headers_closed(void **state)
+static void slow_headers_closed(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -129,7 +129,7 @@ static void test_slow_headers_closed(void **state)
 
 /* A body at 100 bytes/s where 1,000 are required after the grace (the
  * header timeout, 1 s) is closed, and counted. */
-static void test_slow_body_closed(void **state)
+static void slow_body_closed(void **state)
 {
     struct ht_server *s;
     struct config cfg;
@@ -158,7 +158,8 @@ static void test_slow_body_closed(void **state)
 
 /* Drain: readyz turns 503 on a kept-alive connection and asks to close it;
  * new connections are refused once the listener is quiesced. */
-static void test_drain(void **state)
+static void
+drain_answers_the_request_under_way_503_and_refuses_new_ones(void **state)
 {
     static const char head[] = "GET /readyz HTTP/1.1\r\nHost: t\r\n"
                                "Expect: 100-continue\r\n"
@@ -209,7 +210,7 @@ static void test_drain(void **state)
 /* SIGTERM with idle kept-alive clients (docker stop): the drain ends as
  * soon as they are closed, within a second, not at the idle timeout
  * (10 s here) that it used to wait for. */
-static void test_drain_closes_idle(void **state)
+static void drain_closes_idle(void **state)
 {
     enum { N = 8 };
     struct ht_server *s;
@@ -242,12 +243,13 @@ static void test_drain_closes_idle(void **state)
 int test_http_timeout(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_idle_timeout),
-        cmocka_unit_test(test_idle_connections_do_not_block),
-        cmocka_unit_test(test_slow_headers_closed),
-        cmocka_unit_test(test_slow_body_closed),
-        cmocka_unit_test(test_drain),
-        cmocka_unit_test(test_drain_closes_idle),
+        cmocka_unit_test(silent_client_is_dropped_after_the_idle_timeout),
+        cmocka_unit_test(idle_connections_do_not_block),
+        cmocka_unit_test(slow_headers_closed),
+        cmocka_unit_test(slow_body_closed),
+        cmocka_unit_test(
+            drain_answers_the_request_under_way_503_and_refuses_new_ones),
+        cmocka_unit_test(drain_closes_idle),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -31,7 +31,7 @@ static enum killer_status check_text(const char *board, const char *cages,
 
 /* ------------------------------------------------------- combinations */
 
-static void test_combination_table(void **state)
+static void every_digit_set_is_listed_once_under_its_size_and_sum(void **state)
 {
     unsigned seen[512] = {0}, total = 0;
     const uint16_t *sets;
@@ -75,7 +75,7 @@ static void test_combination_table(void **state)
 
 /* ---------------------------------------------------------------- text */
 
-static void test_parse_and_format(void **state)
+static void parse_and_format(void **state)
 {
     struct killer_cages k;
     char out[256];
@@ -107,7 +107,7 @@ static void test_parse_and_format(void **state)
     assert_string_equal(out, "3:11,12");
 }
 
-static void test_parse_errors(void **state)
+static void parse_errors_point_at_the_bad_character(void **state)
 {
     static const struct {
         const char *text;
@@ -133,7 +133,7 @@ static void test_parse_errors(void **state)
 
 /* --------------------------------------------------------------- checks */
 
-static void test_check_out_of_range(void **state)
+static void check_out_of_range(void **state)
 {
     struct killer_error err;
     struct killer_cages k;
@@ -168,7 +168,7 @@ static void test_check_out_of_range(void **state)
     assert_int_equal(err.row[0], -1);
 }
 
-static void test_check_overlap(void **state)
+static void check_overlap(void **state)
 {
     struct killer_error err;
     char msg[200];
@@ -192,7 +192,7 @@ static void test_check_overlap(void **state)
     assert_string_equal(msg, "cage 2 lists a cell twice: r5c5");
 }
 
-static void test_check_not_connected(void **state)
+static void check_not_connected(void **state)
 {
     struct killer_error err;
 
@@ -219,7 +219,7 @@ static void test_check_not_connected(void **state)
                      KILLER_OK);
 }
 
-static void test_check_sum_impossible(void **state)
+static void check_sum_impossible(void **state)
 {
     static const char *const bad[] = {
         "2:11,12",  /* least for 2 cells is 3 */
@@ -276,7 +276,7 @@ static void single_cages(const struct sudoku_grid *s, int delta,
     }
 }
 
-static void test_check_total_405(void **state)
+static void check_total_405(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
@@ -307,7 +307,7 @@ static void test_check_total_405(void **state)
     free(set);
 }
 
-static void test_check_given_conflict(void **state)
+static void check_given_conflict(void **state)
 {
     struct killer_error err;
     char board[SUDOKU_CELLS + 1];
@@ -354,7 +354,7 @@ static void test_check_given_conflict(void **state)
                      KILLER_GIVEN_CONFLICT);
 }
 
-static void test_check_order_and_truncation(void **state)
+static void check_order_and_truncation(void **state)
 {
     struct killer_error err;
     struct killer_cages k;
@@ -394,16 +394,16 @@ static void test_check_order_and_truncation(void **state)
 int test_killer(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_combination_table),
-        cmocka_unit_test(test_parse_and_format),
-        cmocka_unit_test(test_parse_errors),
-        cmocka_unit_test(test_check_out_of_range),
-        cmocka_unit_test(test_check_overlap),
-        cmocka_unit_test(test_check_not_connected),
-        cmocka_unit_test(test_check_sum_impossible),
-        cmocka_unit_test(test_check_total_405),
-        cmocka_unit_test(test_check_given_conflict),
-        cmocka_unit_test(test_check_order_and_truncation),
+        cmocka_unit_test(every_digit_set_is_listed_once_under_its_size_and_sum),
+        cmocka_unit_test(parse_and_format),
+        cmocka_unit_test(parse_errors_point_at_the_bad_character),
+        cmocka_unit_test(check_out_of_range),
+        cmocka_unit_test(check_overlap),
+        cmocka_unit_test(check_not_connected),
+        cmocka_unit_test(check_sum_impossible),
+        cmocka_unit_test(check_total_405),
+        cmocka_unit_test(check_given_conflict),
+        cmocka_unit_test(check_order_and_truncation),
     };
     unsigned n = 0;
     int failed;

@@ -44,7 +44,7 @@ static int killer_ok(const struct sudoku_grid *puzzle,
 
 /* ---------------------------------------------------------------- solve */
 
-static void test_solve_set(void **state)
+static void every_killer_of_the_set_has_one_solution(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     size_t n, blanks = 0, with_givens = 0;
@@ -75,7 +75,7 @@ static void test_solve_set(void **state)
 
 /* Dropping cages never loses the solution; dropping enough of them lets in
  * a second one (one cage alone is often implied by the rule of 45). */
-static void test_removing_cages(void **state)
+static void dropping_cages_keeps_the_solution_and_lets_in_others(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     unsigned drop, count = 0;
@@ -107,7 +107,37 @@ static void test_removing_cages(void **state)
     free(set);
 }
 
-static void test_no_solution(void **state)
+/* three 1+2 pairs in box 0: fine cage by cage, impossible together */
+static void cages_impossible_together_count_0(void **state)
+{
+    struct sudoku_grid g = kt_grid_of(kt_blank), sol;
+    struct killer_cages k;
+    struct killer_stats st;
+    unsigned count = 9;
+
+    (void)state;
+    kt_parse_ok("3:11,12;3:21,22;3:31,32", &k);
+    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
+    assert_int_equal(count, 0);
+}
+
+/* a row filled by cages totalling 46 (rule of 45): no search at all */
+static void cages_breaking_the_rule_of_45_count_0_unsearched(void **state)
+{
+    struct sudoku_grid g = kt_grid_of(kt_blank), sol;
+    struct killer_cages k;
+    struct killer_stats st;
+    unsigned count = 9;
+
+    (void)state;
+    kt_parse_ok("6:11,12,13;16:14,15,16;24:17,18,19", &k);
+    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(st.nodes, 0);
+}
+
+/* givens that break the 9x9 rules */
+static void givens_breaking_the_rules_count_0_with_cages(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
@@ -116,16 +146,6 @@ static void test_no_solution(void **state)
     char board[SUDOKU_CELLS + 1];
 
     (void)state;
-    /* three 1+2 pairs in box 0: fine cage by cage, impossible together */
-    kt_parse_ok("3:11,12;3:21,22;3:31,32", &k);
-    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
-    assert_int_equal(count, 0);
-    /* a row filled by cages totalling 46 (rule of 45): no search at all */
-    kt_parse_ok("6:11,12,13;16:14,15,16;24:17,18,19", &k);
-    assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
-    assert_int_equal(count, 0);
-    assert_int_equal(st.nodes, 0);
-    /* givens that break the 9x9 rules */
     memcpy(board, kt_blank, sizeof(board));
     board[0] = board[80] = '5';
     board[8] = '5';
@@ -133,7 +153,17 @@ static void test_no_solution(void **state)
     kt_parse_ok("10:55,56", &k);
     assert_int_equal(killer_count(&g, &k, 2, 0, &sol, &count, &st), KILLER_OK);
     assert_int_equal(count, 0);
-    /* bad cages: the check's status, nothing searched */
+}
+
+/* bad cages: the check's status, nothing searched */
+static void bad_cages_answer_the_check_status_unsearched(void **state)
+{
+    struct sudoku_grid g = kt_grid_of(kt_blank), sol;
+    struct killer_cages k;
+    struct killer_stats st;
+    unsigned count = 9;
+
+    (void)state;
     g = kt_grid_of(kt_blank);
     kt_parse_ok("3:11,13", &k);
     count = 9;
@@ -143,7 +173,7 @@ static void test_no_solution(void **state)
     assert_int_equal(st.nodes, 0);
 }
 
-static void test_partial_cover_and_single_cells(void **state)
+static void partial_cover_and_single_cells(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
@@ -173,29 +203,54 @@ static void test_partial_cover_and_single_cells(void **state)
     free(set);
 }
 
-static void test_budget(void **state)
+/* The set, and in *hard a puzzle of it (not the first) that takes more
+ * than 5 nodes. */
+static struct kt_puzzle *set_with_hard(size_t *hard)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
-    size_t n, hard = 0;
+    size_t n;
+    struct killer_stats st;
+    unsigned count = 0;
+
+    assert_non_null(set);
+    *hard = 0;
+    n = kt_load_set(set, KT_MAX_PUZZLES);
+    for (size_t i = 1; i < n; i++) {
+        killer_count(&set[i].puzzle, &set[i].cages, 2, 0, NULL, &count, &st);
+        if (st.nodes > 5)
+            *hard = i;
+    }
+    assert_true(*hard > 0);
+    return set;
+}
+
+static void budget_of_5_nodes_stops_a_harder_killer(void **state)
+{
+    size_t hard;
+    struct kt_puzzle *set = set_with_hard(&hard);
     struct killer_stats st;
     struct sudoku_grid sol;
     unsigned count = 0;
 
     (void)state;
-    assert_non_null(set);
-    n = kt_load_set(set, KT_MAX_PUZZLES);
-    for (size_t i = 1; i < n; i++) {
-        killer_count(&set[i].puzzle, &set[i].cages, 2, 0, NULL, &count, &st);
-        if (st.nodes > 5)
-            hard = i;
-    }
-    assert_true(hard > 0);
     assert_int_equal(killer_count(&set[hard].puzzle, &set[hard].cages, 2, 5,
                                   &sol, &count, &st),
                      KILLER_BUDGET);
     assert_int_equal(st.nodes, 5);
     assert_true(count <= 1);
-    /* 0 is no bound */
+    free(set);
+}
+
+/* 0 is no bound */
+static void budget_0_is_no_bound_for_a_killer(void **state)
+{
+    size_t hard;
+    struct kt_puzzle *set = set_with_hard(&hard);
+    struct killer_stats st;
+    struct sudoku_grid sol;
+    unsigned count = 0;
+
+    (void)state;
     assert_int_equal(killer_count(&set[hard].puzzle, &set[hard].cages, 2, 0,
                                   &sol, &count, &st),
                      KILLER_OK);
@@ -225,7 +280,7 @@ static void *solve_all(void *arg)
     return NULL;
 }
 
-static void test_threads(void **state)
+static void four_threads_solve_the_killer_set_at_once(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     struct job jobs[4];
@@ -249,12 +304,16 @@ static void test_threads(void **state)
 int test_killer_solve(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_set),
-        cmocka_unit_test(test_removing_cages),
-        cmocka_unit_test(test_no_solution),
-        cmocka_unit_test(test_partial_cover_and_single_cells),
-        cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_threads),
+        cmocka_unit_test(every_killer_of_the_set_has_one_solution),
+        cmocka_unit_test(dropping_cages_keeps_the_solution_and_lets_in_others),
+        cmocka_unit_test(cages_impossible_together_count_0),
+        cmocka_unit_test(cages_breaking_the_rule_of_45_count_0_unsearched),
+        cmocka_unit_test(givens_breaking_the_rules_count_0_with_cages),
+        cmocka_unit_test(bad_cages_answer_the_check_status_unsearched),
+        cmocka_unit_test(partial_cover_and_single_cells),
+        cmocka_unit_test(budget_of_5_nodes_stops_a_harder_killer),
+        cmocka_unit_test(budget_0_is_no_bound_for_a_killer),
+        cmocka_unit_test(four_threads_solve_the_killer_set_at_once),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "support.h"
 #include "tests.h"
 
 /* Writes through `build` into a pipe and returns what came out. */
@@ -49,7 +50,7 @@ static void build_fields(const struct log_sink *sink)
     log_end(&l, sink);
 }
 
-static void test_fields_and_escaping(void **state)
+static void fields_and_escaping(void **state)
 {
     char out[4096];
     cJSON *j;
@@ -85,7 +86,7 @@ static void test_fields_and_escaping(void **state)
     cJSON_Delete(j);
 }
 
-static void test_level_filter(void **state)
+static void level_filter(void **state)
 {
     char out[4096];
 
@@ -107,7 +108,7 @@ static void build_long(const struct log_sink *sink)
     log_end(&l, sink);
 }
 
-static void test_truncation_keeps_json(void **state)
+static void truncation_keeps_json(void **state)
 {
     char out[8192];
     cJSON *j;
@@ -121,7 +122,7 @@ static void test_truncation_keeps_json(void **state)
     cJSON_Delete(j);
 }
 
-static void test_escape_bounds(void **state)
+static void escape_bounds(void **state)
 {
     char out[8];
 
@@ -148,7 +149,7 @@ static void test_escape_bounds(void **state)
     }
 }
 
-static void test_level_names(void **state)
+static void level_names(void **state)
 {
     enum log_level lv;
 
@@ -158,14 +159,6 @@ static void test_level_names(void **state)
     assert_int_equal(log_level_parse("debug", &lv), 0);
     assert_int_equal(lv, LOG_DEBUG);
     assert_int_equal(log_level_parse("verbose", &lv), -1);
-}
-
-static long now_ms(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
 }
 
 /* Logs n lines of about 1 KiB ({"msg":"x","i":k,"pad":"aaa..."}) on its
@@ -195,17 +188,22 @@ static void *produce(void *arg)
     return NULL;
 }
 
+static int produced(void *arg)
+{
+    struct producer *p = arg;
+
+    return atomic_load(&p->done);
+}
+
 /* Runs produce to the end; fails if it takes 5 s (it never waits on the
  * fd, so it takes milliseconds). */
 static void produce_all(const struct log_sink *sink, int n)
 {
     struct producer p = {sink, n, 0};
     pthread_t t;
-    long deadline = now_ms() + 5000;
 
     assert_int_equal(pthread_create(&t, NULL, produce, &p), 0);
-    while (!atomic_load(&p.done) && now_ms() < deadline)
-        usleep(1000);
+    support_wait_until(produced, &p, 5000);
     assert_true(atomic_load(&p.done)); /* else log_end waited on the pipe */
     pthread_join(t, NULL);
 }
@@ -218,14 +216,14 @@ static long read_lines(int fd, char *out, size_t cap, size_t *len, long n,
                        unsigned long dropped, int report)
 {
     struct pollfd p = {.fd = fd, .events = POLLIN};
-    long received = 0, deadline = now_ms() + 5000;
+    long received = 0, deadline = support_now_ms() + 5000;
     const char *q;
 
     for (q = out; (q = strstr(q, "\"msg\":\"x\"")) != NULL; q++)
         received++;
     while ((received + (long)dropped < n ||
             (report && strstr(out, "\"msg\":\"log lines dropped\"") == NULL)) &&
-           now_ms() < deadline && poll(&p, 1, 1000) == 1) {
+           support_now_ms() < deadline && poll(&p, 1, 1000) == 1) {
         ssize_t got = read(fd, out + *len, cap - 1 - *len);
         assert_true(got > 0);
         *len += (size_t)got;
@@ -242,7 +240,7 @@ static long read_lines(int fd, char *out, size_t cap, size_t *len, long n,
  * never waited for. Once the pipe is read, every line logged has either
  * come out, in order, or been counted, and one warn line reports the
  * count. */
-static void test_buffer_drops_when_nobody_reads(void **state)
+static void buffer_drops_when_nobody_reads(void **state)
 {
     enum { N = 400 };
     struct log_sink sink = {.level = LOG_INFO};
@@ -305,7 +303,7 @@ static void test_buffer_drops_when_nobody_reads(void **state)
 /* Stopping with the pipe still full returns within the bound (1 s): the
  * writer, blocked in write(2), is left to finish on its own. Once the pipe
  * is read it does, and every line is out or counted, and reported. */
-static void test_buffer_stop_is_bounded(void **state)
+static void buffer_stop_is_bounded(void **state)
 {
     enum { N = 400 };
     struct log_sink sink = {.level = LOG_INFO};
@@ -325,9 +323,9 @@ static void test_buffer_stop_is_bounded(void **state)
     produce_all(&sink, N);
     dropped = log_buffer_dropped(sink.buffer);
     assert_true(dropped > 0); /* so the pipe is full */
-    took = now_ms();
+    took = support_now_ms();
     log_buffer_stop(sink.buffer);
-    took = now_ms() - took;
+    took = support_now_ms() - took;
     print_message("stop with a full pipe: %ld ms\n", took);
     assert_true(took < 3000);
     /* The writer is still there: read until it has written every line
@@ -343,7 +341,7 @@ static void test_buffer_stop_is_bounded(void **state)
 
 /* The buffered sink: whole lines, written within the flush interval, and
  * everything written at the stop. */
-static void test_buffer(void **state)
+static void buffered_sink_flushes_whole_lines_and_the_rest_at_stop(void **state)
 {
     struct log_sink sink = {.level = LOG_INFO};
     struct log_line l;
@@ -383,14 +381,15 @@ static void test_buffer(void **state)
 int test_log(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fields_and_escaping),
-        cmocka_unit_test(test_level_filter),
-        cmocka_unit_test(test_truncation_keeps_json),
-        cmocka_unit_test(test_escape_bounds),
-        cmocka_unit_test(test_level_names),
-        cmocka_unit_test(test_buffer),
-        cmocka_unit_test(test_buffer_drops_when_nobody_reads),
-        cmocka_unit_test(test_buffer_stop_is_bounded),
+        cmocka_unit_test(fields_and_escaping),
+        cmocka_unit_test(level_filter),
+        cmocka_unit_test(truncation_keeps_json),
+        cmocka_unit_test(escape_bounds),
+        cmocka_unit_test(level_names),
+        cmocka_unit_test(
+            buffered_sink_flushes_whole_lines_and_the_rest_at_stop),
+        cmocka_unit_test(buffer_drops_when_nobody_reads),
+        cmocka_unit_test(buffer_stop_is_bounded),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -64,7 +64,7 @@ static void assert_sound(const struct logic_grid *g, const struct logic_step *s,
 
 /* ----------------------------------------------------------------- grid */
 
-static void test_init_candidates(void **state)
+static void init_candidates(void **state)
 {
     struct sudoku_grid b = grid_of(
         "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687........."
@@ -79,7 +79,7 @@ static void test_init_candidates(void **state)
     assert_int_equal(g.cand[1], 1u << 4);
 }
 
-static void test_init_conflict(void **state)
+static void init_conflict(void **state)
 {
     struct sudoku_grid b = grid_of("99........................................."
                                    ".............................."
@@ -96,7 +96,7 @@ static void test_init_conflict(void **state)
     assert_int_equal(logic_step(&g, &s), LOGIC_CONTRADICTION);
 }
 
-static void test_solved_board(void **state)
+static void solved_board(void **state)
 {
     struct sudoku_grid b = grid_of(
         "957214386824736591361859742495372618786491235132568974519687423273145"
@@ -116,7 +116,7 @@ static void test_solved_board(void **state)
 
 /* An empty board has no unique solution, so the last resort (which needs
  * one) runs on until the budget stops it: a documented answer, no hang. */
-static void test_empty_board_budget(void **state)
+static void empty_board_budget(void **state)
 {
     struct sudoku_grid b;
     struct logic_grade gr;
@@ -135,7 +135,7 @@ static void test_empty_board_budget(void **state)
 
 /* -------------------------------------------------------------- grading */
 
-static void test_grade_easy(void **state)
+static void grade_easy(void **state)
 {
     struct sudoku_grid b = grid_of(
         "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687........."
@@ -159,7 +159,7 @@ static void test_grade_easy(void **state)
 
 /* A forum-hardest puzzle (SE 11+) needs the last resort: solved by logic
  * to the end, extreme, rated 9.5 or more (a forcing net). */
-static void test_grade_forum_hardest(void **state)
+static void grade_forum_hardest(void **state)
 {
     struct sudoku_grid b = grid_of(
         "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5"
@@ -245,7 +245,7 @@ static void walk_file(const char *name, struct walk *w, int monotone)
     fclose(f);
 }
 
-static void test_steps_agree_with_solutions(void **state)
+static void steps_agree_with_solutions(void **state)
 {
     struct walk w = {0};
 
@@ -257,7 +257,7 @@ static void test_steps_agree_with_solutions(void **state)
     assert_true(w.steps > 10000);
 }
 
-static void test_forum_hardest_sample_is_extreme(void **state)
+static void forum_hardest_sample_is_extreme(void **state)
 {
     struct walk w = {0};
 
@@ -270,10 +270,8 @@ static void test_forum_hardest_sample_is_extreme(void **state)
 
 /* ---------------------------------------------------------- names, text */
 
-static void test_names(void **state)
+static void technique_names_are_unique_snake_case(void **state)
 {
-    enum logic_level l;
-
     (void)state;
     for (int t = 0; t < LOGIC_NTECHNIQUES; t++) {
         const char *n = logic_technique_name((enum logic_technique)t);
@@ -288,6 +286,13 @@ static void test_names(void **state)
     }
     assert_null(logic_technique_name(LOGIC_NTECHNIQUES));
     assert_string_equal(logic_technique_name(LOGIC_X_WING), "x_wing");
+}
+
+static void level_names_parse_back_case_sensitively(void **state)
+{
+    enum logic_level l;
+
+    (void)state;
     for (int i = 0; i < LOGIC_NLEVELS; i++) {
         assert_int_equal(
             logic_level_parse(logic_level_name((enum logic_level)i), &l), 0);
@@ -297,7 +302,7 @@ static void test_names(void **state)
     assert_int_equal(logic_level_parse("", &l), -1);
 }
 
-static void test_explain_truncates(void **state)
+static void explain_truncates(void **state)
 {
     /* The pointing board of test_logic_patterns.c. */
     struct sudoku_grid b = grid_of(
@@ -325,16 +330,17 @@ static void test_explain_truncates(void **state)
 int test_logic(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_init_candidates),
-        cmocka_unit_test(test_init_conflict),
-        cmocka_unit_test(test_solved_board),
-        cmocka_unit_test(test_empty_board_budget),
-        cmocka_unit_test(test_grade_easy),
-        cmocka_unit_test(test_grade_forum_hardest),
-        cmocka_unit_test(test_steps_agree_with_solutions),
-        cmocka_unit_test(test_forum_hardest_sample_is_extreme),
-        cmocka_unit_test(test_names),
-        cmocka_unit_test(test_explain_truncates),
+        cmocka_unit_test(init_candidates),
+        cmocka_unit_test(init_conflict),
+        cmocka_unit_test(solved_board),
+        cmocka_unit_test(empty_board_budget),
+        cmocka_unit_test(grade_easy),
+        cmocka_unit_test(grade_forum_hardest),
+        cmocka_unit_test(steps_agree_with_solutions),
+        cmocka_unit_test(forum_hardest_sample_is_extreme),
+        cmocka_unit_test(technique_names_are_unique_snake_case),
+        cmocka_unit_test(level_names_parse_back_case_sensitively),
+        cmocka_unit_test(explain_truncates),
     };
 
     unsigned patterns = 0;

@@ -428,7 +428,7 @@ static void check_ladder(const struct ladder_case *tc)
         fail_msg("%s still fires on the broken pattern", name);
 }
 
-static void test_ladder(void **state)
+static void each_ladder_case_steps_by_its_technique_soundly(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof(ladder) / sizeof(ladder[0]); i++)
@@ -467,7 +467,7 @@ static void remote_chain(struct logic_grid *g, const int *cells, int n,
  * [3,6], [0,3] and [6,6], or [3,3] and [6,1] all lie in those lines.
  * Broken: five cells (the ends [0,0] and [6,6] alike): nothing follows,
  * and below the forcing searches the engine is stuck. */
-static void test_remote_pairs(void **state)
+static void remote_pairs(void **state)
 {
     static const int cells[6] = {0, 3, 30, 33, 60, 55};
     static const int units[5] = {0, 9 + 3, 3, 9 + 6, 6};
@@ -504,7 +504,7 @@ static void test_remote_pairs(void **state)
  * candidates but [0,0], which has only 5. Every digit keeps at least eight
  * places in every unit, so no hidden single (tried first) applies, and the
  * step is 5 at [0,0]. */
-static void test_naked_single(void **state)
+static void naked_single(void **state)
 {
     struct logic_grid g;
     struct logic_step s;
@@ -522,7 +522,7 @@ static void test_naked_single(void **state)
 }
 
 /* The bit tricks of logic_internal.h against the plain definitions. */
-static void test_cell_sets(void **state)
+static void cell_sets(void **state)
 {
     (void)state;
     for (int a = 0; a < SUDOKU_CELLS; a++) {
@@ -546,7 +546,7 @@ static void test_cell_sets(void **state)
 }
 
 /* SE's length bonus: 0.1 more past 4, 6, 8, 12, 16, 24 links. */
-static void test_ratings(void **state)
+static void chain_bonus_is_0_1_more_past_4_6_8_12_16_links(void **state)
 {
     (void)state;
     assert_int_equal(logic_chain_bonus(4), 0);
@@ -556,6 +556,11 @@ static void test_ratings(void **state)
     assert_int_equal(logic_chain_bonus(9), 3);
     assert_int_equal(logic_chain_bonus(13), 4);
     assert_int_equal(logic_chain_bonus(17), 5);
+}
+
+static void rating_levels_hold_their_bounds(void **state)
+{
+    (void)state;
     assert_int_equal(logic_rating_level(10), LOGIC_EASY);
     assert_int_equal(logic_rating_level(23), LOGIC_EASY);
     assert_int_equal(logic_rating_level(26), LOGIC_MEDIUM);
@@ -620,7 +625,7 @@ static void walk(const char *name, unsigned max, struct tally *t)
     fclose(f);
 }
 
-static void test_sound_on_every_set(void **state)
+static void sound_on_every_set(void **state)
 {
     struct tally t = {0};
 
@@ -639,12 +644,13 @@ static void test_sound_on_every_set(void **state)
 int test_logic_ladder(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_ladder),
-        cmocka_unit_test(test_remote_pairs),
-        cmocka_unit_test(test_naked_single),
-        cmocka_unit_test(test_cell_sets),
-        cmocka_unit_test(test_ratings),
-        cmocka_unit_test(test_sound_on_every_set),
+        cmocka_unit_test(each_ladder_case_steps_by_its_technique_soundly),
+        cmocka_unit_test(remote_pairs),
+        cmocka_unit_test(naked_single),
+        cmocka_unit_test(cell_sets),
+        cmocka_unit_test(chain_bonus_is_0_1_more_past_4_6_8_12_16_links),
+        cmocka_unit_test(rating_levels_hold_their_bounds),
+        cmocka_unit_test(sound_on_every_set),
     };
 
     unsigned rare = 0;

@@ -381,7 +381,7 @@ static void check_case(const struct technique_case *tc)
     assert_true(gr.counts[tc->technique] >= 1);
 }
 
-static void test_each_technique(void **state)
+static void each_technique(void **state)
 {
     (void)state;
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -393,7 +393,7 @@ static void test_each_technique(void **state)
  * nine candidates, except row 0, where 1-4 fit only in cells 0-3 and 5-9
  * fill cells 4-8. No cell has under five candidates and no digit is locked
  * in one box or line, so nothing simpler applies. */
-static void test_hidden_quad(void **state)
+static void hidden_quad(void **state)
 {
     static const uint16_t row0[9] = {0x1F9, 0x1FA, 0x1FC, 0x1FF, 0x1F0,
                                      0x1F0, 0x1F0, 0x1F0, 0x1F0};
@@ -427,7 +427,7 @@ static void test_hidden_quad(void **state)
  * other cell all nine digits. Any three of the four cover all of 1-4, so
  * there is no triple; the four fill 1-4, which leave cells 4-8 of the row:
  * 5 cells x 4 digits = 20 eliminations. No digit is confined anywhere else. */
-static void test_naked_quad(void **state)
+static void naked_quad(void **state)
 {
     static const uint16_t row0[4] = {0x07, 0x0B, 0x0D, 0x0E};
     struct logic_grid g;
@@ -451,9 +451,9 @@ static void test_naked_quad(void **state)
 int test_logic_patterns(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_each_technique),
-        cmocka_unit_test(test_hidden_quad),
-        cmocka_unit_test(test_naked_quad),
+        cmocka_unit_test(each_technique),
+        cmocka_unit_test(hidden_quad),
+        cmocka_unit_test(naked_quad),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -111,7 +111,7 @@ static void check_rare(const struct logic_grid *g,
  * placed against it, and each such cell keeps a candidate).
  * Broken: T also holds 4, so branch 2 leaves T {4,7} unplaced and the two
  * branches share no conclusion. */
-static void test_cell_forcing(void **state)
+static void cell_forcing(void **state)
 {
     static const struct marked m[] = {
         {CELL(0, 0), D(1) | D(2)},        {CELL(0, 4), D(1) | D(9)},
@@ -135,7 +135,7 @@ static void test_cell_forcing(void **state)
 
 /* ------------------------------------------------- unique rectangle 3 */
 
-/* The rectangle of test_unique_rectangle_3: its roof cells and digits. */
+/* The rectangle of unique_rectangle_3: its roof cells and digits. */
 static const int ur_roof[2] = {CELL(0, 0), CELL(0, 3)};
 #define UR_AB (D(1) | D(2))
 
@@ -175,7 +175,7 @@ static void judge_unique(const struct logic_grid *g, const struct logic_step *s)
  * floor in no box or line but the row itself), types 1, 2 and 4 need
  * three floors, one extra digit, or a digit confined to the roof.
  * Broken: [0,7] also holds 5, so {3,4} and {3,4,5} are no subset. */
-static void test_unique_rectangle_3(void **state)
+static void unique_rectangle_3(void **state)
 {
     struct logic_grid g, broken;
     struct logic_step s;
@@ -218,7 +218,7 @@ static void test_unique_rectangle_3(void **state)
  * nowhere (no wing or XY-chain), and every other cell holds all nine
  * digits, so no digit has a strong link in any unit.
  * Broken: C also holds 4, so it is no ALS and 9 stays at [0,0]. */
-static void test_als_xy_wing(void **state)
+static void als_xy_wing(void **state)
 {
     static const struct marked m[] = {
         {CELL(4, 4), D(1) | D(2)}, {CELL(0, 4), D(1) | D(3) | D(9)},
@@ -251,9 +251,9 @@ static void test_als_xy_wing(void **state)
 int test_logic_rare(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cell_forcing),
-        cmocka_unit_test(test_unique_rectangle_3),
-        cmocka_unit_test(test_als_xy_wing),
+        cmocka_unit_test(cell_forcing),
+        cmocka_unit_test(unique_rectangle_3),
+        cmocka_unit_test(als_xy_wing),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -31,7 +31,7 @@
 #define EXAMPLE SUPPORT_EXAMPLE_BODY
 #define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
-static void test_solve_and_sigint(void **state)
+static void solve_and_sigint(void **state)
 {
     struct daemon d;
     char req[1024], resp[4096];
@@ -124,7 +124,7 @@ static void drain_with_request_in_flight(int sig, const char *name)
     close(d.out), close(d.err);
 }
 
-static void test_sigterm_with_request_in_flight(void **state)
+static void sigterm_with_request_in_flight(void **state)
 {
     (void)state;
     drain_with_request_in_flight(SIGTERM, "SIGTERM");
@@ -132,7 +132,7 @@ static void test_sigterm_with_request_in_flight(void **state)
 
 /* Issue 15 item 5: SIGHUP drains exactly as SIGTERM (there is no log file
  * to reopen). */
-static void test_sighup_drains_like_sigterm(void **state)
+static void sighup_drains_like_sigterm(void **state)
 {
     (void)state;
     drain_with_request_in_flight(SIGHUP, "SIGHUP");
@@ -156,7 +156,7 @@ static void expect_exit(const char *const *args, int code, const char *in_err)
     close(d.out), close(d.err);
 }
 
-static void test_bad_settings_exit_2(void **state)
+static void bad_settings_exit_2(void **state)
 {
     static const char *const port[] = {"--port", "70000", NULL};
     static const char *const threads[] = {"--threads", "many", NULL};
@@ -171,7 +171,7 @@ static void test_bad_settings_exit_2(void **state)
     expect_exit(bind, 2, "not an IPv4 or IPv6 address");
 }
 
-static void test_help(void **state)
+static void help_names_options_and_variables_and_exits_0(void **state)
 {
     static const char *const help[] = {"--help", NULL};
     struct daemon d;
@@ -241,7 +241,34 @@ static void *load_thread(void *arg)
     return NULL;
 }
 
-static void test_sigterm_under_load(void **state)
+/* The n load threads, and how many answers they had at the last look. */
+struct loads {
+    struct load *ld;
+    int n, ok;
+};
+
+static int loads_answered_500(void *arg)
+{
+    struct loads *l = arg;
+
+    l->ok = 0;
+    for (int i = 0; i < l->n; i++)
+        l->ok += atomic_load(&l->ld[i].ok);
+    return l->ok >= 500;
+}
+
+/* Has every load thread found the port closed? */
+static int loads_all_refused(void *arg)
+{
+    const struct loads *l = arg;
+    int all = 1;
+
+    for (int i = 0; i < l->n; i++)
+        all &= atomic_load(&l->ld[i].refused) > 0;
+    return all;
+}
+
+static void sigterm_under_load(void **state)
 {
     enum { THREADS = 8 };
     struct daemon d;
@@ -249,6 +276,7 @@ static void test_sigterm_under_load(void **state)
     pthread_t t[THREADS];
     atomic_int stop = 0;
     int status, ok_before = 0, ok = 0, failed = 0, refused = 0;
+    struct loads loads = {ld, THREADS, 0};
 
     (void)state;
     daemon_spawn_listening_with(&d, 0);
@@ -261,23 +289,12 @@ static void test_sigterm_under_load(void **state)
         assert_int_equal(pthread_create(&t[i], NULL, load_thread, &ld[i]), 0);
     }
     /* Under load: some hundreds answered. */
-    for (long deadline = daemon_now_ms() + 10000;
-         ok_before < 500 && daemon_now_ms() < deadline; usleep(5000)) {
-        ok_before = 0;
-        for (int i = 0; i < THREADS; i++)
-            ok_before += atomic_load(&ld[i].ok);
-    }
+    support_wait_until(loads_answered_500, &loads, 10000);
+    ok_before = loads.ok;
     kill(d.pid, SIGTERM);
     status = daemon_wait_exit(&d, 10000);
     /* Every client has found the port closed since. */
-    for (long deadline = daemon_now_ms() + 5000; daemon_now_ms() < deadline;
-         usleep(5000)) {
-        int all = 1;
-        for (int i = 0; i < THREADS; i++)
-            all &= atomic_load(&ld[i].refused) > 0;
-        if (all)
-            break;
-    }
+    support_wait_until(loads_all_refused, &loads, 5000);
     atomic_store(&stop, 1);
     for (int i = 0; i < THREADS; i++) {
         pthread_join(t[i], NULL);
@@ -349,7 +366,7 @@ static int stopped_burst(struct daemon *d, int n)
     return answered;
 }
 
-static void test_many_ready_at_once(void **state)
+static void many_ready_at_once(void **state)
 {
     static const char *const args[] = {
         "--port",    "0",  "--bind",       "127.0.0.1", "--threads", "1",
@@ -369,13 +386,13 @@ static void test_many_ready_at_once(void **state)
 int test_main(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_solve_and_sigint),
-        cmocka_unit_test(test_sigterm_with_request_in_flight),
-        cmocka_unit_test(test_sighup_drains_like_sigterm),
-        cmocka_unit_test(test_bad_settings_exit_2),
-        cmocka_unit_test(test_help),
-        cmocka_unit_test(test_sigterm_under_load),
-        cmocka_unit_test(test_many_ready_at_once),
+        cmocka_unit_test(solve_and_sigint),
+        cmocka_unit_test(sigterm_with_request_in_flight),
+        cmocka_unit_test(sighup_drains_like_sigterm),
+        cmocka_unit_test(bad_settings_exit_2),
+        cmocka_unit_test(help_names_options_and_variables_and_exits_0),
+        cmocka_unit_test(sigterm_under_load),
+        cmocka_unit_test(many_ready_at_once),
     };
     static int (*const parts[])(unsigned *) = {test_main_log, test_main_probe,
                                                test_main_batch};

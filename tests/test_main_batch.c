@@ -135,7 +135,7 @@ static int count_code(const cJSON *results, const char *code)
  * 20 searches: exactly 20 are searched (search_limit), the 980 others get
  * batch_budget_exhausted, and the answer comes in a fraction of the 10 s
  * (here) that 1000 searches cost. */
-static void test_batch_budget_bounds_time(void **state)
+static void batch_budget_bounds_time(void **state)
 {
     static const char *const args[] = {
         "--port",       "0",         "--bind",
@@ -180,7 +180,7 @@ static void test_batch_budget_bounds_time(void **state)
  * drain deadline, its answer is sent whole (what it judged, then
  * shutting_down for the rest), and the daemon exits within 2 s and a
  * small slack, with nothing abandoned. */
-static void test_sigterm_stops_batch(void **state)
+static void sigterm_stops_batch(void **state)
 {
     static const char *const args[] = {"--port",
                                        "0",
@@ -212,11 +212,9 @@ static void test_sigterm_stops_batch(void **state)
     kill(d.pid, SIGTERM);
     t0 = daemon_now_ms();
     raw = read_chunked(fd, t0 + 10000, &len);
-    for (; daemon_now_ms() < t0 + 10000; usleep(10000))
-        if (waitpid(d.pid, &status, WNOHANG) == d.pid) {
-            exited = daemon_now_ms() - t0;
-            break;
-        }
+    status = daemon_wait_exit(&d, (int)(t0 + 10000 - daemon_now_ms()));
+    if (status != -1)
+        exited = daemon_now_ms() - t0;
     print_message("SIGTERM during a batch, --drain-timeout 2: exit after "
                   "%ld ms\n",
                   exited);
@@ -252,8 +250,8 @@ static void test_sigterm_stops_batch(void **state)
 int test_main_batch(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_batch_budget_bounds_time),
-        cmocka_unit_test(test_sigterm_stops_batch),
+        cmocka_unit_test(batch_budget_bounds_time),
+        cmocka_unit_test(sigterm_stops_batch),
     };
 
     *ntests = TESTS_COUNT(tests);

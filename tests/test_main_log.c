@@ -31,7 +31,7 @@
 
 /* One JSON access-log line per request with the documented fields; the
  * client's X-Request-Id is kept. */
-static void test_access_log(void **state)
+static void access_log(void **state)
 {
     struct daemon d;
     char req[1024], resp[4096];
@@ -63,7 +63,7 @@ static void test_access_log(void **state)
     close(d.out), close(d.err);
 }
 
-static void test_access_log_off(void **state)
+static void access_log_off_writes_no_request_lines(void **state)
 {
     static const char *const args[] = {
         "--port", "0", "--bind", "127.0.0.1", "--access-log", "off", NULL};
@@ -145,7 +145,7 @@ static size_t read_stdout_until(struct daemon *d, char *buf, size_t cap,
 /* Issue 15 item 4: a full stdout pipe must not stop the service. Lines are
  * dropped and counted instead; once the pipe is read one warn line says how
  * many. */
-static void test_stdout_blocked_keeps_serving(void **state)
+static void stdout_blocked_keeps_serving(void **state)
 {
     static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",
                                        "--threads", "2", NULL};
@@ -187,7 +187,7 @@ static void test_stdout_blocked_keeps_serving(void **state)
 /* SIGTERM while stdout is still blocked: the log gets a bounded wait at the
  * exit (1 s for the server's lines, 1 s for main's), so the daemon exits 0
  * well within 5 s instead of hanging in write(2). */
-static void test_sigterm_with_stdout_blocked(void **state)
+static void sigterm_with_stdout_blocked(void **state)
 {
     static const char *const args[] = {"--port",    "0", "--bind", "127.0.0.1",
                                        "--threads", "2", NULL};
@@ -211,10 +211,10 @@ static void test_sigterm_with_stdout_blocked(void **state)
 int test_main_log(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_access_log),
-        cmocka_unit_test(test_access_log_off),
-        cmocka_unit_test(test_stdout_blocked_keeps_serving),
-        cmocka_unit_test(test_sigterm_with_stdout_blocked),
+        cmocka_unit_test(access_log),
+        cmocka_unit_test(access_log_off_writes_no_request_lines),
+        cmocka_unit_test(stdout_blocked_keeps_serving),
+        cmocka_unit_test(sigterm_with_stdout_blocked),
     };
 
     *ntests = TESTS_COUNT(tests);

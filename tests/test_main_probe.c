@@ -39,7 +39,7 @@ static int probe(const char *url)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static void test_probe(void **state)
+static void probe_exits_0_for_a_live_daemon_and_1_otherwise(void **state)
 {
     struct daemon d;
     char url[96];
@@ -90,7 +90,7 @@ static void rm_fake_proc(const char *dir)
 
 /* A bare --probe (the image's HEALTHCHECK) follows the daemon's own flags
  * and environment: `docker run sudokud --port 9000` stays healthy. */
-static void test_probe_daemon_url(void **state)
+static void probe_finds_the_daemon_url_by_its_flags(void **state)
 {
     char dir[] = "/tmp/sudokud-fakeproc.XXXXXX", url[256], err[256];
     char args[128];
@@ -170,8 +170,8 @@ static void test_probe_daemon_url(void **state)
 int test_main_probe(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_probe),
-        cmocka_unit_test(test_probe_daemon_url),
+        cmocka_unit_test(probe_exits_0_for_a_live_daemon_and_1_otherwise),
+        cmocka_unit_test(probe_finds_the_daemon_url_by_its_flags),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -52,7 +52,7 @@ static unsigned each_puzzle(const char *name,
 
 /* ---------------------------------------------------------------- parse */
 
-static void test_parse_format_round_trip(void **state)
+static void parse_format_round_trip(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example);
@@ -66,7 +66,7 @@ static void test_parse_format_round_trip(void **state)
     assert_string_equal(out, example);
 }
 
-static void test_parse_bad_length(void **state)
+static void parse_bad_length(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -81,7 +81,7 @@ static void test_parse_bad_length(void **state)
     assert_int_equal(g.cell[0], 0x55); /* untouched on error */
 }
 
-static void test_parse_bad_char(void **state)
+static void parse_bad_char(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -102,7 +102,7 @@ static void test_parse_bad_char(void **state)
     assert_int_equal(sudoku_parse(text, 81, &g, NULL), SUDOKU_BAD_CHAR);
 }
 
-static void test_parse_zero_is_blank(void **state)
+static void parse_zero_is_blank(void **state)
 {
     (void)state;
     char text[82], out[82];
@@ -118,7 +118,7 @@ static void test_parse_zero_is_blank(void **state)
 
 /* ------------------------------------------------------------ conflicts */
 
-static void test_conflicts_none(void **state)
+static void conflicts_none(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example);
@@ -128,7 +128,7 @@ static void test_conflicts_none(void **state)
     assert_int_equal(sudoku_conflicts(&g, c, 4), 0);
 }
 
-static void test_conflicts_row(void **state)
+static void conflicts_row(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -145,7 +145,7 @@ static void test_conflicts_row(void **state)
     assert_int_equal(c[0].cells[1], 44);
 }
 
-static void test_conflicts_column(void **state)
+static void conflicts_column(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -164,7 +164,7 @@ static void test_conflicts_column(void **state)
     assert_int_equal(c[0].cells[2], 74);
 }
 
-static void test_conflicts_box(void **state)
+static void conflicts_box(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -181,7 +181,7 @@ static void test_conflicts_box(void **state)
     assert_int_equal(c[0].cells[1], 75);
 }
 
-static void test_conflicts_several_and_truncated(void **state)
+static void conflicts_several_and_truncated(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -220,7 +220,7 @@ static void test_conflicts_several_and_truncated(void **state)
     assert_int_equal(sudoku_conflicts(&g, NULL, 0), 4);
 }
 
-static void test_conflicts_all_same_digit(void **state)
+static void conflicts_all_same_digit(void **state)
 {
     (void)state;
     struct sudoku_grid g;
@@ -233,7 +233,7 @@ static void test_conflicts_all_same_digit(void **state)
 
 /* -------------------------------------------------------------- solving */
 
-static void test_solve_example(void **state)
+static void solve_example_gives_the_published_solution(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example), s;
@@ -285,7 +285,7 @@ static void check_known(const char *line, unsigned lineno, void *ctx)
     }
 }
 
-static void test_known_counts(void **state)
+static void counts_match_the_data_file_on_all_43_puzzles(void **state)
 {
     (void)state;
     unsigned nmulti = 0;
@@ -321,31 +321,31 @@ static void run_sample(const char *name, unsigned want)
     assert_int_equal(each_puzzle(name, check_sample, &sm), 150);
 }
 
-static void test_sample_17_clue(void **state)
+static void every_17_clue_sample_has_one_solution(void **state)
 {
     (void)state;
     run_sample("puzzles2_17_clue", 1);
 }
 
-static void test_sample_magictour(void **state)
+static void every_magictour_sample_has_one_solution(void **state)
 {
     (void)state;
     run_sample("puzzles3_magictour_top1465", 1);
 }
 
-static void test_sample_forum_hardest(void **state)
+static void every_forum_hardest_sample_has_one_solution(void **state)
 {
     (void)state;
     run_sample("puzzles5_forum_hardest_1905_11+", 1);
 }
 
-static void test_sample_serg(void **state)
+static void every_serg_sample_has_several_solutions(void **state)
 {
     (void)state;
     run_sample("puzzles7_serg_benchmark", 2);
 }
 
-static void test_empty_board(void **state)
+static void empty_board_counts_up_to_any_limit(void **state)
 {
     (void)state;
     struct sudoku_grid g, s;
@@ -405,7 +405,7 @@ static void blank_cells(struct sudoku_grid *g, unsigned blanks, uint32_t *seed)
 /* Boards with 20 to 62 blanks cut from a solution (62 is the most the
  * pattern branches are used at; more falls back to cells): the count to 300
  * must match the plain count, and the solution must be one. */
-static void test_counts_match_naive(void **state)
+static void counts_match_naive(void **state)
 {
     (void)state;
     struct sudoku_grid full = grid_of(example_solution), g, s;
@@ -432,7 +432,7 @@ static void test_counts_match_naive(void **state)
  * to 2 must match the plain count. Many are refuted only by the rules past
  * singles (locked candidates, the triad checks); those with 31 givens or
  * more go without locked candidates. */
-static void test_altered_boards_match_naive(void **state)
+static void altered_boards_match_naive(void **state)
 {
     (void)state;
     struct sudoku_grid full = grid_of(example_solution);
@@ -467,7 +467,7 @@ static void test_altered_boards_match_naive(void **state)
     assert_true(none > 40 && some > 40);
 }
 
-static void test_full_board(void **state)
+static void full_board_is_its_own_solution_in_one_node(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example_solution), s;
@@ -480,7 +480,7 @@ static void test_full_board(void **state)
     assert_int_equal(st.guesses, 0);
 }
 
-static void test_broken_rules_have_no_solution(void **state)
+static void broken_rules_have_no_solution(void **state)
 {
     (void)state;
     struct sudoku_grid g = grid_of(example), s;
@@ -518,10 +518,10 @@ static void test_broken_rules_have_no_solution(void **state)
     assert_int_equal(st.guesses, 0);
 }
 
-static void test_budget(void **state)
+/* A forum-hardest puzzle that needs guessing, and the nodes counting it
+ * to 2 takes without a budget (more than 10). */
+static struct sudoku_grid budget_puzzle(uint64_t *need)
 {
-    (void)state;
-    /* a forum-hardest puzzle that needs guessing */
     struct sudoku_grid g = grid_of(
                            "98.7..6..75..4......3..8.7.5....7.3...94....."
                            "....2.1..3.......1.9...5.8...52....6"),
@@ -532,18 +532,64 @@ static void test_budget(void **state)
     assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
     assert_int_equal(count, 1);
     assert_true(st.nodes > 10);
-    uint64_t need = st.nodes;
+    *need = st.nodes;
+    return g;
+}
+
+static void budget_of_the_nodes_needed_is_enough(void **state)
+{
+    (void)state;
+    uint64_t need;
+    struct sudoku_grid g = budget_puzzle(&need), s;
+    struct sudoku_stats st;
+    unsigned count = 0;
+
     assert_int_equal(sudoku_count(&g, 2, need, &s, &count, &st), SUDOKU_OK);
+}
+
+static void budget_one_node_short_is_refused(void **state)
+{
+    (void)state;
+    uint64_t need;
+    struct sudoku_grid g = budget_puzzle(&need), s;
+    struct sudoku_stats st;
+    unsigned count = 0;
+
     assert_int_equal(sudoku_count(&g, 2, need - 1, &s, &count, &st),
                      SUDOKU_BUDGET);
     assert_true(st.nodes <= need - 1);
+}
+
+static void budget_stops_the_count_at_exactly_its_nodes(void **state)
+{
+    (void)state;
+    uint64_t need;
+    struct sudoku_grid g = budget_puzzle(&need), s;
+    struct sudoku_stats st;
+    unsigned count = 0;
+
     assert_int_equal(sudoku_count(&g, 2, 5, &s, &count, &st), SUDOKU_BUDGET);
     assert_int_equal(st.nodes, 5);
+}
+
+static void solve_on_a_two_node_budget_is_refused(void **state)
+{
+    (void)state;
+    uint64_t need;
+    struct sudoku_grid g = budget_puzzle(&need), s;
 
     int solved = 1;
     assert_int_equal(sudoku_solve(&g, 2, &s, &solved, NULL), SUDOKU_BUDGET);
+}
 
-    /* an empty board counted far: the budget stops it, count is partial */
+/* an empty board counted far: the budget stops it, count is partial */
+static void budget_stops_an_empty_board_with_a_partial_count(void **state)
+{
+    (void)state;
+    struct sudoku_grid g;
+    struct sudoku_stats st;
+    unsigned count = 0;
+
     memset(&g, 0, sizeof g);
     assert_int_equal(sudoku_count(&g, 1000000, 10000, NULL, &count, &st),
                      SUDOKU_BUDGET);
@@ -551,7 +597,7 @@ static void test_budget(void **state)
     assert_true(count > 0 && count < 1000000);
 }
 
-static void test_is_solution_of(void **state)
+static void is_solution_of_holds_only_for_a_solution_of_the_givens(void **state)
 {
     (void)state;
     struct sudoku_grid p = grid_of(example), s = grid_of(example_solution);
@@ -616,7 +662,7 @@ static void *solve_all(void *arg)
     return NULL;
 }
 
-static void test_threads(void **state)
+static void four_threads_solve_the_hardest_set_as_one_does(void **state)
 {
     (void)state;
     static struct job jobs[4];
@@ -644,30 +690,35 @@ static void test_threads(void **state)
 int test_sudoku(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_format_round_trip),
-        cmocka_unit_test(test_parse_bad_length),
-        cmocka_unit_test(test_parse_bad_char),
-        cmocka_unit_test(test_parse_zero_is_blank),
-        cmocka_unit_test(test_conflicts_none),
-        cmocka_unit_test(test_conflicts_row),
-        cmocka_unit_test(test_conflicts_column),
-        cmocka_unit_test(test_conflicts_box),
-        cmocka_unit_test(test_conflicts_several_and_truncated),
-        cmocka_unit_test(test_conflicts_all_same_digit),
-        cmocka_unit_test(test_solve_example),
-        cmocka_unit_test(test_known_counts),
-        cmocka_unit_test(test_sample_17_clue),
-        cmocka_unit_test(test_sample_magictour),
-        cmocka_unit_test(test_sample_forum_hardest),
-        cmocka_unit_test(test_sample_serg),
-        cmocka_unit_test(test_empty_board),
-        cmocka_unit_test(test_counts_match_naive),
-        cmocka_unit_test(test_altered_boards_match_naive),
-        cmocka_unit_test(test_full_board),
-        cmocka_unit_test(test_broken_rules_have_no_solution),
-        cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_is_solution_of),
-        cmocka_unit_test(test_threads),
+        cmocka_unit_test(parse_format_round_trip),
+        cmocka_unit_test(parse_bad_length),
+        cmocka_unit_test(parse_bad_char),
+        cmocka_unit_test(parse_zero_is_blank),
+        cmocka_unit_test(conflicts_none),
+        cmocka_unit_test(conflicts_row),
+        cmocka_unit_test(conflicts_column),
+        cmocka_unit_test(conflicts_box),
+        cmocka_unit_test(conflicts_several_and_truncated),
+        cmocka_unit_test(conflicts_all_same_digit),
+        cmocka_unit_test(solve_example_gives_the_published_solution),
+        cmocka_unit_test(counts_match_the_data_file_on_all_43_puzzles),
+        cmocka_unit_test(every_17_clue_sample_has_one_solution),
+        cmocka_unit_test(every_magictour_sample_has_one_solution),
+        cmocka_unit_test(every_forum_hardest_sample_has_one_solution),
+        cmocka_unit_test(every_serg_sample_has_several_solutions),
+        cmocka_unit_test(empty_board_counts_up_to_any_limit),
+        cmocka_unit_test(counts_match_naive),
+        cmocka_unit_test(altered_boards_match_naive),
+        cmocka_unit_test(full_board_is_its_own_solution_in_one_node),
+        cmocka_unit_test(broken_rules_have_no_solution),
+        cmocka_unit_test(budget_of_the_nodes_needed_is_enough),
+        cmocka_unit_test(budget_one_node_short_is_refused),
+        cmocka_unit_test(budget_stops_the_count_at_exactly_its_nodes),
+        cmocka_unit_test(solve_on_a_two_node_budget_is_refused),
+        cmocka_unit_test(budget_stops_an_empty_board_with_a_partial_count),
+        cmocka_unit_test(
+            is_solution_of_holds_only_for_a_solution_of_the_givens),
+        cmocka_unit_test(four_threads_solve_the_hardest_set_as_one_does),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("sudoku", tests, NULL, NULL);

@@ -1,6 +1,10 @@
 /* tests.h - the suites the one test runner (tests/runner.c) knows.
  * Each suite runs its cmocka group, stores how many tests it holds in *ntests
- * and returns how many of them failed. */
+ * and returns how many of them failed. A suite is named after its file
+ * (tests/test_<suite>.c, entry point test_<suite>); its test cases carry
+ * no test_ prefix and are named as the fact they check
+ * (budget_one_node_short_is_refused), one scenario each. Code the tests
+ * share but that holds no test is named *_support.c or *_check.c. */
 #ifndef TESTS_H
 #define TESTS_H
 

@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 #define MAX_PUZZLES 1000
 /* The daemon's --max-nodes default (src/service/config.c). */

@@ -1,13 +1,13 @@
 /* cover_gen.c - writes a data set of tests/data/cover/ (`make cover-data`):
  * cover_gen SET COUNT SEED prints COUNT puzzles of set SET (the names of
- * tests/test_cover_sets.c), from cover_generate with seeds SEED, SEED+1,
+ * tests/cover_support.c), from cover_generate with seeds SEED, SEED+1,
  * ..., one per line, each checked first: exactly one solution by counting
  * to 2, and that solution accepted by the tests' independent verifier. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 int main(int argc, char **argv)
 {

@@ -1,10 +1,10 @@
-/* test_cover_sets.c - the generic engine's test rules, shared by the
+/* cover_support.c - the generic engine's test rules, shared by the
  * tests, tests/tools/cover_gen.c and tests/bench/cover.c: the independent
  * verifier (simple loops over every unit and every knight and king pair,
  * never cover_conflicts) and the rules of each set of tests/data/cover/. */
 #include <string.h>
 
-#include "test_cover.h"
+#include "cover_support.h"
 
 static int all_different(const uint8_t *g, const uint16_t *cells, unsigned k)
 {

@@ -1,9 +1,9 @@
-/* test_cover.h - what the generic engine's test files share: the
- * independent rule verifier and the data sets' rules (test_cover_sets.c,
+/* cover_support.h - what the generic engine's test files share: the
+ * independent rule verifier and the data sets' rules (cover_support.c,
  * also linked into tests/tools/cover_gen.c and the bench), the test's own
- * uniqueness proof and helpers (test_cover_check.c). */
-#ifndef TEST_COVER_H
-#define TEST_COVER_H
+ * uniqueness proof and helpers (cover_check.c). */
+#ifndef COVER_SUPPORT_H
+#define COVER_SUPPORT_H
 
 #include "cover.h"
 
@@ -36,19 +36,22 @@ void tc_check_rules(struct cover_rules *r);
 void tc_jigsaw_map(struct cover_rules *r);
 void tc_hyper_groups(struct cover_rules *r);
 
-/* The data sets of tests/data/cover/ (tests/test_cover_sets.c): the name
+/* The data sets of tests/data/cover/ (tests/cover_support.c): the name
  * of set i (NULL past the last), and the checked rules of a set by name
  * (0 for a name that is none). */
 const char *tc_set_name(unsigned i);
 int tc_set_rules(const char *name, struct cover_rules *r);
 
 /* The tests of tests/test_cover_data.c, run in the "cover" suite. */
-void tc_test_engines_agree(void **state);
-void tc_test_generate(void **state);
-void tc_test_data_sets(void **state);
-void tc_test_threads(void **state);
+void tc_cover_and_sudoku_count_agree_on_shared_samples(void **state);
+void tc_generated_puzzles_are_unique_and_replay_their_seed(void **state);
+void tc_symmetric_puzzle_blanks_mirror_cells(void **state);
+void tc_impossible_rules_generate_no_solution(void **state);
+void tc_impossible_16x16_rules_give_up_on_budget(void **state);
+void tc_every_data_set_puzzle_is_unique_and_verified(void **state);
+void tc_two_threads_count_as_one_does(void **state);
 
 /* tests/test_cover_count.c: counts against a brute force. */
-void tc_test_counts(void **state);
+void tc_counts_match_a_brute_force(void **state);
 
 #endif

@@ -1,4 +1,4 @@
-/* test_cover_check.c - the generic engine tests' own uniqueness proof
+/* cover_check.c - the generic engine tests' own uniqueness proof
  * (filling the last blank of a unit until nothing is left) and the helpers
  * the two test files share. */
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cover.h"
-#include "test_cover.h"
+#include "cover_support.h"
 
 /* The test's own uniqueness proof: fills every blank that is the last one
  * of a row, column, region, diagonal or full extra group with the digit
