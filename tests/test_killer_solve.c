@@ -55,7 +55,7 @@ static void test_solve_set(void **state)
     assert_true(n >= 50);
     for (size_t i = 0; i < n; i++) {
         struct sudoku_grid sol;
-        struct killer_stats st;
+        struct sudoku_stats st;
         unsigned count = 0;
         assert_int_equal(killer_count(&set[i].puzzle, &set[i].cages, 2, 0, &sol,
                                       &count, &st),
@@ -111,7 +111,7 @@ static void test_no_solution(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 9;
     char board[SUDOKU_CELLS + 1];
 
@@ -177,7 +177,7 @@ static void test_budget(void **state)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     size_t n, hard = 0;
-    struct killer_stats st;
+    struct sudoku_stats st;
     struct sudoku_grid sol;
     unsigned count = 0;
 

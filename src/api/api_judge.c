@@ -1,161 +1,277 @@
-/* api_killer.c - killer sudoku on POST /solve and /validate: a body with a
- * "cages" member next to its board. After the shared board intake: the
- * cages' JSON shape (400), the 9x9 rules of the givens, the cages
- * (killer_check: 422 cage_* problems), then killer_count up to 2. */
+/* api_judge.c - the verdict on a puzzle, one for every engine: a count of
+ * solutions up to 2 within a node budget, by the engine the puzzle's kind
+ * needs (the bitboard solver, the killer search, the exact-cover engine),
+ * so "exactly one" is checked; the budget becomes search_limit, and a count
+ * of 0 lists the broken rules when there are any. A killer puzzle's givens
+ * and cages are checked before its search (killer_check). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
-#include "api.h"
 #include "api_internal.h"
 #include "codec.h"
+#include "cover.h"
 #include "killer.h"
 #include "metrics.h"
 #include "sudoku.h"
 
-/* The problem of each killer_check status: code (stable) and title. */
-static const struct {
-    const char *code, *title;
-} cage_problems[] = {
-    [KILLER_CELL_OUT_OF_RANGE] = {"cage_cell_out_of_range",
-                                  "Cage cell outside the grid"},
-    [KILLER_OVERLAP] = {"cage_overlap", "Cell in more than one cage"},
-    [KILLER_NOT_CONNECTED] = {"cage_not_connected", "Cage not connected"},
-    [KILLER_SUM_IMPOSSIBLE] = {"cage_sum_impossible", "Impossible cage sum"},
-    [KILLER_TOTAL_NOT_405] = {"cage_total_not_405",
-                              "Cage sums do not total 405"},
-    [KILLER_GIVEN_CONFLICT] = {"cage_given_conflict", "Givens break a cage"},
-};
-
-/* The cages of the body into *k. Returns 1 when there are some, 0 when the
- * body has none, -1 when resp holds the problem (400, or 500). */
-static int read_cages(const struct api_request *req, struct api_response *resp,
-                      struct killer_cages *k)
+uint64_t api_now_us(void)
 {
-    struct codec_error err;
-    struct codec_problem p;
-    enum codec_status st;
-    int present = 0;
+    struct timespec ts;
 
-    st = codec_decode_cages(req->body, req->body_len, k, &present, &err);
-    if (st == CODEC_OK)
-        return present;
-    api_decode_problem(st, &err, &p);
-    api_respond_problem(resp, &p);
-    return -1;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* The 422 answer for a killer_check problem. */
-static void respond_cages(struct api_response *resp, enum killer_status st,
-                          const struct killer_error *err)
+enum api_count_status api_count(const struct api_givens *g, uint64_t max_nodes,
+                                struct api_verdict *v, unsigned *count)
 {
-    struct codec_problem p;
-    char detail[400], pointer[24];
-
-    killer_describe(st, err, 0, detail, sizeof(detail));
-    codec_problem_init(&p, 422, cage_problems[st].code, cage_problems[st].title,
-                       detail);
-    p.cage = err->cage;
-    p.other_cage = st == KILLER_OVERLAP ? err->other_cage : -1;
-    p.cell_rows = err->row;
-    p.cell_cols = err->col;
-    p.ncells = err->ncells;
-    snprintf(pointer, sizeof(pointer), "/cages/%d", err->cage);
-    p.pointer = err->cage >= 0 ? pointer : "/cages";
-    api_respond_problem(resp, &p);
+    *count = 0;
+    switch (g->kind) {
+    case CODEC_CLASSIC:
+        return sudoku_count(g->grid, 2, max_nodes, &v->solution, count,
+                            &v->stats) == SUDOKU_BUDGET
+                   ? API_COUNT_BUDGET
+                   : API_COUNT_OK;
+    case CODEC_KILLER:
+        return killer_count(g->grid, g->cages, 2, max_nodes, &v->solution,
+                            count, &v->stats) == KILLER_BUDGET
+                   ? API_COUNT_BUDGET
+                   : API_COUNT_OK;
+    case CODEC_VARIANT:
+        switch (cover_count(g->rules, g->cover, 2, max_nodes,
+                            &v->cover_solution, count, &v->stats)) {
+        case COVER_BUDGET:
+            return API_COUNT_BUDGET;
+        case COVER_NO_MEMORY:
+            return API_COUNT_NO_MEMORY;
+        default:
+            return API_COUNT_OK;
+        }
+    }
+    return API_COUNT_OK;
 }
 
-int api_solve_killer(const struct api_context *ctx,
-                     const struct api_request *req, struct api_response *resp,
-                     const struct codec_board *board,
-                     const struct sudoku_grid *puzzle, struct api_verdict *v)
+const struct cover_rules *api_conflict_rules(const struct api_givens *g,
+                                             struct api_verdict *v)
 {
-    struct killer_cages k;
-    struct killer_error err;
-    struct killer_stats stats = {0, 0};
+    if (g->kind == CODEC_VARIANT)
+        return g->rules;
+    cover_rules_init(&v->classic, SUDOKU_SIZE);
+    return &v->classic;
+}
+
+size_t api_find_conflicts(const struct api_givens *g, struct api_verdict *v)
+{
+    struct sudoku_conflict c[3 * SUDOKU_CELLS];
+    size_t n;
+
+    if (g->kind == CODEC_VARIANT) {
+        v->total = cover_conflicts(g->rules, g->cover, v->conflicts,
+                                   API_MAX_CONFLICTS);
+        v->nconflicts =
+            v->total < API_MAX_CONFLICTS ? v->total : API_MAX_CONFLICTS;
+        return v->nconflicts;
+    }
+    /* The 9x9 engine's conflicts, in the generic engine's terms (its first
+     * three units are row, column and box), so one builder lists both. */
+    n = sudoku_conflicts(g->grid, c, sizeof(c) / sizeof(c[0]));
+    for (size_t i = 0; i < n; i++) {
+        v->conflicts[i].unit = (enum cover_unit)c[i].unit;
+        v->conflicts[i].index = c[i].index;
+        v->conflicts[i].digit = c[i].digit;
+        v->conflicts[i].ncells = c[i].ncells;
+        for (int k = 0; k < c[i].ncells; k++)
+            v->conflicts[i].cell[k] = c[i].cells[k];
+    }
+    return v->nconflicts = v->total = n;
+}
+
+int api_givens_complete(const struct api_givens *g)
+{
+    const uint8_t *cell =
+        g->kind == CODEC_VARIANT ? g->cover->cell : g->grid->cell;
+    size_t n = g->kind == CODEC_VARIANT ? (size_t)g->cover->n * g->cover->n
+                                        : SUDOKU_CELLS;
+
+    for (size_t i = 0; i < n; i++)
+        if (cell[i] == 0)
+            return 0;
+    return 1;
+}
+
+static const char *unit_word(const struct cover_rules *r, enum cover_unit u)
+{
+    static const char *const words[] = {
+        [COVER_ROW] = "row",
+        [COVER_COLUMN] = "column",
+        [COVER_BOX] = "box",
+        [COVER_DIAGONAL] = "diagonal",
+        [COVER_EXTRA] = "extra region",
+        [COVER_KNIGHT] = "knight's move",
+        [COVER_KING] = "king's move",
+    };
+
+    return u == COVER_BOX && r->has_regions ? "region" : words[u];
+}
+
+/* v->problem: 422 conflict listing v's conflicts (at least one) under r. A
+ * 9x9 board's detail says how many more "are listed" (all of them are); a
+ * variant's how many more there are. */
+static void conflict_problem(const struct api_givens *g, struct api_verdict *v)
+{
+    const struct cover_rules *r = api_conflict_rules(g, v);
+    const struct cover_conflict *c = v->conflicts;
+    char *detail = v->text.detail;
+    size_t cap = sizeof(v->text.detail), total = v->total;
+    int len;
+
+    if (c[0].unit == COVER_KNIGHT || c[0].unit == COVER_KING)
+        len = snprintf(detail, cap, "digit %c is a %s from itself (cells",
+                       cover_digit_char(c[0].digit), unit_word(r, c[0].unit));
+    else
+        len = snprintf(detail, cap, "digit %c appears %d times in %s %d (cells",
+                       cover_digit_char(c[0].digit), c[0].ncells,
+                       unit_word(r, c[0].unit), c[0].index);
+    for (int k = 0; k < c[0].ncells && len < (int)cap; k++)
+        len += snprintf(detail + len, cap - (size_t)len, "%s [%u,%u]",
+                        k ? "," : "", c[0].cell[k] / r->n, c[0].cell[k] % r->n);
+    if (len < (int)cap && g->kind != CODEC_VARIANT)
+        snprintf(detail + len, cap - (size_t)len,
+                 total > 2    ? "), and %zu more conflicts are listed"
+                 : total == 2 ? "), and %zu more conflict is listed"
+                              : ")",
+                 total - 1);
+    else if (len < (int)cap)
+        snprintf(detail + len, cap - (size_t)len,
+                 total > 1 ? "), and %zu more conflict%s" : ")", total - 1,
+                 total > 2 ? "s" : "");
+    codec_problem_init(&v->problem, CODEC_PROBLEM_CONFLICT, detail);
+    v->problem.cover_conflicts = c;
+    v->problem.ncover = v->nconflicts;
+    v->problem.cover_rules = r;
+}
+
+void api_cage_problem(enum killer_status st, struct api_verdict *v)
+{
+    static const enum codec_problem_id as[] = {
+        [KILLER_CELL_OUT_OF_RANGE] = CODEC_PROBLEM_CAGE_CELL_OUT_OF_RANGE,
+        [KILLER_OVERLAP] = CODEC_PROBLEM_CAGE_OVERLAP,
+        [KILLER_NOT_CONNECTED] = CODEC_PROBLEM_CAGE_NOT_CONNECTED,
+        [KILLER_SUM_IMPOSSIBLE] = CODEC_PROBLEM_CAGE_SUM_IMPOSSIBLE,
+        [KILLER_TOTAL_NOT_405] = CODEC_PROBLEM_CAGE_TOTAL_NOT_405,
+        [KILLER_GIVEN_CONFLICT] = CODEC_PROBLEM_CAGE_GIVEN_CONFLICT,
+    };
+    const struct killer_error *err = &v->cage_error;
+    struct codec_problem *p = &v->problem;
+
+    killer_describe(st, err, 0, v->text.detail, sizeof(v->text.detail));
+    codec_problem_init(p, as[st], v->text.detail);
+    p->cage = err->cage;
+    p->other_cage = st == KILLER_OVERLAP ? err->other_cage : -1;
+    p->cell_rows = err->row;
+    p->cell_cols = err->col;
+    p->ncells = err->ncells;
+    snprintf(v->text.pointer, sizeof(v->text.pointer), "/cages/%d", err->cage);
+    p->pointer = err->cage >= 0 ? v->text.pointer : "/cages";
+}
+
+/* The verdict of a finished count to 2 on a puzzle that obeys the rules:
+ * API_SOLVED for one solution, else no_solution or multiple_solutions. */
+static enum api_result count_result(enum codec_kind kind, unsigned count,
+                                    struct codec_problem *p)
+{
+    int killer = kind == CODEC_KILLER;
+
+    if (count == 0) {
+        codec_problem_init(p, CODEC_PROBLEM_NO_SOLUTION,
+                           killer ? "the board and the cages obey the rules "
+                                    "but cannot be completed"
+                                  : "the board obeys the rules but cannot be "
+                                    "completed");
+        return API_NO_SOLUTION;
+    }
+    if (count > 1) {
+        codec_problem_init(p, CODEC_PROBLEM_MULTIPLE_SOLUTIONS,
+                           killer ? "the board and the cages have more than "
+                                    "one solution; a valid puzzle has exactly "
+                                    "one, so add cages or givens"
+                                  : "the board has more than one solution; a "
+                                    "valid puzzle has exactly one, so add "
+                                    "givens");
+        return API_MULTIPLE_SOLUTIONS;
+    }
+    return API_SOLVED;
+}
+
+/* A killer's checks before its search: the givens by the 9x9 rules, then
+ * the cages. 0, or -1 with v's problem. */
+static int killer_checks(const struct api_givens *g, struct api_verdict *v)
+{
     enum killer_status st;
+
+    if (api_find_conflicts(g, v) > 0) {
+        conflict_problem(g, v);
+        return -1;
+    }
+    if ((st = killer_check(g->grid, g->cages, &v->cage_error)) != KILLER_OK) {
+        api_cage_problem(st, v);
+        return -1;
+    }
+    return 0;
+}
+
+enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
+                          const struct api_givens *g, struct api_verdict *v)
+{
+    enum api_count_status st;
     unsigned count = 0;
     uint64_t t0;
-    int has = board->only_board ? 0 : read_cages(req, resp, &k);
 
-    if (has <= 0)
-        return has < 0;
-    v->result = API_INVALID;
-    v->nconflicts = sudoku_conflicts(
-        puzzle, v->conflicts, sizeof(v->conflicts) / sizeof(v->conflicts[0]));
-    if (v->nconflicts > 0) {
-        api_respond_conflicts(resp, v->conflicts, v->nconflicts);
-        return 1;
+    v->stats.nodes = v->stats.guesses = 0;
+    v->took_us = 0;
+    v->nconflicts = v->total = 0;
+    if (g->kind == CODEC_KILLER) {
+        if (killer_checks(g, v) != 0)
+            return v->result = API_INVALID;
+        max_nodes = ctx->max_killer_nodes;
     }
-    if ((st = killer_check(puzzle, &k, &err)) != KILLER_OK) {
-        respond_cages(resp, st, &err);
-        return 1;
-    }
+    /* A board that breaks a rule has no solution, and the count sees that
+     * before it searches: the conflicts are only listed for such boards. */
     t0 = api_now_us();
-    st = killer_count(puzzle, &k, 2, ctx->max_killer_nodes, &v->solution,
-                      &count, &stats);
+    st = api_count(g, max_nodes, v, &count);
     v->took_us = api_now_us() - t0;
-    v->stats.nodes = stats.nodes;
-    v->stats.guesses = stats.guesses;
-    if (st == KILLER_BUDGET) {
-        api_respond_search_limit(resp, ctx->max_killer_nodes);
-        v->result = API_SEARCH_LIMIT;
-    } else if (count == 0) {
-        api_respond_simple(resp, 422, "no_solution", "No solution",
-                           "the board and the cages obey the rules but "
-                           "cannot be completed");
-        v->result = API_NO_SOLUTION;
-    } else if (count > 1) {
-        api_respond_simple(resp, 422, "multiple_solutions",
-                           "Multiple solutions",
-                           "the board and the cages have more than one "
-                           "solution; a valid puzzle has exactly one, so "
-                           "add cages or givens");
-        v->result = API_MULTIPLE_SOLUTIONS;
-    } else {
-        api_respond_solution(req, resp, &v->solution, board->shape, &v->stats,
-                             v->took_us);
-        if (resp->status == 200) /* not out of memory */
-            v->result = API_SOLVED;
+    if (st == API_COUNT_NO_MEMORY) {
+        codec_problem_init(&v->problem, CODEC_PROBLEM_INTERNAL_ERROR,
+                           "the server ran out of memory; try again");
+        return v->result = API_INVALID;
     }
-    return 1;
+    if (st == API_COUNT_BUDGET) {
+        api_search_limit_problem(max_nodes, &v->problem, &v->text);
+        return v->result = API_SEARCH_LIMIT;
+    }
+    if (count == 0 && g->kind != CODEC_KILLER && api_find_conflicts(g, v) > 0) {
+        if (g->kind == CODEC_CLASSIC) { /* the rules, not a search, said no */
+            v->stats.nodes = v->stats.guesses = 0;
+            v->took_us = 0;
+        }
+        conflict_problem(g, v);
+        return v->result = API_INVALID;
+    }
+    return v->result = count_result(g->kind, count, &v->problem);
 }
 
-int api_validate_killer(const struct api_context *ctx,
-                        const struct api_request *req,
-                        struct api_response *resp,
-                        const struct sudoku_grid *puzzle)
+void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
+                      uint64_t guesses)
 {
-    struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
-    struct killer_cages k;
-    struct killer_error err;
-    enum killer_status st;
-    unsigned count = 0;
-    size_t n, len = 0;
-    int complete = 1;
-    char *body;
-    int has = read_cages(req, resp, &k);
+    static const enum metrics_result as[] = {
+        [API_SOLVED] = METRICS_SOLVED,
+        [API_NO_SOLUTION] = METRICS_NO_SOLUTION,
+        [API_MULTIPLE_SOLUTIONS] = METRICS_MULTIPLE_SOLUTIONS,
+        [API_INVALID] = METRICS_INVALID,
+        [API_SEARCH_LIMIT] = METRICS_SEARCH_LIMIT,
+    };
 
-    if (has <= 0)
-        return has < 0;
-    n = sudoku_conflicts(puzzle, conflicts,
-                         sizeof(conflicts) / sizeof(conflicts[0]));
-    st = killer_check(puzzle, &k, &err);
-    /* Givens that break the 9x9 rules are this route's answer (200,
-     * "conflicts"), even when they break a cage too. */
-    if (st != KILLER_OK && !(st == KILLER_GIVEN_CONFLICT && n > 0)) {
-        respond_cages(resp, st, &err);
-        return 1;
-    }
-    if (n == 0 && st == KILLER_OK &&
-        killer_count(puzzle, &k, 2, ctx->max_killer_nodes, NULL, &count,
-                     NULL) == KILLER_BUDGET) {
-        api_respond_search_limit(resp, ctx->max_killer_nodes);
-        return 1;
-    }
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        complete &= puzzle->cell[i] != 0;
-    body = codec_encode_validate(n == 0 && count == 1, count, complete,
-                                 conflicts, n, &len);
-    api_respond_json(resp, body, len);
-    return 1;
+    if (m != NULL)
+        metrics_puzzle(m, as[r], took_us, guesses);
 }

@@ -47,6 +47,23 @@ enum codec_status codec_board_general(const char *body, size_t len,
                                       struct codec_board *out,
                                       struct codec_error *err);
 
+/* codec_fast.c: the hand readers and writer. */
+
+/* Past JSON's four whitespace characters. */
+const char *codec_skip_ws(const char *p, const char *end);
+
+/* A JSON string of exactly n printable ASCII characters, none a quote or a
+ * backslash, after whitespace at p: cJSON and codec_copy_chars would read
+ * the same n bytes. Copies them to text and reads them into cell as
+ * sudoku_parse would ('.' and '0' blank, any other non-digit 0 too);
+ * *only_digits says whether all were digits and dots. Returns the byte
+ * after the string, or NULL. */
+const char *codec_board_string(const char *p, const char *end, size_t n,
+                               char *text, uint8_t *cell, int *only_digits);
+
+/* Writes v in decimal at p (20 bytes of room); returns the new end. */
+char *codec_put_decimal(char *p, uint64_t v);
+
 /* Prints obj (when ok) and frees it: the answer as a heap string (length
  * in *len), or NULL when !ok or out of memory. */
 char *codec_finish(cJSON *obj, int ok, size_t *len);
@@ -71,8 +88,8 @@ cJSON *codec_validate_begin(int valid, unsigned solutions, int complete);
  * them into out, one byte each (CODEC_NON_ASCII for non-ASCII ones). */
 size_t codec_copy_chars(const char *s, char *out, size_t max);
 
-/* codec_variant.c: "conflicts": [...] of the generic engine's units under
- * r. 0, or -1 when out of memory. */
+/* "conflicts": [...] of the generic engine's units under r. 0, or -1 when
+ * out of memory. */
 int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
                               const struct cover_conflict *c, size_t n);
 
@@ -84,5 +101,19 @@ int codec_has_rule_member(const cJSON *obj);
 enum codec_status codec_variant_value(const cJSON *item, const char *at,
                                       struct codec_variant *out,
                                       struct codec_error *err);
+
+/* codec_variant.c: "size" (default 9) and the rule members of a /generate
+ * object, as codec_decode_variant_options reads them. */
+enum codec_status codec_variant_options(const cJSON *root,
+                                        struct codec_variant *out,
+                                        struct codec_error *err);
+
+/* codec_killer.c: the value of a "cages" member into *out (emptied first);
+ * CODEC_INVALID_REQUEST with a pointer such as /cages/3/cells/1 when it is
+ * not a non-empty array of {"sum": n, "cells": [[row, column], ...]}. The
+ * values are not checked (killer_check does). */
+enum codec_status codec_cages_value(const cJSON *cages,
+                                    struct killer_cages *out,
+                                    struct codec_error *err);
 
 #endif
