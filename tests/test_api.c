@@ -4,7 +4,7 @@
  * read past body_len nor a response that points into the request goes
  * unnoticed under ASan. Reads tests/data/, so run from the repository
  * root. This part: POST /solve answered, and its request errors;
- * test_api() also runs the parts test_api_{board,routes}.c (helpers in
+ * test_api() also runs the parts test_api_{board,routes,intake}.c (helpers in
  * api_support.c). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -384,7 +384,8 @@ int test_api(unsigned *ntests)
         cmocka_unit_test(solve_invalid_json),
         cmocka_unit_test(solve_invalid_request),
     };
-    static int (*const parts[])(unsigned *) = {test_api_board, test_api_routes};
+    static int (*const parts[])(unsigned *) = {test_api_board, test_api_routes,
+                                               test_api_intake};
     int failed;
 
     *ntests = TESTS_COUNT(tests);
