@@ -234,7 +234,7 @@ static const char *plain_board(const char *p, const char *end,
 {
     int digits = 0;
 
-    p = codec_board_string(p, end, SUDOKU_CELLS, out->text, out->grid.cell,
+    p = codec_board_string(p, end, SUDOKU_CELLS, 0, out->text, out->grid.cell,
                            &digits);
     if (p != NULL) {
         out->shape = CODEC_SHAPE_LINE;
