@@ -53,7 +53,7 @@ struct codec_error {
 struct codec_board {
     char text[SUDOKU_CELLS];
     enum codec_shape shape;
-    int only_board; /* codec_decode_board: the body had no other member */
+    int only_board; /* the body had no other member (the fast path) */
     int has_grid;
     struct sudoku_grid grid;
 };
@@ -294,30 +294,6 @@ struct codec_variant {
     char board_at[40]; /* and of its board: "/board", "/boards/3/board" */
 };
 
-/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s,
- * "min_rating": x, "max_rating": x}, every member optional. Strings are
- * copied as sent ("" when absent); the caller checks their values. Ratings
- * (1.0-12.0) are kept in tenths, 0 when absent. */
-struct codec_generate_request {
-    char difficulty[16];
-    char symmetry[16];
-    int has_seed;
-    uint64_t seed;
-    unsigned min_rating, max_rating;
-    /* "size" and the rule members, as codec_decode_variant_options reads
-     * them: variant.is_variant when the generic engine is asked for. */
-    struct codec_variant variant;
-};
-
-/* Decodes a /generate body in one parse; CODEC_INVALID_REQUEST (with
- * err->pointer) when a member has the wrong type, a string is too long or
- * the seed is not an integer in 0..CODEC_SEED_MAX. out->variant gets
- * "size" and the rule members too (as codec_decode_variant_options reads
- * them), whose failures come after those. */
-enum codec_status codec_decode_generate(const char *body, size_t len,
-                                        struct codec_generate_request *out,
-                                        struct codec_error *err);
-
 /* Decodes a puzzle body of any size with its rule members. On failure
  * *err says what and where (CODEC_INVALID_REQUEST for a wrong type,
  * CODEC_INVALID_BOARD for a board of no size, CODEC_INVALID_BOX,
@@ -363,7 +339,7 @@ char *codec_encode_variant_generated(const struct codec_variant_generated *g,
                                      size_t *len);
 
 /* ------------------------------------------------------------------------
- * The intake: one puzzle body, one parse (codec_puzzle.c)
+ * The intake: one body, one parse (codec_puzzle.c)
  * ------------------------------------------------------------------------ */
 
 /* What a puzzle body is, and so which engine judges it. */
@@ -399,5 +375,29 @@ struct codec_puzzle {
 enum codec_status codec_decode_puzzle(const char *body, size_t len,
                                       struct codec_puzzle *out,
                                       struct codec_error *err);
+
+/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s,
+ * "min_rating": x, "max_rating": x}, every member optional. Strings are
+ * copied as sent ("" when absent); the caller checks their values. Ratings
+ * (1.0-12.0) are kept in tenths, 0 when absent. */
+struct codec_generate_request {
+    char difficulty[16];
+    char symmetry[16];
+    int has_seed;
+    uint64_t seed;
+    unsigned min_rating, max_rating;
+    /* "size" and the rule members, as codec_decode_variant_options reads
+     * them: variant.is_variant when the generic engine is asked for. */
+    struct codec_variant variant;
+};
+
+/* Decodes a /generate body in one parse; CODEC_INVALID_REQUEST (with
+ * err->pointer) when a member has the wrong type, a string is too long or
+ * the seed is not an integer in 0..CODEC_SEED_MAX. out->variant gets
+ * "size" and the rule members too (as codec_decode_variant_options reads
+ * them), whose failures come after those. */
+enum codec_status codec_decode_generate(const char *body, size_t len,
+                                        struct codec_generate_request *out,
+                                        struct codec_error *err);
 
 #endif
