@@ -1,4 +1,4 @@
-/* test_api.c - the api suite: cmocka tests of the routes (src/api/*.c),
+/* test_api.c - the api suite: cmocka tests of the routes (src/api/),
  * called directly with request values, no socket. Bodies are passed as
  * exact-size heap copies freed before the response is read, so neither a
  * read past body_len nor a response that points into the request goes

@@ -202,7 +202,7 @@ void codec_out_tail(struct codec_out *o, size_t puzzles, size_t solved,
 char *codec_out_take(struct codec_out *o, size_t *len);
 
 /* ------------------------------------------------------------------------
- * The logic routes: /validate, /hint, /grade, /generate (codec_logic.c)
+ * The logic routes: /hint, /grade, /explain, /generate (codec_logic.c)
  * ------------------------------------------------------------------------ */
 
 struct logic_step;
@@ -211,11 +211,6 @@ struct logic_grade;
 /* The largest seed a request may give: 2^53 - 1, the last integer of the
  * range where every integer is a double (so a JSON number) of its own. */
 #define CODEC_SEED_MAX 9007199254740991ULL
-
-/* {"valid": b, "solutions": n, "complete": b, "conflicts": [...]}. */
-char *codec_encode_validate(int valid, unsigned solutions, int complete,
-                            const struct sudoku_conflict *c, size_t n,
-                            size_t *len);
 
 /* A hint: the step under its technique name (`technique` overrides the
  * step's own name when not NULL, as for the solution fallback), the
@@ -317,8 +312,9 @@ char *codec_encode_variant_solution(const struct cover_grid *g,
                                     const struct sudoku_stats *stats,
                                     uint64_t solve_us, size_t *len);
 
-/* /validate: {"valid", "solutions", "complete", "conflicts": [...]} with the
- * generic engine's units. */
+/* /validate, for every kind of puzzle: {"valid", "solutions", "complete",
+ * "conflicts": [...]}, the conflicts in the generic engine's units under r
+ * (a 9x9 board's are rows, columns and boxes under cover_rules_init(9)). */
 char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
                                     const struct cover_rules *r,
                                     const struct cover_conflict *c, size_t n,

@@ -1,4 +1,4 @@
-/* codec_logic.c - the codec module's part for /validate, /hint, /grade and
+/* codec_logic.c - the codec module's part for /hint, /grade, /explain and
  * /generate: their answers (the /generate body is read in codec_puzzle.c).
  * Answers are built as cJSON trees (explanations need escaping); every builder
  * returns NULL when out of memory and frees what it made. Cells are [row,
@@ -26,42 +26,6 @@ static cJSON *cell_pair(int cell)
     return cJSON_CreateIntArray(rc, 2);
 }
 
-static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c, size_t n)
-{
-    cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
-
-    if (list == NULL)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        cJSON *item = cJSON_CreateObject(), *cells;
-        if (item == NULL)
-            return 0;
-        cJSON_AddItemToArray(list, item);
-        if (!cJSON_AddStringToObject(item, "unit", unit_words[c[i].unit]) ||
-            !cJSON_AddNumberToObject(item, "index", c[i].index) ||
-            !cJSON_AddNumberToObject(item, "digit", c[i].digit) ||
-            !(cells = cJSON_AddArrayToObject(item, "cells")))
-            return 0;
-        for (int k = 0; k < c[i].ncells; k++) {
-            cJSON *pair = cell_pair(c[i].cells[k]);
-            if (pair == NULL)
-                return 0;
-            cJSON_AddItemToArray(cells, pair);
-        }
-    }
-    return 1;
-}
-
-char *codec_encode_validate(int valid, unsigned solutions, int complete,
-                            const struct sudoku_conflict *c, size_t n,
-                            size_t *len)
-{
-    cJSON *obj = codec_validate_begin(valid, solutions, complete);
-
-    return obj ? codec_finish(obj, add_conflicts(obj, c, n), len) : NULL;
-}
-
-/* [{"cell": [r, c], "digit": d}, ...] */
 static int add_moves(cJSON *obj, const char *name, const struct logic_move *m,
                      int n)
 {
