@@ -51,4 +51,15 @@ cJSON *at_solve_problem(const char *body, int status, const char *code);
  * answer (the caller deletes it). */
 cJSON *at_solve_ok(const struct api_context *ctx, const char *body);
 
+/* cJSON parses since the start of the runner: the test runner is linked
+ * with -Wl,--wrap=cJSON_ParseWithLengthOpts (the one parse entry the codec
+ * calls), and this wrapper counts each call before making it. */
+unsigned long at_parses(void);
+cJSON *__wrap_cJSON_ParseWithLengthOpts(const char *value, size_t length,
+                                        const char **end,
+                                        cJSON_bool require_null);
+cJSON *__real_cJSON_ParseWithLengthOpts(const char *value, size_t length,
+                                        const char **end,
+                                        cJSON_bool require_null);
+
 #endif

@@ -1,10 +1,10 @@
-/* test_api.c - the api suite: cmocka tests of the routes (src/api*.c),
+/* test_api.c - the api suite: cmocka tests of the routes (src/api/),
  * called directly with request values, no socket. Bodies are passed as
  * exact-size heap copies freed before the response is read, so neither a
  * read past body_len nor a response that points into the request goes
  * unnoticed under ASan. Reads tests/data/, so run from the repository
  * root. This part: POST /solve answered, and its request errors;
- * test_api() also runs the parts test_api_{board,routes}.c (helpers in
+ * test_api() also runs the parts test_api_{board,routes,intake}.c (helpers in
  * api_support.c). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -384,7 +384,8 @@ int test_api(unsigned *ntests)
         cmocka_unit_test(solve_invalid_json),
         cmocka_unit_test(solve_invalid_request),
     };
-    static int (*const parts[])(unsigned *) = {test_api_board, test_api_routes};
+    static int (*const parts[])(unsigned *) = {test_api_board, test_api_routes,
+                                               test_api_intake};
     int failed;
 
     *ntests = TESTS_COUNT(tests);

@@ -1,8 +1,8 @@
 /* test_api_killer.c - cmocka tests of killer sudoku on the routes
- * (src/api/api_killer.c, src/codec/codec_killer.c): POST /solve and /validate
- * with a "cages" member, called directly with request values, no socket. Bodies
- * are exact-size heap copies, so ASan sees any read past the end. Reads
- * tests/data/killer_puzzles, so run from the repository root. */
+ * (src/api/api_intake.c, api_judge.c, src/codec/codec_killer.c): POST /solve
+ * and /validate with a "cages" member, called directly with request values, no
+ * socket. Bodies are exact-size heap copies, so ASan sees any read past the
+ * end. Reads tests/data/killer_puzzles, so run from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

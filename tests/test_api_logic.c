@@ -1,8 +1,8 @@
 /* test_api_logic.c - cmocka tests of POST /validate, /hint, /grade,
- * /explain and /generate (src/api/api_logic.c), called through api_handle with
- * request values, no socket. Answers are parsed back with cJSON and checked
- * against the solver: a hint may never contradict the solution. Reads
- * tests/data/. */
+ * /explain and /generate (src/api/api_validate.c, api_hint.c, api_generate.c),
+ * called through api_handle with request values, no socket. Answers are parsed
+ * back with cJSON and checked against the solver: a hint may never contradict
+ * the solution. Reads tests/data/. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

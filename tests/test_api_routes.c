@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/api/assets.h"
 #include "api.h"
 #include "api_support.h"
 #include "sudoku.h"

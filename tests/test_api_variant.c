@@ -1,11 +1,11 @@
 /* test_api_variant.c - cmocka tests of other sizes and variant rules on the
- * routes (src/api/api_variant.c), called directly with request values. Every
- * solution is checked by a rule verifier written independently of the
- * engine (tests/variant_support.c) (rows, columns, boxes or regions, diagonals,
- * extra regions, knight and king moves), and must keep the puzzle's givens.
- * Puzzles come from a formula (a grid that obeys the boxes by construction, one
- * blank per row) and from POST /generate, whose answers are verified the same
- * way and counted unique with cover_count. */
+ * routes (src/api/api_intake.c, api_judge.c, api_generate.c), called directly
+ * with request values. Every solution is checked by a rule verifier written
+ * independently of the engine (tests/variant_support.c) (rows, columns, boxes
+ * or regions, diagonals, extra regions, knight and king moves), and must keep
+ * the puzzle's givens. Puzzles come from a formula (a grid that obeys the boxes
+ * by construction, one blank per row) and from POST /generate, whose answers
+ * are verified the same way and counted unique with cover_count. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

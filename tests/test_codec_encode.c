@@ -175,7 +175,8 @@ static void problem_init_sets_absent(void **state)
 
     (void)state;
     memset(&p, 0x5a, sizeof(p));
-    codec_problem_init(&p, 418, "teapot", "A title", "A detail");
+    static const struct codec_problem_type teapot = {418, "teapot", "A title"};
+    codec_problem_set(&p, &teapot, "A detail");
     assert_int_equal(p.status, 418);
     assert_string_equal(p.code, "teapot");
     assert_string_equal(p.title, "A title");
@@ -199,7 +200,7 @@ static void encode_problem_minimal(void **state)
     cJSON *root;
 
     (void)state;
-    codec_problem_init(&p, 404, "not_found", "Not found", "no such endpoint");
+    codec_problem_init(&p, CODEC_PROBLEM_NOT_FOUND, "no such endpoint");
     out = codec_encode_problem(&p, &len);
     root = parse_json(out, len);
     assert_true(cJSON_IsObject(root));
@@ -226,7 +227,7 @@ static void encode_problem_all_members(void **state)
     cJSON *root;
 
     (void)state;
-    codec_problem_init(&p, 422, "invalid_board", "Malformed board", "d");
+    codec_problem_init(&p, CODEC_PROBLEM_INVALID_BOARD, "d");
     p.pointer = "";
     p.offset = 0;
     p.row = 0;
@@ -271,7 +272,9 @@ static void encode_problem_escapes(void **state)
     cJSON *root;
 
     (void)state;
-    codec_problem_init(&p, 400, "invalid_json", "Body \"is\" not JSON", detail);
+    static const struct codec_problem_type quoted = {400, "invalid_json",
+                                                     "Body \"is\" not JSON"};
+    codec_problem_set(&p, &quoted, detail);
     p.pointer = "/a~1b/\"c\"";
     out = codec_encode_problem(&p, &len);
     root = parse_json(out, len);
@@ -299,7 +302,7 @@ static void encode_problem_conflicts(void **state)
     const cJSON *list;
 
     (void)state;
-    codec_problem_init(&p, 422, "conflict", "Board breaks the rules", "d");
+    codec_problem_init(&p, CODEC_PROBLEM_CONFLICT, "d");
     p.conflicts = c;
     p.nconflicts = 3;
     out = codec_encode_problem(&p, &len);

@@ -281,7 +281,7 @@ static void check_total_405(void **state)
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
     struct killer_error err;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 9;
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
 

@@ -55,7 +55,7 @@ static void every_killer_of_the_set_has_one_solution(void **state)
     assert_true(n >= 50);
     for (size_t i = 0; i < n; i++) {
         struct sudoku_grid sol;
-        struct killer_stats st;
+        struct sudoku_stats st;
         unsigned count = 0;
         assert_int_equal(killer_count(&set[i].puzzle, &set[i].cages, 2, 0, &sol,
                                       &count, &st),
@@ -112,7 +112,7 @@ static void cages_impossible_together_count_0(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 9;
 
     (void)state;
@@ -126,7 +126,7 @@ static void cages_breaking_the_rule_of_45_count_0_unsearched(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 9;
 
     (void)state;
@@ -141,7 +141,7 @@ static void givens_breaking_the_rules_count_0_with_cages(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 9;
     char board[SUDOKU_CELLS + 1];
 
@@ -160,7 +160,7 @@ static void bad_cages_answer_the_check_status_unsearched(void **state)
 {
     struct sudoku_grid g = kt_grid_of(kt_blank), sol;
     struct killer_cages k;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 9;
 
     (void)state;
@@ -209,7 +209,7 @@ static struct kt_puzzle *set_with_hard(size_t *hard)
 {
     struct kt_puzzle *set = malloc(KT_MAX_PUZZLES * sizeof(*set));
     size_t n;
-    struct killer_stats st;
+    struct sudoku_stats st;
     unsigned count = 0;
 
     assert_non_null(set);
@@ -228,7 +228,7 @@ static void budget_of_5_nodes_stops_a_harder_killer(void **state)
 {
     size_t hard;
     struct kt_puzzle *set = set_with_hard(&hard);
-    struct killer_stats st;
+    struct sudoku_stats st;
     struct sudoku_grid sol;
     unsigned count = 0;
 
@@ -246,7 +246,7 @@ static void budget_0_is_no_bound_for_a_killer(void **state)
 {
     size_t hard;
     struct kt_puzzle *set = set_with_hard(&hard);
-    struct killer_stats st;
+    struct sudoku_stats st;
     struct sudoku_grid sol;
     unsigned count = 0;
 

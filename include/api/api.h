@@ -130,15 +130,4 @@ int api_is_job(const char *method, const char *path);
 /* Frees the body of *resp when it owns it. */
 void api_response_free(struct api_response *resp);
 
-/* The OpenAPI document embedded at build time (src/api/assets.S), followed by a
- * NUL byte at api_openapi_yaml_end. */
-extern const char api_openapi_yaml[];
-extern const char api_openapi_yaml_end[];
-
-/* The demo page (src/web/), embedded the same way. */
-extern const char api_index_html[], api_index_html_end[];
-extern const char api_app_js[], api_app_js_end[];
-extern const char api_app_css[], api_app_css_end[];
-extern const char api_favicon_ico[], api_favicon_ico_end[];
-
 #endif

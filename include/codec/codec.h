@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 #include "cover.h"
+#include "killer.h"
+#include "problems.h"
 #include "sudoku.h"
 
 /* How the board came in, so the answer can go out the same way. */
@@ -51,7 +53,7 @@ struct codec_error {
 struct codec_board {
     char text[SUDOKU_CELLS];
     enum codec_shape shape;
-    int only_board; /* codec_decode_board: the body had no other member */
+    int only_board; /* the body had no other member (the fast path) */
     int has_grid;
     struct sudoku_grid grid;
 };
@@ -109,9 +111,16 @@ struct codec_problem {
     const struct cover_rules *cover_rules;
 };
 
-/* Sets every optional member of *p to "absent". */
-void codec_problem_init(struct codec_problem *p, int status, const char *code,
-                        const char *title, const char *detail);
+/* Sets *p to problem `id` of the table (problems.h) with `detail`, every
+ * optional member "absent". */
+void codec_problem_init(struct codec_problem *p, enum codec_problem_id id,
+                        const char *detail);
+
+/* The same for a type the table does not hold as a value (the http
+ * module's refusals, which carry their own status, code and title). */
+void codec_problem_set(struct codec_problem *p,
+                       const struct codec_problem_type *type,
+                       const char *detail);
 
 /* Encodes *p as application/problem+json. Returns a heap string (length in
  * *len) or NULL when out of memory. */
@@ -193,39 +202,15 @@ void codec_out_tail(struct codec_out *o, size_t puzzles, size_t solved,
 char *codec_out_take(struct codec_out *o, size_t *len);
 
 /* ------------------------------------------------------------------------
- * The logic routes: /validate, /hint, /grade, /generate (codec_logic.c)
+ * The logic routes: /hint, /grade, /explain, /generate (codec_logic.c)
  * ------------------------------------------------------------------------ */
 
 struct logic_step;
 struct logic_grade;
 
-/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s,
- * "min_rating": x, "max_rating": x}, every member optional. Strings are
- * copied as sent ("" when absent); the caller checks their values. Ratings
- * (1.0-12.0) are kept in tenths, 0 when absent. */
-struct codec_generate_request {
-    char difficulty[16];
-    char symmetry[16];
-    int has_seed;
-    uint64_t seed;
-    unsigned min_rating, max_rating;
-};
-
 /* The largest seed a request may give: 2^53 - 1, the last integer of the
  * range where every integer is a double (so a JSON number) of its own. */
 #define CODEC_SEED_MAX 9007199254740991ULL
-
-/* Decodes a /generate body; CODEC_INVALID_REQUEST (with err->pointer) when a
- * member has the wrong type, a string is too long or the seed is not an
- * integer in 0..CODEC_SEED_MAX. */
-enum codec_status codec_decode_generate(const char *body, size_t len,
-                                        struct codec_generate_request *out,
-                                        struct codec_error *err);
-
-/* {"valid": b, "solutions": n, "complete": b, "conflicts": [...]}. */
-char *codec_encode_validate(int valid, unsigned solutions, int complete,
-                            const struct sudoku_conflict *c, size_t n,
-                            size_t *len);
 
 /* A hint: the step under its technique name (`technique` overrides the
  * step's own name when not NULL, as for the solution fallback), the
@@ -282,24 +267,6 @@ struct codec_explain {
 char *codec_encode_explain(const struct codec_explain *e, size_t *len);
 
 /* ------------------------------------------------------------------------
- * Killer sudoku: the "cages" of /solve and /validate (codec_killer.c)
- * ------------------------------------------------------------------------ */
-
-struct killer_cages;
-
-/* Decodes the optional "cages" member of a puzzle body (already accepted by
- * codec_decode_board): [{"sum": n, "cells": [[row, column], ...]}, ...].
- * *present says whether the member is there (*out is empty when not).
- * CODEC_INVALID_REQUEST, with err->pointer such as /cages/3/cells/1, when
- * it is not a non-empty array of such objects, a cage has no cell, or a
- * sum, row or column is not an integer (within +-1000000). The values are
- * not checked (killer_check does); past 81 cages or cells the list is cut,
- * see killer.h. */
-enum codec_status codec_decode_cages(const char *body, size_t len,
-                                     struct killer_cages *out, int *present,
-                                     struct codec_error *err);
-
-/* ------------------------------------------------------------------------
  * Sizes and variant rules (codec_variant.c)
  * ------------------------------------------------------------------------ */
 
@@ -345,8 +312,9 @@ char *codec_encode_variant_solution(const struct cover_grid *g,
                                     const struct sudoku_stats *stats,
                                     uint64_t solve_us, size_t *len);
 
-/* /validate: {"valid", "solutions", "complete", "conflicts": [...]} with the
- * generic engine's units. */
+/* /validate, for every kind of puzzle: {"valid", "solutions", "complete",
+ * "conflicts": [...]}, the conflicts in the generic engine's units under r
+ * (a 9x9 board's are rows, columns and boxes under cover_rules_init(9)). */
 char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
                                     const struct cover_rules *r,
                                     const struct cover_conflict *c, size_t n,
@@ -365,5 +333,67 @@ struct codec_variant_generated {
 };
 char *codec_encode_variant_generated(const struct codec_variant_generated *g,
                                      size_t *len);
+
+/* ------------------------------------------------------------------------
+ * The intake: one body, one parse (codec_puzzle.c)
+ * ------------------------------------------------------------------------ */
+
+/* What a puzzle body is, and so which engine judges it. */
+enum codec_kind {
+    CODEC_CLASSIC = 0, /* 9x9, no rule member, no cages: the bitboard solver */
+    CODEC_KILLER,      /* 9x9 with "cages": the killer search */
+    CODEC_VARIANT,     /* another size or a rule member: exact cover */
+};
+
+/* The members of a body, as present (whatever their values). */
+#define CODEC_MEMBER_CAGES 1u
+#define CODEC_MEMBER_RULES 2u /* one of CODEC_VARIANT_MEMBERS */
+
+/* One puzzle body, decoded once. Which members hold depends on kind; the
+ * others are not even cleared, so the plain body costs what it did. */
+struct codec_puzzle {
+    enum codec_kind kind;
+    unsigned members;         /* CODEC_MEMBER_* */
+    struct codec_board board; /* CLASSIC, KILLER: the 9x9 board */
+    /* KILLER: the cages and what decoding them gave (their shape is
+     * reported after the board's characters, so it is kept apart). */
+    struct killer_cages cages;
+    enum codec_status cages_status;
+    struct codec_error cages_err;
+    struct codec_variant variant; /* VARIANT: the board, size and rules */
+};
+
+/* Decodes a puzzle body (/solve, /validate, /hint, /grade, /explain) with at
+ * most one cJSON parse: none for {"board": 9x9} alone (board.only_board).
+ * Sets out->kind even on failure, and returns the status of the board and
+ * rules (classic errors for a classic body, variant ones for a variant);
+ * a killer body's cages have their own cages_status. */
+enum codec_status codec_decode_puzzle(const char *body, size_t len,
+                                      struct codec_puzzle *out,
+                                      struct codec_error *err);
+
+/* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s,
+ * "min_rating": x, "max_rating": x}, every member optional. Strings are
+ * copied as sent ("" when absent); the caller checks their values. Ratings
+ * (1.0-12.0) are kept in tenths, 0 when absent. */
+struct codec_generate_request {
+    char difficulty[16];
+    char symmetry[16];
+    int has_seed;
+    uint64_t seed;
+    unsigned min_rating, max_rating;
+    /* "size" and the rule members, as codec_decode_variant_options reads
+     * them: variant.is_variant when the generic engine is asked for. */
+    struct codec_variant variant;
+};
+
+/* Decodes a /generate body in one parse; CODEC_INVALID_REQUEST (with
+ * err->pointer) when a member has the wrong type, a string is too long or
+ * the seed is not an integer in 0..CODEC_SEED_MAX. out->variant gets
+ * "size" and the rule members too (as codec_decode_variant_options reads
+ * them), whose failures come after those. */
+enum codec_status codec_decode_generate(const char *body, size_t len,
+                                        struct codec_generate_request *out,
+                                        struct codec_error *err);
 
 #endif

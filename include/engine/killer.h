@@ -64,12 +64,6 @@ struct killer_error {
     int row[KILLER_MAX_CELLS], col[KILLER_MAX_CELLS];
 };
 
-/* What one search did; the same meaning as struct sudoku_stats. */
-struct killer_stats {
-    uint64_t nodes;
-    uint64_t guesses;
-};
-
 /* Empties *k. */
 void killer_init(struct killer_cages *k);
 
@@ -131,6 +125,6 @@ enum killer_status killer_count(const struct sudoku_grid *puzzle,
                                 const struct killer_cages *k, unsigned limit,
                                 uint64_t max_nodes,
                                 struct sudoku_grid *solution, unsigned *count,
-                                struct killer_stats *stats);
+                                struct sudoku_stats *stats);
 
 #endif

@@ -1,8 +1,10 @@
-/* api.c - the route table, shared response helpers, CORS, and the small
- * routes (health, metrics, documents, the demo page). A handler reads a
- * struct api_request and fills a struct api_response; every failure is an
- * RFC 9457 problem with a stable `code`. The puzzle routes live in
- * api_solve.c; api_internal.h is what the files share. */
+/* api.c - the route table with each route's policy (body limit, job or
+ * not), CORS, and the small routes (health, metrics, documents, the demo
+ * page). A handler reads a struct api_request and fills a struct
+ * api_response; every failure is an RFC 9457 problem with a stable `code`.
+ * The puzzle routes live one family per file (api_solve.c, api_validate.c,
+ * api_hint.c, api_generate.c, api_batch.c); api_internal.h is what the
+ * files share. */
 #include "api.h"
 
 #include <stdio.h>
@@ -10,61 +12,13 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "assets.h"
 #include "codec.h"
 #include "metrics.h"
 
 /* ------------------------------------------------------------------------
- * Responses
+ * Health and documents
  * ------------------------------------------------------------------------ */
-
-void api_respond_body(struct api_response *resp, int status, const char *type,
-                      char *body, size_t len)
-{
-    resp->status = status;
-    resp->content_type = type;
-    resp->body = body;
-    resp->body_len = len;
-    resp->body_owned = body != NULL;
-}
-
-void api_respond_problem(struct api_response *resp,
-                         const struct codec_problem *p)
-{
-    struct codec_problem with_id = *p;
-    size_t len = 0;
-    char *body;
-
-    with_id.request_id = resp->request_id;
-    body = codec_encode_problem(&with_id, &len);
-
-    if (body == NULL)
-        api_respond_body(resp, 500, API_PROBLEM_TYPE, NULL, 0);
-    else
-        api_respond_body(resp, p->status, API_PROBLEM_TYPE, body, len);
-}
-
-void api_respond_simple(struct api_response *resp, int status, const char *code,
-                        const char *title, const char *detail)
-{
-    struct codec_problem p;
-
-    codec_problem_init(&p, status, code, title, detail);
-    api_respond_problem(resp, &p);
-}
-
-void api_respond_no_memory(struct api_response *resp)
-{
-    api_respond_simple(resp, 500, "internal_error", "Internal error",
-                       "the server ran out of memory; try again");
-}
-
-void api_respond_json(struct api_response *resp, char *body, size_t len)
-{
-    if (body == NULL)
-        api_respond_no_memory(resp);
-    else
-        api_respond_body(resp, 200, API_JSON_TYPE, body, len);
-}
 
 static void respond_status(struct api_response *resp, int status,
                            const char *word)
@@ -74,10 +28,6 @@ static void respond_status(struct api_response *resp, int status,
 
     api_respond_body(resp, body ? status : 500, API_JSON_TYPE, body, len);
 }
-
-/* ------------------------------------------------------------------------
- * Health and documents
- * ------------------------------------------------------------------------ */
 
 static void handle_livez(const struct api_context *ctx,
                          const struct api_request *req,
@@ -94,7 +44,7 @@ static void handle_readyz(const struct api_context *ctx,
     (void)ctx;
     if (req->draining)
         api_respond_simple(
-            resp, 503, "draining", "Shutting down",
+            resp, CODEC_PROBLEM_DRAINING,
             "the server is shutting down: it accepts no new connections and "
             "closes each open one after its next answer");
     else
@@ -167,7 +117,7 @@ static void handle_metrics(const struct api_context *ctx,
 
     (void)req;
     if (body == NULL)
-        api_respond_simple(resp, 500, "internal_error", "Internal error",
+        api_respond_simple(resp, CODEC_PROBLEM_INTERNAL_ERROR,
                            "the metrics could not be rendered");
     else
         api_respond_body(resp, 200, "text/plain; version=0.0.4; charset=utf-8",
@@ -223,32 +173,43 @@ static void apply_cors(const struct api_context *ctx,
  * Routing
  * ------------------------------------------------------------------------ */
 
-/* The routes: one entry per path. A path no entry has is route
- * API_NROUTES ("other"). */
+/* Which limit a route's body has. */
+enum route_limit {
+    LIMIT_BODY = 0, /* --max-body */
+    LIMIT_BATCH,    /* --max-batch-body */
+};
+
+/* The routes: one entry per path, with its policy. A path no entry has is
+ * route API_NROUTES ("other"). */
 struct route {
     const char *path;
     const char *method; /* GET routes answer HEAD too */
     const char *allow;  /* the Allow header of this path */
     void (*handle)(const struct api_context *, const struct api_request *,
                    struct api_response *);
+    enum route_limit limit; /* of its body */
+    int job; /* run on the http module's job pool (long), not a loop */
 };
 
+#define GET_ROUTE "GET", "GET, HEAD, OPTIONS"
+#define POST_ROUTE "POST", "POST, OPTIONS"
+
 static const struct route routes[] = {
-    {"/solve", "POST", "POST, OPTIONS", api_handle_solve},
-    {"/livez", "GET", "GET, HEAD, OPTIONS", handle_livez},
-    {"/readyz", "GET", "GET, HEAD, OPTIONS", handle_readyz},
-    {"/openapi.yaml", "GET", "GET, HEAD, OPTIONS", handle_openapi},
-    {"/metrics", "GET", "GET, HEAD, OPTIONS", handle_metrics},
-    {"/", "GET", "GET, HEAD, OPTIONS", handle_asset},
-    {"/app.js", "GET", "GET, HEAD, OPTIONS", handle_asset},
-    {"/app.css", "GET", "GET, HEAD, OPTIONS", handle_asset},
-    {"/validate", "POST", "POST, OPTIONS", api_handle_validate},
-    {"/hint", "POST", "POST, OPTIONS", api_handle_hint},
-    {"/grade", "POST", "POST, OPTIONS", api_handle_grade},
-    {"/generate", "POST", "POST, OPTIONS", api_handle_generate},
-    {"/solve/batch", "POST", "POST, OPTIONS", api_handle_solve_batch},
-    {"/explain", "POST", "POST, OPTIONS", api_handle_explain},
-    {"/favicon.ico", "GET", "GET, HEAD, OPTIONS", handle_asset},
+    {"/solve", POST_ROUTE, api_handle_solve, LIMIT_BODY, 0},
+    {"/livez", GET_ROUTE, handle_livez, LIMIT_BODY, 0},
+    {"/readyz", GET_ROUTE, handle_readyz, LIMIT_BODY, 0},
+    {"/openapi.yaml", GET_ROUTE, handle_openapi, LIMIT_BODY, 0},
+    {"/metrics", GET_ROUTE, handle_metrics, LIMIT_BODY, 0},
+    {"/", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
+    {"/app.js", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
+    {"/app.css", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
+    {"/validate", POST_ROUTE, api_handle_validate, LIMIT_BODY, 0},
+    {"/hint", POST_ROUTE, api_handle_hint, LIMIT_BODY, 0},
+    {"/grade", POST_ROUTE, api_handle_grade, LIMIT_BODY, 0},
+    {"/generate", POST_ROUTE, api_handle_generate, LIMIT_BODY, 1},
+    {"/solve/batch", POST_ROUTE, api_handle_solve_batch, LIMIT_BATCH, 1},
+    {"/explain", POST_ROUTE, api_handle_explain, LIMIT_BODY, 0},
+    {"/favicon.ico", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
 };
 
 _Static_assert(sizeof(routes) / sizeof(routes[0]) == API_NROUTES,
@@ -257,6 +218,33 @@ _Static_assert(sizeof(routes) / sizeof(routes[0]) == API_NROUTES,
 const char *api_route_label(size_t route)
 {
     return route < API_NROUTES ? routes[route].path : "other";
+}
+
+/* The route of `path`, or API_NROUTES. */
+static size_t find_route(const char *path)
+{
+    size_t i = 0;
+
+    while (i < API_NROUTES && strcmp(path, routes[i].path) != 0)
+        i++;
+    return i;
+}
+
+size_t api_body_limit(const struct api_context *ctx, const char *path)
+{
+    size_t i = find_route(path);
+
+    return i < API_NROUTES && routes[i].limit == LIMIT_BATCH
+               ? ctx->max_batch_body
+               : ctx->max_body;
+}
+
+int api_is_job(const char *method, const char *path)
+{
+    size_t i = find_route(path);
+
+    return i < API_NROUTES && routes[i].job &&
+           strcmp(method, routes[i].method) == 0;
 }
 
 static void route(const struct api_context *ctx, const struct api_request *req,
@@ -275,47 +263,47 @@ static void route(const struct api_context *ctx, const struct api_request *req,
         resp->allow = r->allow;
         snprintf(detail, sizeof(detail), "%s accepts only %s", r->path,
                  r->allow);
-        api_respond_simple(resp, 405, "method_not_allowed",
-                           "Method not allowed", detail);
+        api_respond_simple(resp, CODEC_PROBLEM_METHOD_NOT_ALLOWED, detail);
     }
 }
 
 void api_handle(const struct api_context *ctx, const struct api_request *req,
                 struct api_response *resp)
 {
-    size_t i = 0;
+    size_t i = find_route(req->path);
 
     memset(resp, 0, sizeof(*resp));
     resp->request_id = req->request_id;
-    while (i < API_NROUTES && strcmp(req->path, routes[i].path) != 0)
-        i++;
     resp->route = i;
     /* Liveness stays cheap and truthful under load: a probe that failed
      * because the server is busy would get a busy server restarted. */
     if (req->refused != NULL) {
         const struct api_refusal *f = req->refused;
-        api_respond_simple(resp, f->status, f->code, f->title, f->detail);
+        const struct codec_problem_type type = {f->status, f->code, f->title};
+        struct codec_problem p;
+        codec_problem_set(&p, &type, f->detail);
+        api_respond_problem(resp, &p);
     } else if (req->queue_full) {
         resp->retry_after = 1;
-        api_respond_simple(resp, 503, "busy", "Job queue full",
+        api_respond_simple(resp, CODEC_PROBLEM_BUSY_QUEUE,
                            "every worker for long jobs (batches, generation) "
                            "is busy and the queue is full; retry in a moment");
     } else if (req->memory_full) {
         resp->retry_after = 1;
-        api_respond_simple(resp, 503, "busy", "Too many bodies held",
+        api_respond_simple(resp, CODEC_PROBLEM_BUSY_MEMORY,
                            "the server holds as many request bodies as its "
                            "memory budget allows (--max-buffered); retry in a "
                            "moment");
     } else if (req->overloaded &&
                !(i < API_NROUTES && routes[i].handle == handle_livez)) {
         resp->retry_after = 1;
-        api_respond_simple(resp, 503, "overloaded", "Too many connections",
+        api_respond_simple(resp, CODEC_PROBLEM_OVERLOADED,
                            "the server has all the connections it can serve; "
                            "retry in a moment");
     } else if (i == API_NROUTES ||
                (routes[i].handle == handle_metrics && ctx->metrics == NULL))
         api_respond_simple(
-            resp, 404, "not_found", "Not found",
+            resp, CODEC_PROBLEM_NOT_FOUND,
             "no such endpoint; see GET /openapi.yaml for the API");
     else
         route(ctx, req, i, resp);

@@ -33,8 +33,8 @@ struct api_batch {
     size_t body_len;     /* of the request, to decide on a trim */
     int ndjson;
     struct codec_out out;
-    struct api_verdict verdict;  /* scratch, reused for every puzzle */
-    struct api_variant *variant; /* scratch for variant puzzles, or NULL */
+    struct api_verdict verdict; /* scratch, reused for every puzzle */
+    struct cover_grid cover;    /* scratch: the givens of a variant */
 };
 
 /* Past this many body bytes a batch hands its freed memory back to the
@@ -59,7 +59,7 @@ static void unjudged_problem(const struct api_context *ctx, int stopping,
                              struct api_problem_text *t)
 {
     if (stopping) {
-        codec_problem_init(p, 503, "shutting_down", "Shutting down",
+        codec_problem_init(p, CODEC_PROBLEM_SHUTTING_DOWN,
                            "the server is shutting down and stopped this "
                            "batch before judging this puzzle; send it again");
         return;
@@ -69,8 +69,7 @@ static void unjudged_problem(const struct api_context *ctx, int stopping,
              "(--max-batch-nodes) before settling this puzzle; send it again "
              "in another batch",
              (unsigned long long)ctx->max_batch_nodes);
-    codec_problem_init(p, 422, "batch_budget_exhausted",
-                       "Batch budget exhausted", t->detail);
+    codec_problem_init(p, CODEC_PROBLEM_BATCH_BUDGET_EXHAUSTED, t->detail);
     p->limit = (long long)ctx->max_batch_nodes;
 }
 
@@ -108,59 +107,58 @@ static void spend(struct api_batch *b, uint64_t max_nodes, uint64_t nodes,
         unjudged_problem(ctx, 0, p, t);
 }
 
-/* Judges the puzzle that has to be searched. Returns 1, or what
- * next_budget returned when it was not judged. */
-static int judge_puzzle(struct api_batch *b, const struct sudoku_grid *puzzle)
+/* Judges the puzzle g with what is left of the batch's budget and
+ * appends its result (its solution in `shape`); returns 1 when solved, 0
+ * otherwise, -1 or 0 as next_budget when it was not judged (then nothing
+ * is appended). */
+static int judge_puzzle(struct api_batch *b, size_t i,
+                        const struct api_givens *g, enum codec_shape shape)
 {
-    struct api_context own = *b->ctx;
     struct api_verdict *v = &b->verdict;
-    int go = next_budget(b, &own.max_nodes);
+    uint64_t max_nodes = 0;
+    int go = next_budget(b, &max_nodes);
 
     if (go <= 0)
-        return go;
-    api_judge(&own, puzzle, v);
-    spend(b, own.max_nodes, v->stats.nodes, v->result, &v->problem, &v->text);
-    return 1;
+        return go - 1; /* -1: out of budget, -2: stopping */
+    api_judge(b->ctx, max_nodes, g, v);
+    spend(b, max_nodes, v->stats.nodes, v->result, &v->problem, &v->text);
+    if (v->result != API_SOLVED)
+        codec_out_problem(&b->out, i, &v->problem);
+    else if (g->kind == CODEC_VARIANT)
+        codec_out_variant_solution(&b->out, i, &v->cover_solution, shape);
+    else
+        codec_out_solution(&b->out, i, &v->solution, shape);
+    return v->result == API_SOLVED;
 }
 
-/* Judges item i, a board of the generic engine, and appends its result;
- * returns 1 when it was solved. */
-static int judge_variant(struct api_batch *b, size_t i)
+/* The givens of item i into *g, parsed for the engine of its kind: 0, or
+ * -1 with *p (an item the codec refused, a bad character, bad rules). */
+static int item_givens(struct api_batch *b, size_t i, struct api_givens *g,
+                       struct sudoku_grid *grid, struct codec_problem *p,
+                       struct api_problem_text *t)
 {
     const struct codec_batch_item *it = &b->items.items[i];
-    struct api_variant *var = b->variant;
-    struct codec_problem p;
-    struct api_problem_text t;
-    uint64_t max_nodes = 0;
-    int go;
+    size_t bad;
 
-    if (var == NULL && (var = b->variant = malloc(sizeof(*var))) == NULL) {
-        codec_problem_init(&p, 500, "internal_error", "Internal error",
-                           "the server ran out of memory; try again");
-        codec_out_problem(&b->out, i, &p);
-        return 0;
+    *g = (struct api_givens){CODEC_CLASSIC, NULL, NULL, NULL, NULL};
+    if (it->status != CODEC_OK) {
+        api_decode_problem(it->status, &it->err, p);
+        return -1;
     }
-    var->body = *it->variant;
-    if (api_variant_prepare(var) != 0) {
-        codec_out_problem(&b->out, i, &var->problem);
-    } else if ((go = next_budget(b, &max_nodes)) <= 0) {
-        unjudged_problem(b->ctx, go < 0, &p, &t);
-        codec_out_problem(&b->out, i, &p);
-        return 0; /* not judged: not counted as a result */
-    } else {
-        api_variant_judge(max_nodes, var);
-        spend(b, max_nodes, var->stats.nodes, var->result, &var->problem,
-              &var->text);
-        if (var->result == API_SOLVED)
-            codec_out_variant_solution(&b->out, i, &var->solution,
-                                       var->body.shape);
-        else
-            codec_out_problem(&b->out, i, &var->problem);
+    if (it->variant != NULL) {
+        g->kind = CODEC_VARIANT;
+        g->rules = &it->variant->rules;
+        g->cover = &b->cover;
+        return api_variant_prepare(it->variant, &b->cover, p, t);
     }
-    b->solve_us += var->took_us;
-    api_count_puzzle(b->ctx->metrics, var->result, var->took_us,
-                     var->stats.guesses);
-    return var->result == API_SOLVED;
+    g->grid = it->board.has_grid ? &it->board.grid : grid;
+    if (!it->board.has_grid &&
+        sudoku_parse(it->board.text, SUDOKU_CELLS, grid, &bad) != SUDOKU_OK) {
+        api_bad_char_problem(it->board.text, SUDOKU_SIZE, it->board.shape, bad,
+                             it->at, 0, p, t);
+        return -1;
+    }
+    return 0;
 }
 
 /* Judges item i and appends its result; returns 1 when it was solved. */
@@ -168,44 +166,34 @@ static int judge_item(struct api_batch *b, size_t i)
 {
     const struct codec_batch_item *it = &b->items.items[i];
     struct api_verdict *v = &b->verdict;
-    struct codec_out *o = &b->out;
-    struct sudoku_grid puzzle;
+    struct sudoku_grid grid;
+    struct api_givens g;
     struct codec_problem p;
     struct api_problem_text t;
-    size_t bad;
-    int judged = 1;
+    int solved;
 
     v->result = API_INVALID;
     v->took_us = 0;
     v->stats.guesses = 0;
-    if (it->variant != NULL && it->status == CODEC_OK)
-        return judge_variant(b, i);
-    if (it->status != CODEC_OK) {
-        api_decode_problem(it->status, &it->err, &p);
-        codec_out_problem(o, i, &p);
-    } else if (!it->board.has_grid &&
-               sudoku_parse(it->board.text, SUDOKU_CELLS, &puzzle, &bad) !=
-                   SUDOKU_OK) {
-        api_bad_char_problem(&it->board, bad, it->at, &p, &t);
-        codec_out_problem(o, i, &p);
-    } else if ((judged = judge_puzzle(b, it->board.has_grid ? &it->board.grid
-                                                            : &puzzle)) <= 0) {
-        unjudged_problem(b->ctx, judged < 0, &p, &t);
-        codec_out_problem(o, i, &p);
+    if (item_givens(b, i, &g, &grid, &p, &t) != 0) {
+        codec_out_problem(&b->out, i, &p);
+    } else if ((solved = judge_puzzle(b, i, &g,
+                                      it->variant ? it->variant->shape
+                                                  : it->board.shape)) < 0) {
+        unjudged_problem(b->ctx, solved == -2, &p, &t);
+        codec_out_problem(&b->out, i, &p);
         return 0; /* not judged: not counted as a result */
-    } else if (v->result == API_SOLVED) {
-        codec_out_solution(o, i, &v->solution, it->board.shape);
-    } else {
-        codec_out_problem(o, i, &v->problem);
     }
     b->solve_us += v->took_us;
     api_count_puzzle(b->ctx->metrics, v->result, v->took_us, v->stats.guesses);
     return v->result == API_SOLVED;
 }
 
-struct api_batch *api_batch_open(const struct api_context *ctx,
-                                 const struct api_request *req,
-                                 struct api_response *resp)
+/* Decodes a batch request; NULL when resp already holds the answer (an
+ * error: 413, 415, 400). */
+static struct api_batch *batch_open(const struct api_context *ctx,
+                                    const struct api_request *req,
+                                    struct api_response *resp)
 {
     int ndjson = api_media_is(req->content_type, NDJSON_TYPE);
     struct api_batch *b;
@@ -214,15 +202,13 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
     enum codec_status st;
 
     if (req->body_too_large) {
-        api_respond_too_large(ctx, req, resp);
+        api_respond_too_large(ctx, ctx->max_batch_body, resp);
         return NULL;
     }
     if (!ndjson && !api_media_is(req->content_type, API_JSON_TYPE)) {
-        api_respond_simple(resp, 415, "unsupported_media_type",
-                           "Unsupported media type",
-                           "send the batch with Content-Type: application/json "
-                           "({\"boards\": [...]}) or application/x-ndjson (one "
-                           "board per line)");
+        api_respond_bad_type(resp, "send the batch with Content-Type: "
+                                   "application/json ({\"boards\": [...]}) or "
+                                   "application/x-ndjson (one board per line)");
         return NULL;
     }
     if ((b = calloc(1, sizeof(*b))) == NULL) {
@@ -233,12 +219,10 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
                             &b->items, &err);
     if (st != CODEC_OK) {
         if (st == CODEC_TOO_MANY) {
-            codec_problem_init(&p, 413, "batch_too_large", "Batch too large",
-                               err.detail);
+            codec_problem_init(&p, CODEC_PROBLEM_BATCH_TOO_LARGE, err.detail);
             p.limit = (long long)ctx->max_batch;
         } else if (st == CODEC_TOO_COMPLEX) {
-            codec_problem_init(&p, 413, "batch_too_complex",
-                               "Batch too complex", err.detail);
+            codec_problem_init(&p, CODEC_PROBLEM_BATCH_TOO_COMPLEX, err.detail);
             p.limit = err.offset;
         } else {
             api_decode_problem(st, &err, &p);
@@ -257,7 +241,7 @@ struct api_batch *api_batch_open(const struct api_context *ctx,
     return b;
 }
 
-const char *api_batch_type(const struct api_batch *b)
+static const char *batch_type(const struct api_batch *b)
 {
     return b->ndjson ? NDJSON_TYPE : API_JSON_TYPE;
 }
@@ -283,7 +267,6 @@ void api_batch_free(struct api_batch *b)
     body_len = b->body_len;
     free(codec_out_take(&b->out, &len));
     codec_batch_free(&b->items);
-    free(b->variant);
     free(b);
     give_back_memory(body_len);
 }
@@ -294,7 +277,7 @@ void api_handle_solve_batch(const struct api_context *ctx,
                             const struct api_request *req,
                             struct api_response *resp)
 {
-    struct api_batch *b = api_batch_open(ctx, req, resp);
+    struct api_batch *b = batch_open(ctx, req, resp);
     struct codec_out all;
     size_t len;
     int done = 0;
@@ -304,7 +287,7 @@ void api_handle_solve_batch(const struct api_context *ctx,
         return;
     if (req->can_stream) {
         resp->status = 200;
-        resp->content_type = api_batch_type(b);
+        resp->content_type = batch_type(b);
         resp->stream = b;
         return;
     }
@@ -321,18 +304,6 @@ void api_handle_solve_batch(const struct api_context *ctx,
     if (body == NULL)
         api_respond_no_memory(resp);
     else
-        api_respond_body(resp, 200, api_batch_type(b), body, len);
+        api_respond_body(resp, 200, batch_type(b), body, len);
     api_batch_free(b);
-}
-
-size_t api_body_limit(const struct api_context *ctx, const char *path)
-{
-    return strcmp(path, "/solve/batch") == 0 ? ctx->max_batch_body
-                                             : ctx->max_body;
-}
-
-int api_is_job(const char *method, const char *path)
-{
-    return strcmp(method, "POST") == 0 && (strcmp(path, "/solve/batch") == 0 ||
-                                           strcmp(path, "/generate") == 0);
 }

@@ -1,5 +1,8 @@
 /* api_internal.h - what the files of the api module share with each other;
- * not a contract for any other module (include/api/api.h is). */
+ * not a contract for any other module (include/api/api.h is). The files
+ * depend on each other one way only: api.c (the route table) on the route
+ * files, those on api_intake.c and api_judge.c, and everything on
+ * api_respond.c, which depends on no other api file. */
 #ifndef API_INTERNAL_H
 #define API_INTERNAL_H
 
@@ -9,11 +12,16 @@
 #include "api.h"
 #include "codec.h"
 #include "cover.h"
+#include "killer.h"
 #include "metrics.h"
 #include "sudoku.h"
 
 #define API_JSON_TYPE "application/json"
 #define API_PROBLEM_TYPE "application/problem+json"
+
+/* ------------------------------------------------------------------------
+ * api_respond.c: responses and problems
+ * ------------------------------------------------------------------------ */
 
 /* Sets status, type and body (owned by resp when body is not NULL). */
 void api_respond_body(struct api_response *resp, int status, const char *type,
@@ -24,9 +32,9 @@ void api_respond_body(struct api_response *resp, int status, const char *type,
 void api_respond_problem(struct api_response *resp,
                          const struct codec_problem *p);
 
-/* A problem with no location members. */
-void api_respond_simple(struct api_response *resp, int status, const char *code,
-                        const char *title, const char *detail);
+/* Problem `id` of the table with no location members. */
+void api_respond_simple(struct api_response *resp, enum codec_problem_id id,
+                        const char *detail);
 
 /* 500 internal_error: the server ran out of memory. */
 void api_respond_no_memory(struct api_response *resp);
@@ -45,23 +53,20 @@ void api_respond_solution(const struct api_request *req,
                           enum codec_shape shape,
                           const struct sudoku_stats *stats, uint64_t solve_us);
 
-/* Is `type` (a Content-Type value, maybe NULL) the media type `want`, in
- * any case, maybe followed by parameters such as charset? */
-int api_media_is(const char *type, const char *want);
-
-/* 413 body_too_large with the limit of the request's route. */
-void api_respond_too_large(const struct api_context *ctx,
-                           const struct api_request *req,
+/* 413 body_too_large for a route whose limit is `limit` bytes. */
+void api_respond_too_large(const struct api_context *ctx, size_t limit,
                            struct api_response *resp);
 
-/* The checks every JSON route makes first: 413 when the body passed its
- * route's limit, 415 unless it is application/json. 0, or -1 with resp set. */
-int api_check_body(const struct api_context *ctx, const struct api_request *req,
-                   struct api_response *resp);
+/* 415 unsupported_media_type, `detail` saying what to send. */
+void api_respond_bad_type(struct api_response *resp, const char *detail);
+
+/* 422 unsupported_variant: `what` cannot be done for such a board. */
+void api_respond_unsupported(struct api_response *resp, const char *pointer,
+                             const char *detail);
 
 /* Room for the texts a problem points into. */
 struct api_problem_text {
-    char detail[200];
+    char detail[400];
     char pointer[64];
 };
 
@@ -69,27 +74,75 @@ struct api_problem_text {
 void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
                               struct api_problem_text *t);
 
-/* Answers that problem. */
-void api_respond_search_limit(struct api_response *resp, uint64_t budget);
-
 /* The problem for a codec failure: 400 invalid_json / invalid_request, 422
- * invalid_board, 500 when out of memory. p points into err. */
+ * invalid_board and the variant members' 422s, 500 when out of memory. p
+ * points into err. */
 void api_decode_problem(enum codec_status st, const struct codec_error *err,
                         struct codec_problem *p);
 
-/* 422 invalid_board for the bad character at `index` of board; the pointer
- * is pointer_prefix ("/board") plus the row for the rows shape. */
-void api_bad_char_problem(const struct codec_board *board, size_t index,
-                          const char *pointer_prefix, struct codec_problem *p,
-                          struct api_problem_text *t);
-
-/* 422 conflict listing the n conflicts c (n >= 1); p points into c and t. */
-void api_conflict_problem(const struct sudoku_conflict *c, size_t n,
+/* 422 invalid_board for the bad character at `index` of the n x n `text`
+ * in `shape`; the pointer is pointer_prefix ("/board") plus the row for
+ * the rows shape. `sized` words the digits for any size (a variant). */
+void api_bad_char_problem(const char *text, unsigned n, enum codec_shape shape,
+                          size_t index, const char *pointer_prefix, int sized,
                           struct codec_problem *p, struct api_problem_text *t);
 
-/* 422 conflict listing the n conflicts c (n >= 1). */
-void api_respond_conflicts(struct api_response *resp,
-                           const struct sudoku_conflict *c, size_t n);
+/* ------------------------------------------------------------------------
+ * api_intake.c: the body checks and the one reading of a puzzle
+ * ------------------------------------------------------------------------ */
+
+/* Is `type` (a Content-Type value, maybe NULL) the media type `want`, in
+ * any case, maybe followed by parameters such as charset? */
+int api_media_is(const char *type, const char *want);
+
+/* The checks every JSON route makes first: 413 when the body passed the
+ * limit (--max-body), 415 unless it is application/json. 0, or -1 with
+ * resp set. */
+int api_check_body(const struct api_context *ctx, const struct api_request *req,
+                   struct api_response *resp);
+
+/* What a verdict needs of a puzzle: its kind and its givens for the engine
+ * of that kind (the pointers of other kinds are NULL). */
+struct api_givens {
+    enum codec_kind kind;
+    const struct sudoku_grid *grid;   /* CLASSIC, KILLER */
+    const struct killer_cages *cages; /* KILLER */
+    const struct cover_rules *rules;  /* VARIANT */
+    const struct cover_grid *cover;   /* VARIANT */
+};
+
+/* A puzzle read by the intake: the body decoded once, and its givens. */
+struct api_puzzle {
+    struct codec_puzzle body;
+    struct cover_grid cover; /* VARIANT: the givens under body.variant */
+    struct api_givens givens;
+};
+
+/* What a route takes besides classic 9x9: others get 422. */
+#define API_TAKES_VARIANT 1u /* else unsupported_variant */
+#define API_TAKES_CAGES 2u   /* else cages_not_supported */
+
+/* The intake of every puzzle route: size limit, media type, the body
+ * decoded once (codec_decode_puzzle), characters, and for a variant its
+ * rules (cover_rules_check); a killer body's cage shapes. Fills *pz and
+ * returns 0, or -1 with resp holding the problem. The classic rules and
+ * the cages' values are the verdict's to check. */
+int api_read_puzzle(const struct api_context *ctx,
+                    const struct api_request *req, struct api_response *resp,
+                    unsigned takes, struct api_puzzle *pz);
+
+/* The rules of b (cover_rules_check): 0, or -1 with *p (pointers under
+ * b->at, texts in *t). */
+int api_variant_rules(struct codec_variant *b, struct codec_problem *p,
+                      struct api_problem_text *t);
+
+/* api_variant_rules, then b's board parsed into *g: 0, or -1 with *p. */
+int api_variant_prepare(struct codec_variant *b, struct cover_grid *g,
+                        struct codec_problem *p, struct api_problem_text *t);
+
+/* ------------------------------------------------------------------------
+ * api_judge.c: the verdict on a puzzle, for every engine
+ * ------------------------------------------------------------------------ */
 
 /* The api's verdict on one board. */
 enum api_result {
@@ -100,133 +153,80 @@ enum api_result {
     API_SEARCH_LIMIT, /* the node budget ran out */
 };
 
+/* Conflicts listed in one answer at most; the detail says how many more
+ * there are (a 9x9 board has at most 3 * 81). */
+#define API_MAX_CONFLICTS 256
+
+/* What became of one well-formed puzzle: its rules, then a search counting
+ * solutions up to 2 within the node budget. Big (the conflicts): one per
+ * request or per batch. */
+struct api_verdict {
+    enum api_result result;
+    struct sudoku_grid solution;      /* API_SOLVED, CLASSIC and KILLER */
+    struct cover_grid cover_solution; /* API_SOLVED, VARIANT */
+    struct sudoku_stats stats;
+    uint64_t took_us;             /* search time */
+    struct codec_problem problem; /* otherwise: what to answer */
+    struct api_problem_text text;
+    struct killer_error cage_error;
+    struct cover_rules classic; /* the units of a 9x9 board's conflicts */
+    struct cover_conflict conflicts[API_MAX_CONFLICTS];
+    size_t nconflicts, total; /* listed, and in all */
+};
+
+/* Judges a puzzle: for a killer its givens' conflicts and its cages
+ * (killer_check) first; then the engine of its kind counts to 2 within
+ * max_nodes (a killer: ctx->max_killer_nodes); a count of 0 lists the
+ * conflicts. Fills *v and returns v->result. */
+enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
+                          const struct api_givens *g, struct api_verdict *v);
+
+/* What a count to 2 gave. */
+enum api_count_status {
+    API_COUNT_OK = 0,
+    API_COUNT_BUDGET,
+    API_COUNT_NO_MEMORY,
+};
+
+/* The engine of g's kind counts g's solutions up to 2 within max_nodes
+ * (the solution into v when there is one, and v->stats). */
+enum api_count_status api_count(const struct api_givens *g, uint64_t max_nodes,
+                                struct api_verdict *v, unsigned *count);
+
+/* Lists the broken rules of g's givens into v (nconflicts, total). */
+size_t api_find_conflicts(const struct api_givens *g, struct api_verdict *v);
+
+/* The units the conflicts of g are named by. */
+const struct cover_rules *api_conflict_rules(const struct api_givens *g,
+                                             struct api_verdict *v);
+
+/* v->problem: 422 for the killer_check status st (v->cage_error). */
+void api_cage_problem(enum killer_status st, struct api_verdict *v);
+
+/* Is every cell of g filled? */
+int api_givens_complete(const struct api_givens *g);
+
 /* Counts one judged board in the metrics (NULL: none kept): the one place
  * where a verdict becomes a metrics result. */
 void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
                       uint64_t guesses);
 
-/* What became of one well-formed board: its rules, then a search counting
- * solutions up to 2 within the node budget. */
-struct api_verdict {
-    enum api_result result; /* API_SOLVED: `solution` holds it */
-    struct sudoku_grid solution;
-    struct sudoku_stats stats;
-    uint64_t took_us;             /* search time */
-    struct codec_problem problem; /* otherwise: what to answer */
-    struct api_problem_text text;
-    struct sudoku_conflict conflicts[3 * SUDOKU_SIZE * SUDOKU_SIZE];
-    size_t nconflicts;
-};
-
-/* Judges a parsed board; fills *v and returns v->result. */
-enum api_result api_judge(const struct api_context *ctx,
-                          const struct sudoku_grid *puzzle,
-                          struct api_verdict *v);
-
-/* Conflicts of a variant board listed in one answer at most; the detail
- * says how many more there are. */
-#define API_VARIANT_CONFLICTS 256
-
-/* A puzzle for the generic engine (another size, or variant rules): its
- * body as decoded, the board parsed, and what became of it. Big (the
- * conflicts): allocate it. */
-struct api_variant {
-    struct codec_variant body; /* body.rules: checked by prepare */
-    struct cover_grid puzzle;
-    enum api_result result;     /* of api_variant_judge */
-    struct cover_grid solution; /* API_SOLVED */
-    struct sudoku_stats stats;
-    uint64_t took_us;
-    struct codec_problem problem; /* a failed prepare, or not API_SOLVED */
-    struct api_problem_text text;
-    struct cover_conflict conflicts[API_VARIANT_CONFLICTS];
-    size_t nconflicts, total; /* stored, and in all */
-};
-
-/* Reads the board of a puzzle route's JSON body: size limit, media type,
- * JSON and shape (codec), characters. A classic 9x9 body fills *board (the
- * text and its shape) and *puzzle and returns 0. A body for the generic
- * engine returns 1 with *var (heap; the caller frees it) when var is not
- * NULL, and is refused with 422 unsupported_variant when var is NULL (a
- * route the generic engine does not serve). Otherwise resp holds the
- * problem (413, 415, 400 or 422) and -1 is returned. The classic rules are
- * not checked: that is the caller's to do or report. */
-int api_read_board(const struct api_context *ctx, const struct api_request *req,
-                   struct api_response *resp, struct codec_board *board,
-                   struct sudoku_grid *puzzle, struct api_variant **var);
-
-/* How a character of a board is shown in a problem: 'x', "a non-ASCII
- * character" or "a control character". */
-void api_shown_char(char c, char *out, size_t size);
-
-/* The verdict of a finished count to 2 on a board that obeys the rules,
- * shared by every engine: API_SOLVED for one solution, else the result
- * with its problem in *p (no_solution, multiple_solutions). */
-enum api_result api_count_result(unsigned count, struct codec_problem *p);
+/* Microseconds on the monotonic clock. */
+uint64_t api_now_us(void);
 
 /* The time /generate may take; past it the closest puzzle found is not
  * good enough (classic: 503 generation_timeout). */
 #define API_GENERATE_MAX_US 2000000u
 
-/* api_variant.c: the generic engine behind the puzzle routes. */
+/* ------------------------------------------------------------------------
+ * The route handlers, one file per family
+ * ------------------------------------------------------------------------ */
 
-/* Checks var->body's rules (cover_rules_check) and parses its board into
- * var->puzzle. 0, or -1 with var->problem set (pointers under body.at). */
-int api_variant_prepare(struct api_variant *var);
-
-/* Counts the solutions of a prepared var up to 2 within max_nodes: fills
- * the verdict members (the conflicts when it has none) and returns
- * var->result. */
-enum api_result api_variant_judge(uint64_t max_nodes, struct api_variant *var);
-
-/* A body codec_decode_variant found to be a variant: prepared, and no
- * "cages". 0, or -1 with resp set. */
-int api_variant_check(const struct api_request *req, struct api_response *resp,
-                      struct api_variant *var);
-
-/* POST /solve and /validate of a checked variant; the verdict stays in
- * *var (result, took_us, stats) for the metrics. */
-void api_solve_variant(const struct api_context *ctx, struct api_response *resp,
-                       struct api_variant *var);
-void api_validate_variant(const struct api_context *ctx,
-                          struct api_response *resp, struct api_variant *var);
-
-/* POST /generate with a "size" other than 9 or a rule member: answers and
- * returns 1; 0 (nothing done) for a classic body. o is the classic
- * decoding of the same body (its members the generic engine refuses). */
-int api_generate_variant(const struct api_context *ctx,
-                         const struct api_request *req,
-                         struct api_response *resp,
-                         const struct codec_generate_request *o);
-
-/* The 422 problem of a variant member the codec refused (invalid_box,
- * invalid_regions, invalid_extra_regions, invalid_size). */
-void api_variant_decode_problem(enum codec_status st,
-                                const struct codec_error *err,
-                                struct codec_problem *p);
-
-/* 422 unsupported_variant: `what` cannot be done for such a board. */
-void api_respond_unsupported(struct api_response *resp, const char *pointer,
-                             const char *detail);
-
-/* Microseconds on the monotonic clock. */
-uint64_t api_now_us(void);
-
-/* The route handlers of api_solve.c and api_batch.c. */
 void api_handle_solve(const struct api_context *ctx,
                       const struct api_request *req, struct api_response *resp);
 void api_handle_solve_batch(const struct api_context *ctx,
                             const struct api_request *req,
                             struct api_response *resp);
-
-/* Decodes a batch request; NULL when resp already holds the answer (an
- * error: 503 busy, 413, 415, 400). */
-struct api_batch *api_batch_open(const struct api_context *ctx,
-                                 const struct api_request *req,
-                                 struct api_response *resp);
-const char *api_batch_type(const struct api_batch *b);
-
-/* The route handlers of api_logic.c. */
 void api_handle_validate(const struct api_context *ctx,
                          const struct api_request *req,
                          struct api_response *resp);
@@ -240,18 +240,5 @@ void api_handle_explain(const struct api_context *ctx,
 void api_handle_generate(const struct api_context *ctx,
                          const struct api_request *req,
                          struct api_response *resp);
-
-/* api_killer.c: killer sudoku (a "cages" member beside the board) on
- * /solve and /validate, after api_read_board. Each returns 0 when the body
- * has no "cages" (nothing done), else 1 with the answer in resp;
- * api_solve_killer also sets v's result, stats and took_us. */
-int api_solve_killer(const struct api_context *ctx,
-                     const struct api_request *req, struct api_response *resp,
-                     const struct codec_board *board,
-                     const struct sudoku_grid *puzzle, struct api_verdict *v);
-int api_validate_killer(const struct api_context *ctx,
-                        const struct api_request *req,
-                        struct api_response *resp,
-                        const struct sudoku_grid *puzzle);
 
 #endif

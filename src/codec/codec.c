@@ -2,17 +2,18 @@
  * Parsing uses cJSON_ParseWithLengthOpts with an end pointer, never
  * cJSON_GetErrorPtr (a global, unsafe with threads). The common /solve body
  * ({"board": ...} and nothing else) is read by hand before any cJSON tree
- * is built, and the fixed-shape success answer is written directly; problems,
- * whose strings need escaping, are built as cJSON trees. */
+ * is built (codec_fast.c), and the fixed-shape success answer is written
+ * directly; problems, whose strings need escaping, are built as cJSON trees,
+ * with the generic builders every answer of the codec shares. */
 #include "codec.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
-
-#include "codec_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "codec_internal.h"
 
 enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
                              const char *pointer, int row, const char *fmt, ...)
@@ -260,79 +261,6 @@ enum codec_status codec_board_general(const char *body, size_t len,
     return st;
 }
 
-/* JSON's four whitespace characters. */
-static const char *skip_ws(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        p++;
-    return p;
-}
-
-/* p at `c` (after whitespace)? Returns the byte after it, or NULL. */
-static const char *expect(const char *p, const char *end, char c)
-{
-    p = skip_ws(p, end);
-    return p < end && *p == c ? p + 1 : NULL;
-}
-
-/* A JSON string of exactly n board characters (digits and dots) after
- * whitespace at p, copied to text and read into cell as sudoku_parse reads
- * them ('.' and '0' blank). Returns the byte after it, or NULL. */
-static const char *cells(const char *p, const char *end, char *text,
-                         uint8_t *cell, size_t n)
-{
-    p = skip_ws(p, end);
-    if ((size_t)(end - p) < n + 2 || p[0] != '"' || p[n + 1] != '"')
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        char c = p[i + 1];
-        if (c == '.')
-            cell[i] = 0;
-        else if (c >= '0' && c <= '9')
-            cell[i] = (uint8_t)(c - '0');
-        else
-            return NULL;
-        text[i] = c;
-    }
-    return p + n + 2;
-}
-
-int codec_board_fast(const char *body, size_t len, struct codec_board *out)
-{
-    const char *end = body + len, *p, *value;
-    char text[SUDOKU_CELLS];
-    struct sudoku_grid grid;
-    enum codec_shape shape = CODEC_SHAPE_ROWS;
-
-    if (body == NULL || !(p = expect(body, end, '{')))
-        return 0;
-    p = skip_ws(p, end);
-    if ((size_t)(end - p) < 7 || memcmp(p, "\"board\"", 7) != 0 ||
-        !(value = expect(p + 7, end, ':')))
-        return 0;
-    if ((p = expect(value, end, '[')) != NULL) {
-        for (size_t r = 0; p && r < SUDOKU_SIZE; r++) {
-            if (r > 0)
-                p = expect(p, end, ',');
-            if (p)
-                p = cells(p, end, text + r * SUDOKU_SIZE,
-                          grid.cell + r * SUDOKU_SIZE, SUDOKU_SIZE);
-        }
-        if (p)
-            p = expect(p, end, ']');
-    } else {
-        p = cells(value, end, text, grid.cell, SUDOKU_CELLS);
-        shape = CODEC_SHAPE_LINE;
-    }
-    if (!p || !(p = expect(p, end, '}')) || skip_ws(p, end) != end)
-        return 0;
-    memcpy(out->text, text, sizeof(text));
-    out->grid = grid;
-    out->has_grid = 1;
-    out->shape = shape;
-    return 1;
-}
-
 enum codec_status codec_decode_board(const char *body, size_t len,
                                      struct codec_board *out,
                                      struct codec_error *err)
@@ -351,20 +279,6 @@ static char *put_str(char *p, const char *s)
 
     memcpy(p, s, n);
     return p + n;
-}
-
-/* Appends v in decimal at p; returns the new end. */
-static char *put_u64(char *p, uint64_t v)
-{
-    char tmp[20];
-    int n = 0;
-
-    do
-        tmp[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    while (n > 0)
-        *p++ = tmp[--n];
-    return p;
 }
 
 /* Appends the n cells as digits at p; returns the new end. A cell holds
@@ -407,11 +321,11 @@ size_t codec_write_solution(char *out, const struct sudoku_grid *solution,
         }
     }
     p = put_str(p, ",\"stats\":{\"guesses\":");
-    p = put_u64(p, stats->guesses);
+    p = codec_put_decimal(p, stats->guesses);
     p = put_str(p, ",\"nodes\":");
-    p = put_u64(p, stats->nodes);
+    p = codec_put_decimal(p, stats->nodes);
     p = put_str(p, ",\"solve_us\":");
-    p = put_u64(p, solve_us);
+    p = codec_put_decimal(p, solve_us);
     p = put_str(p, "}}");
     *p = '\0';
     return (size_t)(p - out);
@@ -429,13 +343,25 @@ char *codec_encode_solution(const struct sudoku_grid *solution,
     return buf;
 }
 
-void codec_problem_init(struct codec_problem *p, int status, const char *code,
-                        const char *title, const char *detail)
+/* ------------------------------------------------------------------------
+ * Problems (RFC 9457)
+ * ------------------------------------------------------------------------ */
+
+const struct codec_problem_type codec_problem_types[CODEC_NPROBLEMS] = {
+#define CODEC_PROBLEM_TYPE(id, status, code, title)                            \
+    [CODEC_PROBLEM_##id] = {status, code, title},
+    CODEC_PROBLEMS(CODEC_PROBLEM_TYPE)
+#undef CODEC_PROBLEM_TYPE
+};
+
+void codec_problem_set(struct codec_problem *p,
+                       const struct codec_problem_type *type,
+                       const char *detail)
 {
     memset(p, 0, sizeof(*p));
-    p->status = status;
-    p->code = code;
-    p->title = title;
+    p->status = type->status;
+    p->code = type->code;
+    p->title = type->title;
     p->detail = detail;
     p->offset = -1;
     p->row = -1;
@@ -443,6 +369,12 @@ void codec_problem_init(struct codec_problem *p, int status, const char *code,
     p->limit = -1;
     p->cage = -1;
     p->other_cage = -1;
+}
+
+void codec_problem_init(struct codec_problem *p, enum codec_problem_id id,
+                        const char *detail)
+{
+    codec_problem_set(p, &codec_problem_types[id], detail);
 }
 
 static const char *const unit_names[] = {"row", "column", "box"};
@@ -548,4 +480,99 @@ char *codec_encode_status(const char *status, size_t *len)
         return NULL;
     *len = (size_t)snprintf(buf, n, "{\"status\":\"%s\"}", status);
     return buf;
+}
+
+/* ------------------------------------------------------------------------
+ * Builders shared by every answer
+ * ------------------------------------------------------------------------ */
+
+char *codec_finish(cJSON *obj, int ok, size_t *len)
+{
+    char *out = ok ? cJSON_PrintUnformatted(obj) : NULL;
+
+    cJSON_Delete(obj);
+    if (out != NULL)
+        *len = strlen(out);
+    return out;
+}
+
+int codec_add_grid(cJSON *obj, const char *name, const char *text, unsigned n,
+                   enum codec_shape shape)
+{
+    char row[COVER_MAX_N + 1];
+    cJSON *rows;
+
+    if (shape == CODEC_SHAPE_LINE)
+        return cJSON_AddStringToObject(obj, name, text) != NULL;
+    if ((rows = cJSON_AddArrayToObject(obj, name)) == NULL)
+        return 0;
+    for (unsigned r = 0; r < n; r++) {
+        cJSON *s;
+        memcpy(row, text + r * n, n);
+        row[n] = '\0';
+        if ((s = cJSON_CreateString(row)) == NULL)
+            return 0;
+        cJSON_AddItemToArray(rows, s);
+    }
+    return 1;
+}
+
+int codec_add_seed(cJSON *obj, uint64_t seed)
+{
+    char digits[24];
+
+    snprintf(digits, sizeof(digits), "%llu", (unsigned long long)seed);
+    return cJSON_AddRawToObject(obj, "seed", digits) != NULL;
+}
+
+cJSON *codec_validate_begin(int valid, unsigned solutions, int complete)
+{
+    cJSON *obj = cJSON_CreateObject();
+
+    if (obj != NULL && !(cJSON_AddBoolToObject(obj, "valid", valid) &&
+                         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
+                         cJSON_AddBoolToObject(obj, "complete", complete))) {
+        cJSON_Delete(obj);
+        obj = NULL;
+    }
+    return obj;
+}
+
+static const char *const cover_units[] = {
+    [COVER_ROW] = "row",     [COVER_COLUMN] = "column",
+    [COVER_BOX] = "box",     [COVER_DIAGONAL] = "diagonal",
+    [COVER_EXTRA] = "extra", [COVER_KNIGHT] = "knight",
+    [COVER_KING] = "king",
+};
+
+int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
+                              const struct cover_conflict *c, size_t n)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
+
+    if (list == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cJSON *item = cJSON_CreateObject(), *cells;
+        const char *unit = c[i].unit == COVER_BOX && r->has_regions
+                               ? "region"
+                               : cover_units[c[i].unit];
+
+        if (item == NULL)
+            return -1;
+        cJSON_AddItemToArray(list, item);
+        if (!cJSON_AddStringToObject(item, "unit", unit) ||
+            !cJSON_AddNumberToObject(item, "index", c[i].index) ||
+            !cJSON_AddNumberToObject(item, "digit", c[i].digit) ||
+            !(cells = cJSON_AddArrayToObject(item, "cells")))
+            return -1;
+        for (int k = 0; k < c[i].ncells; k++) {
+            int rc[2] = {c[i].cell[k] / r->n, c[i].cell[k] % r->n};
+            cJSON *pair = cJSON_CreateIntArray(rc, 2);
+            if (pair == NULL)
+                return -1;
+            cJSON_AddItemToArray(cells, pair);
+        }
+    }
+    return 0;
 }

@@ -227,56 +227,20 @@ static enum codec_status too_complex(struct codec_error *err, size_t allowed,
  * The fast path: boards that are plain strings, read without cJSON
  * ------------------------------------------------------------------------ */
 
-/* Writes v in decimal at out (20 bytes of room); returns the length. */
-static size_t put_decimal(char *out, size_t v)
-{
-    char digits[20];
-    size_t n = 0;
-
-    do
-        digits[n++] = (char)('0' + v % 10);
-    while ((v /= 10) > 0);
-    for (size_t i = 0; i < n; i++)
-        out[i] = digits[n - 1 - i];
-    return n;
-}
-
-static const char *skip_space(const char *p, const char *end)
-{
-    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
-        p++;
-    return p;
-}
-
-/* A JSON string of exactly 81 printable ASCII characters, none a quote or
- * a backslash, after whitespace at p: cJSON and codec_board_value would
- * read the same 81 bytes. Reads them into *out, and the grid too when all
- * are digits and dots (has_grid, as sudoku_parse would read them). Returns
- * the byte after the string, or NULL. */
+/* A plain board string of 81 at p (codec_board_string) into *out; the
+ * byte after it, or NULL. */
 static const char *plain_board(const char *p, const char *end,
                                struct codec_board *out)
 {
-    unsigned other = 0;
+    int digits = 0;
 
-    p = skip_space(p, end);
-    if ((size_t)(end - p) < SUDOKU_CELLS + 2 || p[0] != '"' ||
-        p[SUDOKU_CELLS + 1] != '"')
-        return NULL;
-    p++;
-    for (size_t i = 0; i < SUDOKU_CELLS; i++) { /* no branch per cell */
-        unsigned v = (unsigned char)p[i] - (unsigned)'0';
-        out->grid.cell[i] = (uint8_t)(v <= 9 ? v : 0);
-        other |= (unsigned)(v > 9) & (unsigned)(p[i] != '.');
+    p = codec_board_string(p, end, SUDOKU_CELLS, 0, out->text, out->grid.cell,
+                           &digits);
+    if (p != NULL) {
+        out->shape = CODEC_SHAPE_LINE;
+        out->has_grid = digits;
     }
-    for (size_t i = 0; other && i < SUDOKU_CELLS; i++) {
-        unsigned char c = (unsigned char)p[i];
-        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
-            return NULL;
-    }
-    memcpy(out->text, p, SUDOKU_CELLS);
-    out->shape = CODEC_SHAPE_LINE;
-    out->has_grid = !other;
-    return p + SUDOKU_CELLS + 1;
+    return p;
 }
 
 /* The next item, for a plain board, with its pointer "/boards/INDEX" when
@@ -287,7 +251,7 @@ static struct codec_batch_item *next_plain(struct codec_batch *b, long index)
 
     if (it != NULL && index >= 0) {
         memcpy(it->at, "/boards/", 8);
-        it->at[8 + put_decimal(it->at + 8, (size_t)index)] = '\0';
+        *codec_put_decimal(it->at + 8, (uint64_t)index) = '\0';
     }
     return it;
 }
@@ -300,15 +264,15 @@ static struct codec_batch_item *next_plain(struct codec_batch *b, long index)
 static int decode_object_fast(const char *body, size_t len, size_t max_items,
                               struct codec_batch *b, enum codec_status *st)
 {
-    const char *p = skip_space(body, body + len), *end = body + len;
+    const char *p = codec_skip_ws(body, body + len), *end = body + len;
     struct codec_batch_item *it;
     size_t hint = len / (SUDOKU_CELLS + 3) + 1;
 
     if (end - p < 10 || memcmp(p, "{\"boards\"", 9) != 0)
         return 0;
-    p = skip_space(p + 9, end);
-    if (p == end || *p++ != ':' || (p = skip_space(p, end)) == end ||
-        *p++ != '[' || (p = skip_space(p, end)) == end || *p == ']')
+    p = codec_skip_ws(p + 9, end);
+    if (p == end || *p++ != ':' || (p = codec_skip_ws(p, end)) == end ||
+        *p++ != '[' || (p = codec_skip_ws(p, end)) == end || *p == ']')
         return 0;
     b->cap = hint < max_items ? hint : max_items; /* room for them all */
     if ((b->items = malloc(b->cap * sizeof(*b->items))) == NULL) {
@@ -324,11 +288,11 @@ static int decode_object_fast(const char *body, size_t len, size_t max_items,
         }
         if ((p = plain_board(p, end, &it->board)) == NULL)
             break;
-        if ((p = skip_space(p, end)) == end || (*p != ',' && *p != ']'))
+        if ((p = codec_skip_ws(p, end)) == end || (*p != ',' && *p != ']'))
             break;
         if (*p++ == ']') {
-            p = skip_space(p, end);
-            if (p < end && *p++ == '}' && skip_space(p, end) == end) {
+            p = codec_skip_ws(p, end);
+            if (p < end && *p++ == '}' && codec_skip_ws(p, end) == end) {
                 *st = CODEC_OK;
                 return 1;
             }
@@ -445,7 +409,7 @@ static enum codec_status decode_ndjson(const char *body, size_t len,
             if ((it = next_plain(b, -1)) == NULL)
                 return CODEC_NO_MEMORY;
             after = plain_board(p, p + n, &it->board);
-            if (after == NULL || skip_space(after, p + n) != p + n) {
+            if (after == NULL || codec_skip_ws(after, p + n) != p + n) {
                 b->n--; /* not plain: the general path */
                 if ((st = decode_line(p, n, b)) != CODEC_OK)
                     return st;
@@ -518,7 +482,7 @@ static void item_start(struct codec_out *o, size_t index)
         *p++ = ',';
     memcpy(p, "{\"index\":", 9);
     p += 9;
-    p += put_decimal(p, index);
+    p = codec_put_decimal(p, index);
     *p++ = ',';
     out_put(o, head, (size_t)(p - head));
 }

@@ -4,6 +4,7 @@
 #define CODEC_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <string.h>
 
 #include "codec.h"
 
@@ -47,6 +48,82 @@ enum codec_status codec_board_general(const char *body, size_t len,
                                       struct codec_board *out,
                                       struct codec_error *err);
 
+/* codec_fast.c: the hand readers and writer. */
+
+/* Past JSON's four whitespace characters. */
+static inline const char *codec_skip_ws(const char *p, const char *end)
+{
+    while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+        p++;
+    return p;
+}
+
+/* A JSON string of exactly n printable ASCII characters, none a quote or a
+ * backslash, after whitespace at p: cJSON and codec_copy_chars would read
+ * the same n bytes. Copies them to text and reads them into cell as
+ * sudoku_parse would ('.' and '0' blank, any other non-digit 0 too);
+ * *only_digits says whether all were digits and dots. Returns the byte
+ * after the string, or NULL.
+ *
+ * `digits_only` (a constant at each call, so each caller gets its own
+ * loop) picks one of two loops. Set: the string must be digits and dots,
+ * and the loop stops at the first other character (the /solve fast path,
+ * where anything else goes to cJSON). Clear: any printable character is
+ * taken, and the loop has no branch per cell (a batch's boards mix
+ * digits and dots unpredictably): a cell is its digit or 0, and `other`
+ * notes whether anything else was seen; only then are the characters
+ * looked at again. */
+static inline const char *codec_board_string(const char *p, const char *end,
+                                             size_t n, int digits_only,
+                                             char *text, uint8_t *cell,
+                                             int *only_digits)
+{
+    unsigned other = 0;
+
+    p = codec_skip_ws(p, end);
+    if ((size_t)(end - p) < n + 2 || p[0] != '"' || p[n + 1] != '"')
+        return NULL;
+    p++;
+    for (size_t i = 0; digits_only && i < n; i++) {
+        char c = p[i];
+        if (c == '.')
+            cell[i] = 0;
+        else if (c >= '0' && c <= '9')
+            cell[i] = (uint8_t)(c - '0');
+        else
+            return NULL;
+        text[i] = c;
+    }
+    for (size_t i = 0; !digits_only && i < n; i++) {
+        unsigned v = (unsigned char)p[i] - (unsigned)'0';
+        cell[i] = (uint8_t)(v <= 9 ? v : 0);
+        other |= (unsigned)(v > 9) & (unsigned)(p[i] != '.');
+    }
+    for (size_t i = 0; other && i < n; i++) {
+        unsigned char c = (unsigned char)p[i];
+        if (c < 0x20 || c > 0x7e || c == '"' || c == '\\')
+            return NULL;
+    }
+    if (!digits_only)
+        memcpy(text, p, n);
+    *only_digits = !other;
+    return p + n + 1;
+}
+
+/* Writes v in decimal at p (20 bytes of room); returns the new end. */
+static inline char *codec_put_decimal(char *p, uint64_t v)
+{
+    char tmp[20];
+    int n = 0;
+
+    do
+        tmp[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n > 0)
+        *p++ = tmp[--n];
+    return p;
+}
+
 /* Prints obj (when ok) and frees it: the answer as a heap string (length
  * in *len), or NULL when !ok or out of memory. */
 char *codec_finish(cJSON *obj, int ok, size_t *len);
@@ -71,8 +148,8 @@ cJSON *codec_validate_begin(int valid, unsigned solutions, int complete);
  * them into out, one byte each (CODEC_NON_ASCII for non-ASCII ones). */
 size_t codec_copy_chars(const char *s, char *out, size_t max);
 
-/* codec_variant.c: "conflicts": [...] of the generic engine's units under
- * r. 0, or -1 when out of memory. */
+/* "conflicts": [...] of the generic engine's units under r. 0, or -1 when
+ * out of memory. */
 int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
                               const struct cover_conflict *c, size_t n);
 
@@ -84,5 +161,19 @@ int codec_has_rule_member(const cJSON *obj);
 enum codec_status codec_variant_value(const cJSON *item, const char *at,
                                       struct codec_variant *out,
                                       struct codec_error *err);
+
+/* codec_variant.c: "size" (default 9) and the rule members of a /generate
+ * object, as codec_decode_variant_options reads them. */
+enum codec_status codec_variant_options(const cJSON *root,
+                                        struct codec_variant *out,
+                                        struct codec_error *err);
+
+/* codec_killer.c: the value of a "cages" member into *out (emptied first);
+ * CODEC_INVALID_REQUEST with a pointer such as /cages/3/cells/1 when it is
+ * not a non-empty array of {"sum": n, "cells": [[row, column], ...]}. The
+ * values are not checked (killer_check does). */
+enum codec_status codec_cages_value(const cJSON *cages,
+                                    struct killer_cages *out,
+                                    struct codec_error *err);
 
 #endif

@@ -2,13 +2,9 @@
  * "cages" member of a puzzle body, [{"sum": n, "cells": [[row, column],
  * ...]}, ...]. Only the JSON shape is judged here (400 invalid_request with
  * a pointer such as /cages/3/cells/1); the values go to killer_check. */
-#include "codec.h"
+#include <stdio.h>
 
 #include "codec_internal.h"
-#include <stdarg.h>
-#include <stdio.h>
-#include <string.h>
-
 #include "killer.h"
 
 /* The largest value of a sum, row or column taken as a number; anything
@@ -89,48 +85,24 @@ static enum codec_status decode_cage(const cJSON *cage, int c,
     return CODEC_OK;
 }
 
-enum codec_status codec_decode_cages(const char *body, size_t len,
-                                     struct killer_cages *out, int *present,
-                                     struct codec_error *err)
+enum codec_status codec_cages_value(const cJSON *cages,
+                                    struct killer_cages *out,
+                                    struct codec_error *err)
 {
-    const cJSON *cages, *cage;
+    const cJSON *cage;
     enum codec_status st = CODEC_OK;
-    cJSON *root;
     int c = 0;
 
     killer_init(out);
-    *present = 0;
-    err->offset = -1;
-    err->row = -1;
-    err->column = -1;
-    err->pointer[0] = '\0';
-    err->detail[0] = '\0';
-    /* Without the bytes "cages" or an escape no member can be named so:
-     * classic bodies skip the second parse. */
-    if (body == NULL || (memmem(body, len, "cages", 5) == NULL &&
-                         memchr(body, '\\', len) == NULL))
-        return CODEC_OK;
-    if ((st = codec_parse(body, len, &root, err)) != CODEC_OK)
-        return st;
-    cages = cJSON_IsObject(root)
-                ? cJSON_GetObjectItemCaseSensitive(root, "cages")
-                : NULL;
-    if (cages == NULL)
-        goto out;
-    *present = 1;
-    if (!cJSON_IsArray(cages) || cJSON_GetArraySize(cages) == 0) {
-        st = codec_fail(err, CODEC_INVALID_REQUEST, "/cages", -1,
-                        "\"cages\" must be a non-empty array "
-                        "of {\"sum\": n, \"cells\": [[row, column], ...]}; "
-                        "leave it out for a classic puzzle");
-        goto out;
-    }
+    if (!cJSON_IsArray(cages) || cJSON_GetArraySize(cages) == 0)
+        return codec_fail(err, CODEC_INVALID_REQUEST, "/cages", -1,
+                          "\"cages\" must be a non-empty array "
+                          "of {\"sum\": n, \"cells\": [[row, column], ...]}; "
+                          "leave it out for a classic puzzle");
     cJSON_ArrayForEach(cage, cages)
     {
         if ((st = decode_cage(cage, c++, out, err)) != CODEC_OK)
             break;
     }
-out:
-    cJSON_Delete(root);
     return st;
 }

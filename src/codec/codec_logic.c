@@ -1,7 +1,8 @@
-/* codec_logic.c - the codec module's part for /validate, /hint, /grade and
- * /generate: the /generate options in, the answers out. Answers are built as
- * cJSON trees (explanations need escaping); every builder returns NULL when
- * out of memory and frees what it made. Cells are [row, column], 0-based. */
+/* codec_logic.c - the codec module's part for /hint, /grade, /explain and
+ * /generate: their answers (the /generate body is read in codec_puzzle.c).
+ * Answers are built as cJSON trees (explanations need escaping); every builder
+ * returns NULL when out of memory and frees what it made. Cells are [row,
+ * column], 0-based. */
 #include "codec.h"
 
 #include "codec_internal.h"
@@ -14,95 +15,9 @@
 
 static const char *const unit_words[] = {"row", "column", "box"};
 
-static enum codec_status copy_string(const cJSON *root, const char *name,
-                                     char *out, size_t size,
-                                     struct codec_error *err)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(root, name);
-    char pointer[32];
-
-    snprintf(pointer, sizeof(pointer), "/%s", name);
-    out[0] = '\0';
-    if (item == NULL)
-        return CODEC_OK;
-    if (!cJSON_IsString(item))
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
-                          "\"%s\" must be a string", name);
-    if (strlen(item->valuestring) >= size)
-        return codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
-                          "\"%s\" is too long", name);
-    strcpy(out, item->valuestring);
-    return CODEC_OK;
-}
-
-enum codec_status codec_decode_generate(const char *body, size_t len,
-                                        struct codec_generate_request *out,
-                                        struct codec_error *err)
-{
-    const cJSON *seed;
-    enum codec_status st;
-    cJSON *root;
-
-    memset(out, 0, sizeof(*out));
-    st = codec_parse_object(body, len, &root, err,
-                            "the body must be a JSON object");
-    if (st != CODEC_OK)
-        return st;
-    st = copy_string(root, "difficulty", out->difficulty,
-                     sizeof(out->difficulty), err);
-    if (st == CODEC_OK)
-        st = copy_string(root, "symmetry", out->symmetry, sizeof(out->symmetry),
-                         err);
-    for (int k = 0; k < 2 && st == CODEC_OK; k++) {
-        const char *name = k ? "max_rating" : "min_rating";
-        const cJSON *r = cJSON_GetObjectItemCaseSensitive(root, name);
-        char pointer[16];
-        if (r == NULL)
-            continue;
-        snprintf(pointer, sizeof(pointer), "/%s", name);
-        if (!cJSON_IsNumber(r) || r->valuedouble < 1.0 ||
-            r->valuedouble > 12.0) {
-            st = codec_fail(err, CODEC_INVALID_REQUEST, pointer, -1,
-                            "\"%s\" must be a number from 1.0 to 12.0", name);
-            break;
-        }
-        /* tenths, rounded */
-        *(k ? &out->max_rating : &out->min_rating) =
-            (unsigned)(r->valuedouble * 10.0 + 0.5);
-    }
-    seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
-    if (st == CODEC_OK && seed != NULL) {
-        /* Up to 2^53 - 1, the integers that every JSON number parser
-         * holds exactly: 2^53 + 1 would parse as 2^53 (cJSON too), so a
-         * client's seed above the bound would silently become another. */
-        double v = cJSON_IsNumber(seed) ? seed->valuedouble : -1;
-        if (v < 0 || v > CODEC_SEED_MAX || (double)(uint64_t)v != v) {
-            st = codec_fail(err, CODEC_INVALID_REQUEST, "/seed", -1,
-                            "\"seed\" must be an integer "
-                            "from 0 to %llu (2^53 - 1)",
-                            (unsigned long long)CODEC_SEED_MAX);
-        } else {
-            out->has_seed = 1;
-            out->seed = (uint64_t)v;
-        }
-    }
-    cJSON_Delete(root);
-    return st;
-}
-
 /* ------------------------------------------------------------------------
  * Answers
  * ------------------------------------------------------------------------ */
-
-char *codec_finish(cJSON *obj, int ok, size_t *len)
-{
-    char *out = ok ? cJSON_PrintUnformatted(obj) : NULL;
-
-    cJSON_Delete(obj);
-    if (out != NULL)
-        *len = strlen(out);
-    return out;
-}
 
 static cJSON *cell_pair(int cell)
 {
@@ -111,55 +26,6 @@ static cJSON *cell_pair(int cell)
     return cJSON_CreateIntArray(rc, 2);
 }
 
-static int add_conflicts(cJSON *obj, const struct sudoku_conflict *c, size_t n)
-{
-    cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
-
-    if (list == NULL)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        cJSON *item = cJSON_CreateObject(), *cells;
-        if (item == NULL)
-            return 0;
-        cJSON_AddItemToArray(list, item);
-        if (!cJSON_AddStringToObject(item, "unit", unit_words[c[i].unit]) ||
-            !cJSON_AddNumberToObject(item, "index", c[i].index) ||
-            !cJSON_AddNumberToObject(item, "digit", c[i].digit) ||
-            !(cells = cJSON_AddArrayToObject(item, "cells")))
-            return 0;
-        for (int k = 0; k < c[i].ncells; k++) {
-            cJSON *pair = cell_pair(c[i].cells[k]);
-            if (pair == NULL)
-                return 0;
-            cJSON_AddItemToArray(cells, pair);
-        }
-    }
-    return 1;
-}
-
-cJSON *codec_validate_begin(int valid, unsigned solutions, int complete)
-{
-    cJSON *obj = cJSON_CreateObject();
-
-    if (obj != NULL && !(cJSON_AddBoolToObject(obj, "valid", valid) &&
-                         cJSON_AddNumberToObject(obj, "solutions", solutions) &&
-                         cJSON_AddBoolToObject(obj, "complete", complete))) {
-        cJSON_Delete(obj);
-        obj = NULL;
-    }
-    return obj;
-}
-
-char *codec_encode_validate(int valid, unsigned solutions, int complete,
-                            const struct sudoku_conflict *c, size_t n,
-                            size_t *len)
-{
-    cJSON *obj = codec_validate_begin(valid, solutions, complete);
-
-    return obj ? codec_finish(obj, add_conflicts(obj, c, n), len) : NULL;
-}
-
-/* [{"cell": [r, c], "digit": d}, ...] */
 static int add_moves(cJSON *obj, const char *name, const struct logic_move *m,
                      int n)
 {
@@ -332,27 +198,6 @@ char *codec_encode_grade(const struct logic_grade *g, size_t *len)
     return codec_finish(obj, add_grade(obj, g), len);
 }
 
-int codec_add_grid(cJSON *obj, const char *name, const char *text, unsigned n,
-                   enum codec_shape shape)
-{
-    char row[COVER_MAX_N + 1];
-    cJSON *rows;
-
-    if (shape == CODEC_SHAPE_LINE)
-        return cJSON_AddStringToObject(obj, name, text) != NULL;
-    if ((rows = cJSON_AddArrayToObject(obj, name)) == NULL)
-        return 0;
-    for (unsigned r = 0; r < n; r++) {
-        cJSON *s;
-        memcpy(row, text + r * n, n);
-        row[n] = '\0';
-        if ((s = cJSON_CreateString(row)) == NULL)
-            return 0;
-        cJSON_AddItemToArray(rows, s);
-    }
-    return 1;
-}
-
 /* A classic board as 9 strings of 9 or one string of 81. */
 static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
                      enum codec_shape shape)
@@ -361,14 +206,6 @@ static int add_board(cJSON *obj, const char *name, const struct sudoku_grid *g,
 
     sudoku_format(g, text);
     return codec_add_grid(obj, name, text, SUDOKU_SIZE, shape);
-}
-
-int codec_add_seed(cJSON *obj, uint64_t seed)
-{
-    char digits[24];
-
-    snprintf(digits, sizeof(digits), "%llu", (unsigned long long)seed);
-    return cJSON_AddRawToObject(obj, "seed", digits) != NULL;
 }
 
 char *codec_encode_generated(const struct codec_generated *g, size_t *len)

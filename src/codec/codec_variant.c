@@ -478,40 +478,44 @@ enum codec_status codec_decode_variant(const char *body, size_t len,
     return st;
 }
 
+enum codec_status codec_variant_options(const cJSON *root,
+                                        struct codec_variant *out,
+                                        struct codec_error *err)
+{
+    const cJSON *size;
+    long n = 9;
+
+    variant_init(out, err);
+    out->is_variant = codec_has_rule_member(root);
+    if ((size = cJSON_GetObjectItemCaseSensitive(root, "size")) != NULL) {
+        n = integer(size, 0, 1000000);
+        out->is_variant |= n != 9;
+        if (n < 0)
+            return codec_fail(err, CODEC_INVALID_REQUEST, "/size", -1,
+                              "\"size\" must be an integer");
+        if (!is_size((size_t)n))
+            return codec_fail(err, CODEC_INVALID_SIZE, "/size", -1,
+                              "there are no %ldx%ld puzzles: the sizes are 4, "
+                              "6, 8, 9, 12, 16 and 25",
+                              n, n);
+    }
+    cover_rules_init(&out->rules, (unsigned)n);
+    return read_rules(root, out, err);
+}
+
 enum codec_status codec_decode_variant_options(const char *body, size_t len,
                                                struct codec_variant *out,
                                                struct codec_error *err)
 {
     enum codec_status st;
-    const cJSON *size;
     cJSON *root;
-    long n = 9;
 
     variant_init(out, err);
     st = codec_parse_object(body, len, &root, err,
                             "the body must be a JSON object");
     if (st != CODEC_OK)
         return st;
-    out->is_variant = codec_has_rule_member(root);
-    if ((size = cJSON_GetObjectItemCaseSensitive(root, "size")) != NULL) {
-        n = integer(size, 0, 1000000);
-        out->is_variant |= n != 9;
-        if (n < 0) {
-            st = codec_fail(err, CODEC_INVALID_REQUEST, "/size", -1,
-                            "\"size\" must be an integer");
-            goto out;
-        }
-        if (!is_size((size_t)n)) {
-            st = codec_fail(err, CODEC_INVALID_SIZE, "/size", -1,
-                            "there are no %ldx%ld puzzles: the sizes are 4, "
-                            "6, 8, 9, 12, 16 and 25",
-                            n, n);
-            goto out;
-        }
-    }
-    cover_rules_init(&out->rules, (unsigned)n);
-    st = read_rules(root, out, err);
-out:
+    st = codec_variant_options(root, out, err);
     cJSON_Delete(root);
     return st;
 }
@@ -547,45 +551,6 @@ char *codec_encode_variant_solution(const struct cover_grid *g,
          cJSON_AddNumberToObject(st, "nodes", (double)stats->nodes) &&
          cJSON_AddNumberToObject(st, "solve_us", (double)solve_us);
     return codec_finish(obj, ok, len);
-}
-
-static const char *const cover_units[] = {
-    [COVER_ROW] = "row",     [COVER_COLUMN] = "column",
-    [COVER_BOX] = "box",     [COVER_DIAGONAL] = "diagonal",
-    [COVER_EXTRA] = "extra", [COVER_KNIGHT] = "knight",
-    [COVER_KING] = "king",
-};
-
-int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
-                              const struct cover_conflict *c, size_t n)
-{
-    cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
-
-    if (list == NULL)
-        return -1;
-    for (size_t i = 0; i < n; i++) {
-        cJSON *item = cJSON_CreateObject(), *cells;
-        const char *unit = c[i].unit == COVER_BOX && r->has_regions
-                               ? "region"
-                               : cover_units[c[i].unit];
-
-        if (item == NULL)
-            return -1;
-        cJSON_AddItemToArray(list, item);
-        if (!cJSON_AddStringToObject(item, "unit", unit) ||
-            !cJSON_AddNumberToObject(item, "index", c[i].index) ||
-            !cJSON_AddNumberToObject(item, "digit", c[i].digit) ||
-            !(cells = cJSON_AddArrayToObject(item, "cells")))
-            return -1;
-        for (int k = 0; k < c[i].ncells; k++) {
-            int rc[2] = {c[i].cell[k] / r->n, c[i].cell[k] % r->n};
-            cJSON *pair = cJSON_CreateIntArray(rc, 2);
-            if (pair == NULL)
-                return -1;
-            cJSON_AddItemToArray(cells, pair);
-        }
-    }
-    return 0;
 }
 
 char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,

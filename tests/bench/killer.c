@@ -86,7 +86,7 @@ static size_t run(const struct kpuzzle *p, size_t n, unsigned limit,
         return n;
     for (size_t i = 0; i < n; i++) {
         struct sudoku_grid sol;
-        struct killer_stats st;
+        struct sudoku_stats st;
         unsigned count = 0;
         uint64_t c0 = bench_cpu_ns();
         enum killer_status ks = killer_count(&p[i].puzzle, &p[i].cages, limit,
@@ -126,7 +126,7 @@ static void run_perturbed(const struct kpuzzle *p, size_t n, uint64_t budget)
 
     for (size_t i = 0; i < n; i++) {
         struct killer_cages k = p[i].cages;
-        struct killer_stats st;
+        struct sudoku_stats st;
         unsigned count;
         k.cage[0].sum++;
         k.cage[k.ncages - 1].sum--;

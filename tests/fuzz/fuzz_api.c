@@ -75,7 +75,7 @@ struct expect {
 };
 
 /* A body that is not {"board": 9x9} alone may be one of another size or
- * with rule members, as api_read_board decides. 1 with *e set when it is:
+ * with rule members, as api_read_puzzle decides. 1 with *e set when it is:
  * a malformed one must get its decoding's problem on every route, a
  * well-formed one anything a search may answer (checked loosely). */
 static int predict_variant(const char *body, size_t len, struct expect *e)

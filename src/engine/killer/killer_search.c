@@ -632,7 +632,7 @@ enum killer_status killer_count(const struct sudoku_grid *puzzle,
                                 const struct killer_cages *k, unsigned limit,
                                 uint64_t max_nodes,
                                 struct sudoku_grid *solution, unsigned *count,
-                                struct killer_stats *stats)
+                                struct sudoku_stats *stats)
 {
     struct search sr;
     struct state root;

@@ -1,0 +1,229 @@
+/* api_hint.c - POST /hint, /grade and /explain: the logic engine (logic.h)
+ * behind the same intake as /solve (api_read_puzzle), for classic 9x9
+ * puzzles only. The three need exactly one solution (which is also what
+ * makes the uniqueness techniques sound) and say why otherwise. They share
+ * one time budget (--max-logic-ms): when it runs out the answer says so in
+ * a 200, never a 5xx. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "api_internal.h"
+#include "codec.h"
+#include "logic.h"
+#include "sudoku.h"
+
+/* The most steps /explain lists (a step removes at least one of the 729
+ * candidates, so real puzzles stay far below). */
+#define API_EXPLAIN_MAX_STEPS 400
+
+static unsigned logic_ms(const struct api_context *ctx)
+{
+    return ctx->max_logic_ms ? ctx->max_logic_ms : API_LOGIC_DEFAULT_MS;
+}
+
+/* Reads the puzzle (classic only) and insists on exactly one solution
+ * (into *sol), as POST /solve judges it. Returns 0, or -1 when resp holds
+ * the problem. */
+static int read_puzzle(const struct api_context *ctx,
+                       const struct api_request *req, struct api_response *resp,
+                       struct api_puzzle *pz, struct sudoku_grid *sol)
+{
+    struct api_verdict v;
+
+    if (api_read_puzzle(ctx, req, resp, 0, pz) != 0)
+        return -1;
+    if (api_judge(ctx, ctx->max_nodes, &pz->givens, &v) != API_SOLVED) {
+        api_respond_problem(resp, &v.problem);
+        return -1;
+    }
+    *sol = v.solution;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * POST /hint
+ * ------------------------------------------------------------------------ */
+
+/* When the engine is stuck: the blank with the fewest candidates (the one a
+ * person would most likely try), with its digit from the solution. */
+static void solution_step(const struct logic_grid *g,
+                          const struct sudoku_grid *sol, struct logic_step *s)
+{
+    int best = -1;
+
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (g->value[i] == 0 &&
+            (best < 0 || __builtin_popcount(g->cand[i]) <
+                             __builtin_popcount(g->cand[best])))
+            best = i;
+    memset(s, 0, sizeof(*s));
+    s->nplacements = 1;
+    s->placements[0].cell = (uint8_t)best;
+    s->placements[0].digit = sol->cell[best];
+    s->digits = (uint16_t)(1u << (sol->cell[best] - 1));
+    s->ncells = 1;
+    s->cells[0] = (uint8_t)best;
+}
+
+void api_handle_hint(const struct api_context *ctx,
+                     const struct api_request *req, struct api_response *resp)
+{
+    struct api_puzzle pz;
+    struct sudoku_grid sol;
+    struct logic_grid g, ahead;
+    struct logic_step step, next;
+    struct codec_hint h = {0};
+    char text[1024], *body;
+    size_t len = 0;
+    struct logic_budget budget;
+    enum logic_status st;
+
+    if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
+        return;
+    budget.deadline_us = logic_now_us() + logic_ms(ctx) * 1000ull;
+    budget.max_rating = 0;
+    if (api_givens_complete(&pz.givens)) {
+        api_respond_simple(resp, CODEC_PROBLEM_ALREADY_SOLVED,
+                           "the board has no blank cell left: it is solved");
+        return;
+    }
+    logic_init(&g, pz.givens.grid);
+    h.step = &step;
+    h.explanation = text;
+    if ((st = logic_step_budget(&g, &budget, &step)) == LOGIC_OK) {
+        logic_explain(&step, text, sizeof(text));
+        /* An elimination cannot be written on a board: say which digit the
+         * eliminations lead to, so the next hint is not the same one. */
+        ahead = g;
+        next = step;
+        while (next.nplacements == 0) {
+            logic_apply(&ahead, &next);
+            h.next_steps++;
+            if (logic_step_budget(&ahead, &budget, &next) != LOGIC_OK)
+                break;
+        }
+        if (next.nplacements > 0 && h.next_steps > 0) {
+            h.next = &next;
+        }
+    } else {
+        int cell;
+        solution_step(&g, &sol, &step);
+        cell = step.placements[0].cell;
+        h.technique = "from_solution";
+        h.stuck = 1;
+        if (st == LOGIC_BUDGET)
+            snprintf(text, sizeof(text),
+                     "The time budget (%u ms) ran out before a step was "
+                     "found, so this is not a logical deduction: in the "
+                     "solution, cell [%d,%d] is %d.",
+                     logic_ms(ctx), cell / 9, cell % 9,
+                     step.placements[0].digit);
+        else
+            snprintf(text, sizeof(text),
+                     "None of the implemented techniques finds a step here, "
+                     "so this is not a logical deduction: in the solution, "
+                     "cell [%d,%d] is %d.",
+                     cell / 9, cell % 9, step.placements[0].digit);
+    }
+    body = codec_encode_hint(&h, &len);
+    api_respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /grade
+ * ------------------------------------------------------------------------ */
+
+void api_handle_grade(const struct api_context *ctx,
+                      const struct api_request *req, struct api_response *resp)
+{
+    struct api_puzzle pz;
+    struct sudoku_grid sol;
+    struct logic_grade grade;
+    struct logic_limits lim = {logic_ms(ctx) * 1000ull, 0, 0};
+    size_t len = 0;
+    char *body;
+
+    if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
+        return;
+    logic_grade_budget(pz.givens.grid, &lim, &grade, NULL);
+    body = codec_encode_grade(&grade, &len);
+    api_respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /explain
+ * ------------------------------------------------------------------------ */
+
+/* The steps from the given board to the end, applied in order. Steps and
+ * their sentences are held in one allocation: API_EXPLAIN_MAX_STEPS steps
+ * and 1 KiB of text each. */
+void api_handle_explain(const struct api_context *ctx,
+                        const struct api_request *req,
+                        struct api_response *resp)
+{
+    enum { TEXT = 1024 };
+    struct api_puzzle pz;
+    struct sudoku_grid sol;
+    struct logic_grid g;
+    struct logic_budget budget;
+    struct codec_explain e = {0};
+    struct logic_step *steps;
+    const char **texts;
+    char *pool, *body;
+    uint64_t t0 = logic_now_us();
+    enum logic_status st = LOGIC_OK;
+    unsigned rating = 10;
+    int hardest = -1;
+    size_t n = 0, len = 0;
+
+    if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
+        return;
+    steps = malloc(API_EXPLAIN_MAX_STEPS * sizeof(*steps));
+    texts = malloc(API_EXPLAIN_MAX_STEPS * sizeof(*texts));
+    pool = malloc((size_t)API_EXPLAIN_MAX_STEPS * TEXT);
+    if (steps == NULL || texts == NULL || pool == NULL) {
+        free(steps);
+        free(texts);
+        free(pool);
+        api_respond_no_memory(resp);
+        return;
+    }
+    budget.deadline_us = t0 + logic_ms(ctx) * 1000ull;
+    budget.max_rating = 0;
+    logic_init(&g, pz.givens.grid);
+    while (n < API_EXPLAIN_MAX_STEPS &&
+           (st = logic_step_budget(&g, &budget, &steps[n])) == LOGIC_OK) {
+        texts[n] = pool + n * TEXT;
+        logic_explain(&steps[n], pool + n * TEXT, TEXT);
+        if (steps[n].rating > rating ||
+            (steps[n].rating == rating && (int)steps[n].technique > hardest)) {
+            rating = steps[n].rating;
+            hardest = (int)steps[n].technique;
+        }
+        logic_apply(&g, &steps[n]);
+        n++;
+    }
+    e.steps = steps;
+    e.explanations = texts;
+    e.nsteps = n;
+    e.complete = st == LOGIC_SOLVED;
+    e.stopped = st == LOGIC_BUDGET   ? "time_budget"
+                : st == LOGIC_OK     ? "step_cap"
+                : st == LOGIC_SOLVED ? NULL
+                                     : "stuck";
+    e.rating = rating;
+    e.level = e.complete ? (int)logic_rating_level(rating) : LOGIC_EXTREME;
+    if (e.complete && hardest < 0)
+        e.level = LOGIC_EASY;
+    e.solution = &sol;
+    e.shape = pz.body.board.shape;
+    e.max_logic_ms = logic_ms(ctx);
+    e.explain_us = logic_now_us() - t0;
+    body = codec_encode_explain(&e, &len);
+    free(steps);
+    free(texts);
+    free(pool);
+    api_respond_json(resp, body, len);
+}
