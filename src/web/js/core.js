@@ -113,7 +113,7 @@
   let redoStack = [];
   let active = 0;          // the selected cell (holds tabindex=0)
   let notesMode = false;
-  let autoCheck = false;
+  let autoCheck = true;     // "Show mistakes as I go": on for a new player
   let showMistakes = false; // Check pressed: mistakes shown until the next change
   let overlay = null;      // the hint drawn on the grid
   let conflicts = new Set();
