@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const {
   EXAMPLE, SOLUTION, DESKTOP, test, needs, Skip, post, serverHas, openPage,
-  load, shot, axe, grid, cellsWith, label, idOf, waitStatus, ratio, bg, inView,
+  load, shot, axe, grid, cellsWith, label, idOf, waitStatus, ratio, bg, inView, confirmWith,
 } = require('./harness');
 
 const OPTIONAL = ['/validate', '/hint', '/grade', '/generate', '/explain'];
@@ -40,6 +40,7 @@ test('Validate: a good puzzle, a conflict, and two solutions', async () => {
   st = await waitStatus(page, 'error');
   assert.deepEqual(await cellsWith(page, 'is-conflict'), ['c00', 'c01', 'c31']);
   await page.click('#clear');
+  await confirmWith(page, 'Clear the board'); // the typed puzzle would be lost
   await page.click('#c00');
   await page.keyboard.press('1');
   await page.click('#validate');
@@ -53,16 +54,21 @@ test('Hint at 1366x768: places the digit, draws the step, the words stay in view
   await load(page);
   await page.click('#example');
   await waitStatus(page, 'ok', /Example/);
+  // Hints come in three stages: where to look, why, the move.
   await page.click('#hint');
-  let st = await waitStatus(page, 'ok', /^Hint/);
+  await waitStatus(page, 'info', /^Hint 1 of 3/);
+  await page.click('#hint');
+  await waitStatus(page, 'info', /^Hint 2 of 3/);
+  await page.click('#hint');
+  let st = await waitStatus(page, 'ok', /^Hint 3 of 3/);
   const hinted = await cellsWith(page, 'is-hint');
   assert.equal(hinted.length, 1);
   const id = hinted[0];
   const i = Number(id[1]) * 9 + Number(id[2]);
   assert.equal((await grid(page))[i], SOLUTION[i], 'the hint is the solution\'s digit');
   assert.match(await label(page, id), /, hint$/);
-  assert.match(st.text, new RegExp('^Hint \\([a-z ,-]+\\): ' + SOLUTION[i] + ' goes in row ' +
-    (Number(id[1]) + 1) + ', column ' + (Number(id[2]) + 1) + '\\. '));
+  assert.equal(st.text, 'Hint 3 of 3, the move: ' + SOLUTION[i] + ' goes in row ' +
+    (Number(id[1]) + 1) + ', column ' + (Number(id[2]) + 1) + '.');
   assert.doesNotMatch(st.text, /\[\d,\d\]/, 'no 0-based [r,c] left in the words');
   await page.keyboard.press('Control+z');
   assert.deepEqual(await cellsWith(page, 'is-hint'), [], 'a hint is undone like any move');
@@ -74,19 +80,24 @@ test('Hint at 1366x768: places the digit, draws the step, the words stay in view
   await waitStatus(page, 'ok', /Loaded/);
   await page.click('#autofill');
   await page.click('#hint');
-  st = await waitStatus(page, 'ok', /^Hint/);
-  assert.equal((await cellsWith(page, 'is-hint')).length, 1);
-  assert.deepEqual(await cellsWith(page, 'is-pattern'), ['c16', 'c17'], 'the pattern is outlined');
+  await waitStatus(page, 'info', /^Hint 1 of 3: look at row 2 and the top right box/);
   assert.equal((await cellsWith(page, 'is-unit')).length, 9 + 9 - 3, 'row 2 and box 3 are shaded');
-  const struck = await page.$$eval('#board .notes .elim', (els) => els.map((e) => e.closest('.cell').id + ':' + e.textContent).sort());
-  // The step removes 5 from r1c7, r1c8, r1c9, r3c8, r3c9; the 5 it leads to
-  // (r8c9) already took the 5 off the notes of column 9, so three are left.
-  assert.deepEqual(struck, ['c06:5', 'c07:5', 'c27:5'], 'the eliminations are struck through');
-  assert.equal(await page.$eval('#c08', (e) => e.getAttribute('aria-label')).then((l) => /notes [^,]*5/.test(l)), false);
-  assert.match(await label(page, 'c06'), /, empty, notes [1-9 ]*5[1-9 ]*, hint rules out 5$/,
-    'struck on the player\'s own notes (filled in first)');
-  assert.match(st.text, /see the outlined cells\): .* After that(.*)?, \d goes in row \d, column \d \(.+\)\./);
-  assert.match(st.text, /In row 2, 5 can only go in r2c7 and r2c8, all of them in box 3/);
+  assert.equal(await page.$$eval('#board .notes .elim', (e) => e.length), 0, 'nothing struck yet');
+  await page.click('#hint');
+  const why = await waitStatus(page, 'info', /^Hint 2 of 3/);
+  assert.match(why.text, /In row 2, 5 can only go in r2c7 and r2c8, all of them in box 3/);
+  assert.match(why.text, /struck through/);
+  assert.deepEqual(await cellsWith(page, 'is-pattern'), ['c16', 'c17'], 'the pattern is outlined');
+  const struck0 = await page.$$eval('#board .notes .elim', (els) => els.map((e) => e.closest('.cell').id + ':' + e.textContent).sort());
+  assert.deepEqual(struck0, ['c06:5', 'c07:5', 'c08:5', 'c27:5', 'c28:5'], 'the eliminations are struck through');
+  await page.click('#hint');
+  st = await waitStatus(page, 'ok', /^Hint 3 of 3/);
+  assert.equal((await cellsWith(page, 'is-hint')).length, 1);
+  assert.equal((await cellsWith(page, 'is-unit')).length, 9 + 9 - 3, 'row 2 and box 3 are shaded');
+  // The move takes the ruled-out 5s off the notes and places the digit it leads to.
+  assert.equal(await page.$$eval('#board .notes .elim', (e) => e.length), 0);
+  assert.doesNotMatch(await label(page, 'c06'), /notes [^,]*5/, 'the 5 is gone from the notes');
+  assert.match(st.text, /^Hint 3 of 3, the move: the step rules out 5 candidates \(taken off your notes\), and then \d goes in row \d, column \d \(.+\)/);
   assert.ok(await inView(page, '#status'), 'the explanation is in view at 1366x768');
   assert.ok(await inView(page, '#' + (await cellsWith(page, 'is-hint'))[0]), 'and so is the hinted cell');
   const side = await page.locator('#status').boundingBox();
@@ -111,11 +122,16 @@ test('Hint draws a chain: a line per link, solid strong and dashed weak', async 
   await page.click('#load');
   await waitStatus(page, 'ok', /Loaded/);
   await page.click('#hint');
-  const st = await waitStatus(page, 'ok', /^Hint/);
+  await waitStatus(page, 'info', /^Hint 1 of 3/);
+  assert.equal(await page.$$eval('.links *', (e) => e.length), 0, 'where to look first, no chain yet');
+  await page.click('#hint');
+  const st = await waitStatus(page, 'info', /^Hint 2 of 3/);
   const res = await post('/hint', { board: CHAIN_NEXT });
   const want = await res.json();
   if (!Array.isArray(want.links) || want.links.length < 2) throw new Skip('this engine gives no chain here');
-  assert.match(st.text, /The chain is drawn on the grid/);
+  assert.match(st.text, /Follow the line drawn on the board: if 7 in r1c4 is false, then 7 in r1c2 is true/);
+  assert.doesNotMatch(st.text, /\d ?r\dc\d = /, 'no chain notation left');
+  assert.match(st.text, /Solid lines are strong links, dashed lines weak ones/);
   const drawn = await page.$$eval('#board + .links .link', (ls) => ls.map((l) => l.getAttribute('class')));
   assert.deepEqual(drawn, want.links.slice(0, -1).map((n) => 'link link-' + n.link), 'one line per link, in order');
   assert.equal(await page.$$eval('.links .link-node', (c) => c.length), want.links.length, 'a ring per node');
@@ -135,8 +151,10 @@ test('Hint draws a chain: a line per link, solid strong and dashed weak', async 
   await page.focus('#hint');
   await shot(page, 'chain.png', false);
   await axe(page, 'a chain drawn');
+  await page.click('#hint');
+  await waitStatus(page, 'ok', /^Hint 3 of 3/);
   await page.click('#c88');
-  assert.equal(await page.$$eval('.links *', (e) => e.length), 0, 'looking elsewhere clears the drawing');
+  assert.equal(await page.$$eval('.links *', (e) => e.length), 0, 'looking elsewhere after the move clears the drawing');
   await page.finish();
 });
 
@@ -193,6 +211,7 @@ test('Grade, and Generate at all five levels', async () => {
   }
   assert.ok((await grid(page)).replace(/\./g, '').length >= 17, 'a generated puzzle has givens');
   await page.click('#solve');
+  await confirmWith(page, 'Reveal the solution');
   await waitStatus(page, 'ok', /Solved/);
   assert.doesNotMatch(await grid(page), /\./, 'and Solve fills it');
   await page.finish();

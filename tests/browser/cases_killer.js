@@ -7,7 +7,7 @@ const path = require('node:path');
 const assert = require('node:assert/strict');
 const {
   ROOT, DESKTOP, test, base, openPage, load, shot, axe, grid, cellsWith, label,
-  waitStatus,
+  waitStatus, confirmWith,
 } = require('./harness');
 
 // The first killer puzzle of tests/data/killer_puzzles: board, cages, solution.
@@ -20,6 +20,8 @@ function killerPuzzle() {
 
 // Drags the mouse over the cells of a cage, from the first to the last.
 async function dragCage(page, ids) {
+  // The tools (where Draw a cage is) sit below: bring the grid back into view.
+  await page.evaluate(() => document.querySelector('[role=grid]').scrollIntoView({ block: 'center' }));
   const centre = async (id) => {
     const b = await page.locator('#' + id).boundingBox();
     return [b.x + b.width / 2, b.y + b.height / 2];
@@ -53,6 +55,8 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   await page.focus('#line');
   await page.evaluate((t) => navigator.clipboard.writeText(t), k.board + '|' + pasted.join(';') + '|ignored');
   await page.keyboard.press('Control+V');
+  // The refused puzzle's cages are still on the board: the page asks first.
+  await confirmWith(page, 'Load it');
   st = await waitStatus(page, 'ok', /^Loaded a killer puzzle/);
   assert.match(st.text, new RegExp('with ' + pasted.length + ' cages'));
   assert.equal((await cellsWith(page, 'cage-head')).length, pasted.length, 'one sum per cage');
@@ -100,6 +104,7 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   await page.click('#validate');
   st = await waitStatus(page, 'ok', /Valid/);
   await page.click('#solve');
+  await confirmWith(page, 'Reveal the solution');
   await waitStatus(page, 'ok', /^Solved/);
   assert.equal(await grid(page), k.solution, 'the solution of the data file');
   await axe(page, 'killer solved');

@@ -6,7 +6,7 @@
 const assert = require('node:assert/strict');
 const {
   EXAMPLE, SOLUTION, DESKTOP, test, base, post, openPage, load, shot, axe,
-  grid, cellsWith, focusedId, label, waitStatus,
+  grid, cellsWith, focusedId, label, waitStatus, confirmWith,
 } = require('./harness');
 
 const CSP =
@@ -214,6 +214,7 @@ test('Example and Clear', async () => {
   await waitStatus(page, 'ok', /Example/);
   assert.equal(await grid(page), EXAMPLE);
   await page.click('#solve');
+  await confirmWith(page, 'Reveal the solution'); // Solve during a game asks first
   await waitStatus(page, 'ok', /Solved/);
   await page.click('#clear');
   assert.equal(await grid(page), '.'.repeat(81));

@@ -5,7 +5,7 @@
 const assert = require('node:assert/strict');
 const {
   DESKTOP, test, needs, base, post, solveBody, openPage, load, shot, axe, grid,
-  cellsWith, label, waitStatus,
+  cellsWith, label, waitStatus, confirmWith, openTools,
 } = require('./harness');
 
 const DIGITS = '123456789ABCDEFGHIJKLMNOP';
@@ -40,6 +40,8 @@ function verifyVariant(n, puzzle, sol, regionOf) {
 async function pick(page, size, rules) {
   if (size) await page.selectOption('#size', size);
   if (rules !== undefined) await page.selectOption('#rules', rules);
+  // A change that would lose typed givens asks first.
+  if (await page.getByRole('dialog').isVisible()) await confirmWith(page, 'Change the board');
   const n = Number(await page.inputValue('#size'));
   await page.waitForFunction((k) => document.querySelectorAll('#board .cell').length === k, n * n);
   return n;
@@ -100,6 +102,7 @@ test('a 16x16 game: generated, a letter typed, a wrong digit\'s conflicts, solve
   await axe(page, '16x16 conflict');
 
   await page.click('#solve');
+  await confirmWith(page, 'Reveal the solution');
   await waitStatus(page, 'ok', /^Solved/);
   assert.equal(await grid(page), sol, 'the solution the API gives, checked by the rules');
   assert.match(sol, /[A-G]/, 'letters for 10 and up');
@@ -109,6 +112,7 @@ test('a 16x16 game: generated, a letter typed, a wrong digit\'s conflicts, solve
   assert.equal(await page.inputValue('#size'), '16');
   assert.equal(await grid(page), sol);
   assert.equal(await page.textContent('#mode'), 'Solved');
+  await openTools(page);
 
   // 25x25: the digits run to P, on the pad and in the puzzle.
   await pick(page, '25');
@@ -171,6 +175,7 @@ test('a jigsaw 9x9: region borders from the map, played; Hint and Grade disabled
   await page.click('#check');
   await waitStatus(page, 'ok', /^No mistakes so far/);
   await page.click('#solve');
+  await confirmWith(page, 'Reveal the solution');
   await waitStatus(page, 'ok', /^Solved/);
   assert.equal(await grid(page), sol);
   await shot(page, 'variant-jigsaw.png');
@@ -208,6 +213,7 @@ test('variant rules: diagonals and windows shaded, conflicts on a diagonal, a kn
   for (const r of rounds) {
     await pick(page, '9', r.rules);
     await page.click('#clear');
+    if (await page.getByRole('dialog').isVisible()) await confirmWith(page, 'Clear the board');
     for (const [row, col] of r.cells) {
       await page.click('#c' + row + col);
       await page.keyboard.press('1');

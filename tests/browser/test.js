@@ -1,6 +1,7 @@
 // test.js - the demo page in a real browser: Debian's chromium driven by
 // playwright-core. Loads the cases in order (cases_page.js, cases_hints.js,
-// cases_game.js, cases_killer.js, cases_look.js, cases_variant.js; harness.js
+// cases_game.js, cases_killer.js, cases_look.js, cases_variant.js,
+// cases_player.js; harness.js
 // holds what they share), starts build/sudokud on a free port of 127.0.0.1,
 // runs each case in a fresh browser context, saves screenshots under
 // build/browser/, always stops the daemon, and ends with "N passed, N failed".
@@ -12,7 +13,7 @@ const { cases, Skip, start, stop, report } = require('./harness');
 
 const ONLY = process.argv[2] || ''; // run the cases whose name contains this
 
-for (const file of ['cases_page', 'cases_hints', 'cases_game', 'cases_killer', 'cases_look', 'cases_variant']) {
+for (const file of ['cases_page', 'cases_hints', 'cases_game', 'cases_killer', 'cases_look', 'cases_variant', 'cases_player']) {
   require('./' + file);
 }
 

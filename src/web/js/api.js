@@ -225,6 +225,7 @@
     S.elapsed = 0;
     undoStack = [];
     redoStack = [];
+    countStart();
     startClock();
     render();
     save();
@@ -237,6 +238,8 @@
   // Loads a puzzle (givens line, cages) as a new game or new entry, on a
   // board of size n and rule (by default, the board's own).
   function loadPuzzle(line, cages, n, rule) {
+    if (paused) setPaused(false, true);
+    if ($('finish').open) $('finish').close();
     stopClock();
     const size = n || S.size;
     S = emptyState(size, rule === undefined ? S.rule : rule);
@@ -260,7 +263,18 @@
    * Solve, Check, Validate, Generate
    * ---------------------------------------------------------------------- */
 
+  // Solve while playing reveals the game: asked first, and the game then
+  // counts as not won (Undo takes the digits back, not that).
   function solve() {
+    if (S.playing && !S.done) {
+      ask('Reveal the solution?', 'Every cell is filled in and this game will not count as won ' +
+          '(Undo takes the digits back).', 'Reveal the solution', solveNow);
+      return;
+    }
+    solveNow();
+  }
+
+  function solveNow() {
     run(async () => {
       clearMarks();
       if (isEmpty()) { setStatus('error', EMPTY_BOARD); return; }
@@ -272,7 +286,10 @@
         setStatus('error', 'The server sent an answer this page does not understand.');
         return;
       }
+      const revealing = S.playing && !S.done;
+      if (revealing) abandonGame();
       commit(() => {
+        if (revealing) S.revealed = true;
         for (let i = 0; i < CELLS; i++) {
           if (S.givens[i] || (S.values[i] === line[i] && S.kinds[i] !== 'solved')) continue;
           S.values[i] = line[i];
@@ -368,11 +385,22 @@
   }
 
   // POST /generate answers {puzzle, solution, difficulty, givens, ...}.
-  function generate() {
+  // opt: {level} from New game (the board's size and rules kept) or
+  // {daily: date} (classic 9x9, medium, the date as the seed); none: the
+  // tools' level and rating range.
+  function generate(opt) {
     run(async () => {
-      const req = generateRequest();
+      let req;
+      if (opt && opt.daily) {
+        if (!isClassic()) loadPuzzle('', [], 9, '');
+        req = { difficulty: 'medium', seed: dailySeed(opt.daily) };
+      } else if (opt) {
+        req = isClassic() ? { difficulty: opt.level } : Object.assign({ size: SIZE }, members());
+      } else {
+        req = generateRequest();
+      }
       if (!req) return;
-      const level = isClassic() ? $('difficulty').value : '';
+      const level = isClassic() ? (opt ? req.difficulty : $('difficulty').value) : '';
       const what = isClassic() ? (level || 'new') : variantName(SIZE, RULE);
       setStatus('info', 'Generating a ' + what + ' puzzle…');
       const res = await call('POST', '/generate', req);
@@ -384,11 +412,16 @@
         setStatus('error', 'The server sent a puzzle this page does not understand.');
         return;
       }
+      abandonGame();
       loadPuzzle(line, []);
       const givens = S.givens.filter((g) => g).length;
       const rating = d.grade && Number.isFinite(d.grade.rating) ? ' (rating ' + d.grade.rating.toFixed(1) + ')' : '';
       const name = isClassic() ? (d.difficulty || (d.grade && d.grade.level) || level) : what;
-      await startGame('A new ' + name + ' puzzle' + rating + ' with ' + givens + ' givens. Good luck!',
+      if (isClassic() && LEVELS.includes(name)) S.level = name;
+      if (opt && opt.daily) S.daily = opt.daily;
+      else if (S.level) { try { localStorage.setItem(LEVEL_KEY, S.level); } catch (e) { /* not kept */ } }
+      await startGame((opt && opt.daily ? 'The daily puzzle of ' + opt.daily + ', the same for everyone today: a '
+        : 'A new ') + name + ' puzzle' + rating + ' with ' + givens + ' givens. Good luck!',
                       sol.length === CELLS ? sol : '');
     });
   }
@@ -397,6 +430,7 @@
     document.querySelectorAll('[data-endpoint="' + path + '"]').forEach((el) => {
       const group = el.id === 'generate' ? $('generate-group') : el;
       group.hidden = true;
+      if (path === '/generate') $('new-game').hidden = true;
     });
   }
 

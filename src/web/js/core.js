@@ -99,6 +99,13 @@
       solution: '',     // N*N digits once the service gave them
       elapsed: 0,       // ms played, without the time the tab was hidden
       done: false,
+      // About the game, not the board: kept through undo and redo.
+      level: '',        // easy ... extreme, '' for a puzzle typed, loaded or of a variant
+      daily: '',        // the date (YYYY-MM-DD) of a daily puzzle
+      mistakes: 0,      // wrong digits typed, against the solution
+      hints: 0,         // hints asked for
+      revealed: false,  // Solve was used: the game does not count
+      counted: false,   // the finish is in the statistics
     };
   }
   let S = emptyState();
@@ -106,7 +113,7 @@
   let redoStack = [];
   let active = 0;          // the selected cell (holds tabindex=0)
   let notesMode = false;
-  let autoCheck = false;
+  let autoCheck = true;     // "Show mistakes as I go": on for a new player
   let showMistakes = false; // Check pressed: mistakes shown until the next change
   let overlay = null;      // the hint drawn on the grid
   let conflicts = new Set();
@@ -116,6 +123,9 @@
   let dragging = false;
   let busy = false;
   let cellEls = [];
+  let peerList = [];       // cell -> the cells the rules say differ from it
+  let paused = false;
+  let hintStep = null;     // the staged hint: {data, stage 1..3}
 
   // What undo restores: the puzzle and everything the player wrote. The
   // size and rules come first: an old save without them is 9x9 classic.
@@ -161,22 +171,27 @@
 
   function clearMarks() {
     overlay = null;
+    if (hintStep) { hintStep = null; syncHintButton(); }
     conflicts = new Set();
     invalidCell = -1;
     showMistakes = false;
     lineEl.removeAttribute('aria-invalid');
   }
 
+  // After every change: a full, right board is the finish; the clock runs
+  // exactly while a game is on (so undoing Solve, or erasing a cell of a
+  // finished board, starts it again), and the game is saved.
   function afterChange() {
     if (S.playing && !S.done && isFull() && S.solution &&
         digitsLine() === S.solution) {
       S.done = true;
-      stopClock();
-      setStatus('ok', 'Solved, well done! Time ' + clockText(S.elapsed) + '.');
+      syncClock();
+      finishGame();
     }
+    syncClock();
     render();
     syncLine();
-    save();
+    scheduleSave();
   }
 
   const digitAt = (i) => S.givens[i] || S.values[i];

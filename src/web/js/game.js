@@ -40,6 +40,15 @@
       S.notes[i] = 0;
       if (S.playing) clearPeerNotes(i, d);
     });
+    // A mistake counts once, when typed; undo does not take it back.
+    if (changed && S.playing && S.solution.length === CELLS && d !== S.solution[i]) S.mistakes++;
+    if (changed && clash.has(i)) {
+      const k = clash.get(i);
+      setStatus('error', d + ' is already in row ' + (rowOf(k) + 1) + ', column ' + (colOf(k) + 1) +
+                ', which shares a ' + sharedUnit(i, k) + ' with it: both are marked.');
+      render();
+      return;
+    }
     if (changed && !S.done) {
       if (autoCheck && isMistake(i)) {
         setStatus('error', d + ' does not belong in row ' + (rowOf(i) + 1) + ', column ' +
@@ -48,6 +57,16 @@
         setStatus('', '');
       }
     }
+  }
+
+  // The unit two clashing cells share, in a word.
+  function sharedUnit(i, k) {
+    if (rowOf(i) === rowOf(k)) return 'row';
+    if (colOf(i) === colOf(k)) return 'column';
+    if (boxOf(i) === boxOf(k)) return RULE === 'jigsaw' ? 'region' : 'box';
+    if (S.cages.some((cg) => cg.cells.includes(i) && cg.cells.includes(k))) return 'cage';
+    return { diagonals: 'diagonal', windoku: 'window', anti_knight: 'knight\'s move',
+      anti_king: 'diagonal step' }[RULE] || 'unit';
   }
 
   function erase(i) {
@@ -178,9 +197,10 @@
   function elapsed() { return S.elapsed + (since ? Date.now() - since : 0); }
   function showClock() { $('timer').textContent = clockText(elapsed()); }
 
-  // Runs only while a game is on and the tab is visible.
+  // The clock runs exactly while a game is on, not paused, in a visible tab.
+  const clockShouldRun = () => S.playing && !S.done && !paused && document.visibilityState !== 'hidden';
   function startClock() {
-    if (!S.playing || S.done || document.visibilityState === 'hidden' || since) { showClock(); return; }
+    if (!clockShouldRun() || since) { showClock(); return; }
     since = Date.now();
     ticker = setInterval(showClock, 1000);
     showClock();
@@ -192,17 +212,250 @@
     showClock();
     save();
   }
+  function syncClock() {
+    if (clockShouldRun()) startClock();
+    else if (since) stopClock();
+    else showClock();
+  }
+
+  // Pause: the clock stops and the board is hidden (so it cannot be
+  // studied for free) until Resume.
+  function setPaused(on, quiet) {
+    if (on && (!S.playing || S.done)) return;
+    paused = on;
+    $('pause').setAttribute('aria-pressed', String(on));
+    $('pause').textContent = on ? 'Paused' : 'Pause';
+    $('paused').hidden = !on;
+    boardEl.classList.toggle('is-paused', on);
+    boardEl.inert = on;
+    $('pad').inert = on;
+    if (on) boardEl.setAttribute('aria-hidden', 'true'); else boardEl.removeAttribute('aria-hidden');
+    syncClock();
+    if (quiet) return;
+    if (on) $('resume').focus();
+    else if (cellEls[active]) cellEls[active].focus();
+    setStatus('info', on ? 'Paused at ' + clockText(elapsed()) + '.' : 'Resumed.');
+  }
+
+  /* ----------------------------------------------------------------------
+   * Asking first, the finish, statistics, the daily puzzle
+   * ---------------------------------------------------------------------- */
+
+  // A game would lose something if replaced: digits or notes of the player
+  // in a game not finished, or givens typed while entering a puzzle.
+  function hasProgress() {
+    if (S.done) return false;
+    if (!S.playing) return S.givens.some((g) => g) || S.cages.length > 0;
+    return S.values.some((v, i) => v && S.kinds[i] !== 'solved') || S.notes.some((m) => m);
+  }
+  function progressText() {
+    if (!S.playing) return '(the puzzle you typed)';
+    const n = S.values.filter((v, i) => v && S.kinds[i] !== 'solved').length;
+    return '(' + plural(n, 'digit', 'digits') + ', ' + clockText(elapsed()) + ')';
+  }
+
+  // The page's one question: a modal <dialog> with a title, the words and
+  // two buttons; Escape or the second button is no. The focus goes back
+  // where it was.
+  let asked = null;
+  function ask(title, text, yes, onYes, onNo) {
+    const d = $('confirm');
+    $('confirm-title').textContent = title;
+    $('confirm-text').textContent = text;
+    $('confirm-yes').textContent = yes;
+    asked = { onYes: onYes, onNo: onNo, back: document.activeElement };
+    d.showModal();
+    $('confirm-no').focus();
+  }
+  function answer(yes) {
+    const a = asked;
+    asked = null;
+    if ($('confirm').open) $('confirm').close();
+    if (!a) return;
+    if (a.back && a.back.focus && document.contains(a.back)) a.back.focus();
+    if (yes) a.onYes(); else if (a.onNo) a.onNo();
+  }
+  // Runs fn now when nothing would be lost, else after the player says yes.
+  function guard(title, text, yes, fn) {
+    if (!hasProgress()) { fn(); return; }
+    ask(title, text + ' Your game in progress ' + progressText() + ' will be lost.', yes, fn);
+  }
+
+  const STATS_KEY = 'sudokud.stats.v1';
+  const LEVEL_KEY = 'sudokud.level';
+  const LEVELS = ['easy', 'medium', 'hard', 'expert', 'extreme'];
+  function loadStats() {
+    let st = null;
+    try { st = JSON.parse(localStorage.getItem(STATS_KEY) || 'null'); } catch (e) { st = null; }
+    return st && typeof st === 'object' ? st : {};
+  }
+  function statsFor(st, key) {
+    const x = st[key] && typeof st[key] === 'object' ? st[key] : {};
+    const num = (v) => (Number.isFinite(v) && v >= 0 ? v : 0);
+    return { played: num(x.played), won: num(x.won), total: num(x.total), best: num(x.best),
+      streak: num(x.streak), bestStreak: num(x.bestStreak) };
+  }
+  function saveStats(st) {
+    try { localStorage.setItem(STATS_KEY, JSON.stringify(st)); } catch (e) { /* not kept */ }
+    showStats();
+  }
+  // The key a game's statistics go under: its level, or 'daily'.
+  const statsKey = () => (S.daily ? 'daily' : S.level);
+
+  // A game left unfinished (a new one replaces it) or revealed ends its
+  // level's streak.
+  function abandonGame() {
+    if (!S.playing || S.done || S.counted || !statsKey()) return;
+    const st = loadStats();
+    const x = statsFor(st, statsKey());
+    x.streak = 0;
+    st[statsKey()] = x;
+    S.counted = true;
+    saveStats(st);
+  }
+  function countStart() {
+    if (!statsKey()) return;
+    const st = loadStats();
+    const x = statsFor(st, statsKey());
+    x.played++;
+    st[statsKey()] = x;
+    saveStats(st);
+  }
+
+  // The finish: a game the player completed (or one Solve revealed), with
+  // its time, mistakes and hints, the level's statistics and a result to share.
+  function finishGame() {
+    const ms = elapsed();
+    let record = '';
+    const key = statsKey();
+    if (!S.counted && key) {
+      S.counted = true;
+      const st = loadStats();
+      const x = statsFor(st, key);
+      if (S.revealed) {
+        x.streak = 0;
+      } else {
+        x.won++;
+        x.total += ms;
+        if (!x.best || ms < x.best) { record = 'A new best time for ' + levelWord(key) + '!'; x.best = ms; }
+        x.streak++;
+        x.bestStreak = Math.max(x.bestStreak, x.streak);
+      }
+      st[key] = x;
+      saveStats(st);
+    }
+    if (S.revealed) {
+      setStatus('info', 'The solution is shown. Undo takes it back; New game starts another.');
+      return;
+    }
+    setStatus('ok', 'Solved, well done! Time ' + clockText(ms) + '.');
+    const facts = [['Time', clockText(ms)], ['Mistakes', String(S.mistakes)], ['Hints', String(S.hints)],
+      ['Level', levelName()]];
+    if (key) {
+      const x = statsFor(loadStats(), key);
+      facts.push(['Best', clockText(x.best)], ['Average', clockText(x.won ? x.total / x.won : 0)],
+        ['Streak', String(x.streak)]);
+    }
+    $('finish-facts').replaceChildren(...facts.flatMap(([k, v]) => {
+      const dt = document.createElement('dt');
+      const dd = document.createElement('dd');
+      dt.textContent = k;
+      dd.textContent = v;
+      return [dt, dd];
+    }));
+    $('finish-record').textContent = record;
+    $('result').textContent = resultText(ms);
+    $('copy-status').textContent = '';
+    if (!$('finish').open) $('finish').showModal();
+    $('copy-result').focus();
+  }
+
+  function levelWord(key) {
+    return key === 'daily' ? 'the daily puzzle' : key;
+  }
+
+  // The result to share: what was played, how it went, and the link that
+  // opens the same puzzle.
+  function resultText(ms) {
+    return 'sudokud ' + (S.daily ? 'daily puzzle ' + S.daily : levelName() + ' Sudoku') + ': solved in ' +
+      clockText(ms) + ', ' + plural(S.mistakes, 'mistake', 'mistakes') + ', ' + plural(S.hints, 'hint', 'hints') +
+      '.\n' + shareUrl();
+  }
+
+  async function copyResult() {
+    const text = $('result').textContent;
+    let ok = false;
+    try { await navigator.clipboard.writeText(text); ok = true; } catch (e) { ok = false; }
+    if (!ok) {
+      const range = document.createRange();
+      range.selectNodeContents($('result'));
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+    }
+    $('copy-status').textContent = ok ? 'Copied: paste it anywhere.'
+      : 'This browser would not copy it: the text is selected, copy it with Ctrl+C.';
+  }
+
+  // The statistics table: a row per level, and the daily puzzle.
+  function showStats() {
+    const st = loadStats();
+    const rows = LEVELS.concat(['daily']).map((key) => {
+      const x = statsFor(st, key);
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = key === 'daily' ? 'Daily' : key.charAt(0).toUpperCase() + key.slice(1);
+      tr.appendChild(th);
+      [x.won + ' of ' + x.played, x.best ? clockText(x.best) : '-', x.won ? clockText(x.total / x.won) : '-',
+        String(x.streak)].forEach((v) => {
+        const td = document.createElement('td');
+        td.textContent = v;
+        tr.appendChild(td);
+      });
+      return tr;
+    });
+    $('stats').tBodies[0].replaceChildren(...rows);
+  }
+
+  // The daily puzzle: the same for everyone on a date, because its seed is
+  // the date (20250105 on 5 January 2025, the player's local date).
+  function today() {
+    const d = new Date();
+    return d.getFullYear() + '-' + String(d.getMonth() + 1).padStart(2, '0') + '-' + String(d.getDate()).padStart(2, '0');
+  }
+  const dailySeed = (date) => Number(date.replace(/-/g, ''));
+
+  // Zoom: boards of 12x12 and up at twice the width, scrolled inside their
+  // frame, so that notes are legible on a phone.
+  let zoomed = false;
+  function setZoom(on) {
+    zoomed = on;
+    $('zoom').setAttribute('aria-pressed', String(on));
+    $('board-wrap').classList.toggle('is-zoomed', on);
+    if (on && cellEls[active]) cellEls[active].scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }
 
   /* ----------------------------------------------------------------------
    * Saving, resuming and sharing
    * ---------------------------------------------------------------------- */
 
+  // Saving is put off a moment after a change (a 25x25 game with its undo
+  // history is 0.5 MB of JSON), and done at once when the tab hides.
+  let saveTimer = 0;
+  function scheduleSave() {
+    if (!saveTimer) saveTimer = setTimeout(save, 250);
+  }
   function save() {
+    clearTimeout(saveTimer);
+    saveTimer = 0;
     try {
       const data = JSON.parse(snapshot());
       localStorage.setItem(STORE_KEY, JSON.stringify({
         state: data, elapsed: elapsed(), active: active, autoCheck: autoCheck,
         undo: undoStack.slice(-50), redo: redoStack.slice(-50),
+        meta: { level: S.level, daily: S.daily, mistakes: S.mistakes, hints: S.hints,
+          revealed: S.revealed, counted: S.counted },
       }));
     } catch (e) { /* private mode or full: the game just is not kept */ }
   }
@@ -232,6 +485,13 @@
     try { restore(JSON.stringify(saved.state)); } catch (e) { S = emptyState(); return false; }
     if (!wellFormed(S)) { S = emptyState(); return false; }
     S.elapsed = Number(saved.elapsed) || 0;
+    const m = saved.meta && typeof saved.meta === 'object' ? saved.meta : {};
+    S.level = LEVELS.includes(m.level) ? m.level : '';
+    S.daily = typeof m.daily === 'string' && /^\d{4}-\d\d-\d\d$/.test(m.daily) ? m.daily : '';
+    S.mistakes = Number.isInteger(m.mistakes) && m.mistakes >= 0 ? m.mistakes : 0;
+    S.hints = Number.isInteger(m.hints) && m.hints >= 0 ? m.hints : 0;
+    S.revealed = !!m.revealed;
+    S.counted = !!m.counted;
     const snaps = (a) => (Array.isArray(a) ? a : []).filter((x) => {
       const st = emptyState();
       try { restore(x, st); } catch (e) { return false; }
@@ -239,7 +499,7 @@
     });
     undoStack = snaps(saved.undo);
     redoStack = snaps(saved.redo);
-    autoCheck = !!saved.autoCheck;
+    autoCheck = saved.autoCheck === undefined ? true : !!saved.autoCheck;
     $('auto-check').checked = autoCheck;
     const n = S.size * S.size;
     active = Number.isInteger(saved.active) && saved.active >= 0 && saved.active < n ? saved.active : 0;

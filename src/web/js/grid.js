@@ -6,6 +6,9 @@
   const SVG = 'http://www.w3.org/2000/svg';
   let linksEl = null;        // the <svg> a hint's chain is drawn on
   let built = '';            // the size and rule the grid was built for
+  let baseCls = [];          // cell -> its classes that come with the shape
+  let padButtons = [];
+  let clash = new Map();     // cell -> a cell it clashes with (see clashMap)
 
   // "c34" on boards up to 9x9 (as it always was); "c3-14" above, where two
   // numbers side by side could be read two ways.
@@ -21,12 +24,15 @@
     if (active >= CELLS) active = 0;
     buildGrid();
     buildPadDigits();
+    padButtons = Array.from(document.querySelectorAll('#pad-digits button'));
+    drawn = [];
     syncPicker();
   }
 
   function buildGrid() {
     boardEl.replaceChildren();
     cellEls = [];
+    baseCls = [];
     boardEl.className = 'board n' + SIZE + (RULE ? ' rule-' + RULE : '');
     for (let r = 0; r < SIZE; r++) {
       const row = document.createElement('div');
@@ -43,6 +49,7 @@
         if (r < SIZE - 1 && regionOf[i] !== regionOf[i + SIZE]) cl.add('edge-b');
         if (RULE === 'diagonals' && onDiagonal(i)) cl.add('is-diag');
         if (extraOf[i] >= 0) cl.add('is-extra');
+        baseCls.push(cell.className);
         cell.setAttribute('role', 'gridcell');
         cell.setAttribute('aria-colindex', String(c + 1));
         cell.tabIndex = i === active ? 0 : -1;
@@ -75,7 +82,7 @@
     linksEl.setAttribute('preserveAspectRatio', 'none');
     linksEl.setAttribute('aria-hidden', 'true');
     linksEl.setAttribute('focusable', 'false');
-    boardEl.parentNode.appendChild(linksEl);
+    boardEl.after(linksEl);
   }
 
   // Where candidate d of cell i sits: its place in the 3x3 of the notes.
@@ -88,7 +95,7 @@
   // for a strong link, dashed for a weak one, thin for a forcing trail.
   function drawLinks() {
     while (linksEl.firstChild) linksEl.removeChild(linksEl.firstChild);
-    if (!overlay || !overlay.links.length) return;
+    if (!overlay || !overlay.links.length || (overlay.stage || 3) < 2) return;
     const pts = overlay.links.map((n) => {
       const ps = n.cells.map((i) => candidatePoint(i, n.digit));
       return [ps.reduce((a, p) => a + p[0], 0) / ps.length, ps.reduce((a, p) => a + p[1], 0) / ps.length];
@@ -132,14 +139,49 @@
     return map;
   }
 
+  // The clashes on the board as it stands: cell -> the first cell that
+  // holds the same digit in one of its units (row, column, box or region,
+  // diagonal, window, a knight's or king's move, or its killer cage).
+  function clashMap(cmap) {
+    const out = new Map();
+    for (let i = 0; i < CELLS; i++) {
+      const d = digitAt(i);
+      if (!d) continue;
+      const list = peerList[i];
+      for (let n = 0; n < list.length; n++) {
+        if (digitAt(list[n]) === d) { out.set(i, list[n]); break; }
+      }
+    }
+    S.cages.forEach((cage) => {
+      const seen = new Map();
+      cage.cells.forEach((k) => {
+        const d = digitAt(k);
+        if (!d) return;
+        if (seen.has(d)) {
+          if (!out.has(k)) out.set(k, seen.get(d));
+          if (!out.has(seen.get(d))) out.set(seen.get(d), k);
+        } else seen.set(d, k);
+      });
+    });
+    void cmap;
+    return out;
+  }
+
+  // Draws S on the grid. Every cell's look is worked out, but the DOM is
+  // touched only where it changed (the last class, label, digit and notes
+  // of each cell are kept): on 25x25 a keystroke changes a few dozen cells
+  // of 625, and rewriting all of them cost 140-240 ms.
+  let drawn = [];
   function render() {
     ensureGrid();
+    if (drawn.length !== CELLS) drawn = cellEls.map(() => ({}));
     const cmap = cageMap();
     const sel = digitAt(active);
     const unitCells = new Set();
     const patternCells = new Set();
     const elims = new Map();
     const chainDigits = new Map(); // cell -> digits of the hint's chain there
+    const stage = overlay ? overlay.stage || 3 : 0;
     if (overlay) {
       overlay.units.forEach((u) => {
         for (let k = 0; k < CELLS; k++) {
@@ -147,43 +189,73 @@
           if (idx === u.index) unitCells.add(k);
         }
       });
-      overlay.cells.forEach((k) => patternCells.add(k));
-      overlay.links.forEach((n) => n.cells.forEach((k) => {
-        patternCells.add(k);
-        if (!chainDigits.has(k)) chainDigits.set(k, []);
-        if (!chainDigits.get(k).includes(n.digit)) chainDigits.get(k).push(n.digit);
-      }));
-      overlay.elims.forEach((e) => {
-        if (!elims.has(e.i)) elims.set(e.i, []);
-        elims.get(e.i).push(e.d);
-      });
+      // Where to look, first: the units, or the pattern's cells when the
+      // step names no unit (a chain).
+      if (stage >= 2 || !overlay.units.length) overlay.cells.forEach((k) => patternCells.add(k));
+      if (stage >= 2) {
+        overlay.links.forEach((n) => n.cells.forEach((k) => {
+          patternCells.add(k);
+          if (!chainDigits.has(k)) chainDigits.set(k, []);
+          if (!chainDigits.get(k).includes(n.digit)) chainDigits.get(k).push(n.digit);
+        }));
+        overlay.elims.forEach((e) => {
+          if (!elims.has(e.i)) elims.set(e.i, []);
+          elims.get(e.i).push(e.d);
+        });
+      } else if (!overlay.units.length) {
+        overlay.links.forEach((n) => n.cells.forEach((k) => patternCells.add(k)));
+      }
     }
+    clash = clashMap(cmap);
     const cageSet = new Set(cageSel);
+    const counts = {};
     for (let i = 0; i < CELLS; i++) {
       const el = cellEls[i];
+      const was = drawn[i];
       const given = S.givens[i];
       const value = given || S.values[i];
+      if (value) counts[value] = (counts[value] || 0) + 1;
       const kind = given ? 'given' : S.values[i] ? S.kinds[i] : '';
       const mistake = (autoCheck || showMistakes) && isMistake(i);
-      const cl = el.classList;
-      el.children[0].textContent = value;
-      cl.toggle('is-given', !!given);
-      cl.toggle('is-locked', !!given && S.playing);
-      cl.toggle('is-player', kind === 'player');
-      cl.toggle('is-solved', kind === 'solved');
-      cl.toggle('is-hint', kind === 'hint');
-      cl.toggle('is-selected', i === active);
-      cl.toggle('is-peer', !overlay && sameUnit(active, i));
-      cl.toggle('is-same', !!sel && i !== active && value === sel);
-      cl.toggle('is-mistake', mistake);
-      cl.toggle('is-conflict', conflicts.has(i));
-      cl.toggle('is-error', invalidCell === i);
-      cl.toggle('is-unit', unitCells.has(i));
-      cl.toggle('is-pattern', patternCells.has(i));
-      cl.toggle('is-target', !!overlay && overlay.target === i);
-      cl.toggle('is-caging', cageSet.has(i));
-      if (mistake || conflicts.has(i) || invalidCell === i) el.setAttribute('aria-invalid', 'true');
-      else el.removeAttribute('aria-invalid');
+      const n = cmap[i];
+      const r = rowOf(i);
+      const c = colOf(i);
+      const head = n >= 0 && Math.min.apply(null, S.cages[n].cells) === i;
+      const cls = [baseCls[i]];
+      if (given) cls.push('is-given');
+      if (given && S.playing) cls.push('is-locked');
+      if (kind === 'player') cls.push('is-player');
+      if (kind === 'solved') cls.push('is-solved');
+      if (kind === 'hint') cls.push('is-hint');
+      if (i === active) cls.push('is-selected');
+      if (!overlay && sameUnit(active, i)) cls.push('is-peer');
+      if (sel && i !== active && value === sel) cls.push('is-same');
+      if (mistake) cls.push('is-mistake');
+      if (clash.has(i)) cls.push('is-clash');
+      if (conflicts.has(i)) cls.push('is-conflict');
+      if (invalidCell === i) cls.push('is-error');
+      if (unitCells.has(i)) cls.push('is-unit');
+      if (patternCells.has(i)) cls.push('is-pattern');
+      if (stage >= 3 && overlay.target === i) cls.push('is-target');
+      if (cageSet.has(i)) cls.push('is-caging');
+      if (n >= 0) {
+        // Cage outline: a dashed side wherever the neighbour is in another cage.
+        cls.push('in-cage');
+        if (r === 0 || cmap[i - SIZE] !== n) cls.push('cage-t');
+        if (r === SIZE - 1 || cmap[i + SIZE] !== n) cls.push('cage-b');
+        if (c === 0 || cmap[i - 1] !== n) cls.push('cage-l');
+        if (c === SIZE - 1 || cmap[i + 1] !== n) cls.push('cage-r');
+        if (head) cls.push('cage-head');
+      }
+      const className = cls.join(' ');
+      if (was.cls !== className) { el.className = className; was.cls = className; }
+      if (was.value !== value) { el.children[0].textContent = value; was.value = value; }
+      const invalid = mistake || clash.has(i) || conflicts.has(i) || invalidCell === i;
+      if (was.invalid !== invalid) {
+        if (invalid) el.setAttribute('aria-invalid', 'true');
+        else el.removeAttribute('aria-invalid');
+        was.invalid = invalid;
+      }
 
       // Notes, and a hint's eliminations drawn struck through in their place.
       const mask = value ? 0 : S.notes[i];
@@ -191,47 +263,52 @@
       // notes (the candidates are implied) or on the player's own note.
       const el2 = value ? [] : (elims.get(i) || [])
         .filter((d) => !mask || (mask & (1 << d))).sort((x, y) => x - y);
-      const spans = el.children[1].children;
-      for (let d = 1; d <= SIZE; d++) {
-        const struck = el2.includes(d);
-        spans[d - 1].textContent = (mask & (1 << d)) || struck ? DIGITS[d - 1] : '';
-        spans[d - 1].className = struck ? 'elim' : '';
+      const notesKey = mask + ':' + el2.join('');
+      if (was.notes !== notesKey) {
+        const spans = el.children[1].children;
+        for (let d = 1; d <= SIZE; d++) {
+          const struck = el2.includes(d);
+          spans[d - 1].textContent = (mask & (1 << d)) || struck ? DIGITS[d - 1] : '';
+          spans[d - 1].className = struck ? 'elim' : '';
+        }
+        was.notes = notesKey;
       }
 
-      // Cage outline: a dashed side wherever the neighbour is in another cage.
-      const n = cmap[i];
-      const r = rowOf(i);
-      const c = colOf(i);
-      cl.toggle('in-cage', n >= 0);
-      cl.toggle('cage-t', n >= 0 && (r === 0 || cmap[i - SIZE] !== n));
-      cl.toggle('cage-b', n >= 0 && (r === SIZE - 1 || cmap[i + SIZE] !== n));
-      cl.toggle('cage-l', n >= 0 && (c === 0 || cmap[i - 1] !== n));
-      cl.toggle('cage-r', n >= 0 && (c === SIZE - 1 || cmap[i + 1] !== n));
-      const head = n >= 0 && Math.min.apply(null, S.cages[n].cells) === i;
       // The sum is drawn by CSS (content: attr(data-sum)), not written as
       // text: the cell's text stays its digit or notes, which its name
       // (where the sum is said too) contains word for word.
-      if (head) el.children[2].dataset.sum = String(S.cages[n].sum);
-      else delete el.children[2].dataset.sum;
-      cl.toggle('cage-head', head);
+      const sum = head ? String(S.cages[n].sum) : '';
+      if (was.sum !== sum) {
+        if (sum) el.children[2].dataset.sum = sum;
+        else delete el.children[2].dataset.sum;
+        was.sum = sum;
+      }
 
-      el.setAttribute('aria-label', cellLabel(i, value, kind, mistake, n, el2, chainDigits.get(i)));
+      const text = cellLabel(i, value, kind, mistake, n, el2, chainDigits.get(i));
+      if (was.label !== text) { el.setAttribute('aria-label', text); was.label = text; }
     }
-    document.querySelectorAll('#pad-digits button').forEach((b) => {
-      const d = b.dataset.digit;
-      let count = 0;
-      for (let i = 0; i < CELLS; i++) if (digitAt(i) === d) count++;
-      b.classList.toggle('is-complete', count >= SIZE);
-    });
+    padButtons.forEach((b) => b.classList.toggle('is-complete', (counts[b.dataset.digit] || 0) >= SIZE));
     drawLinks();
     $('undo').disabled = !undoStack.length;
     $('redo').disabled = !redoStack.length;
     $('play').hidden = S.playing;
+    $('solve').textContent = S.playing ? 'Reveal solution' : 'Solve';
     $('mode').textContent = S.done ? 'Solved' : S.playing
       ? (S.cages.length ? 'Playing a killer puzzle' : isClassic() ? 'Playing'
         : 'Playing ' + variantName(SIZE, RULE)) : 'Entering a puzzle';
+    $('level').textContent = levelName();
+    $('mistakes').textContent = String(S.mistakes);
+    $('pause').disabled = !S.playing || S.done;
     boardEl.classList.toggle('is-done', S.done);
     updateShare();
+  }
+
+  // The level in play, in words: "Medium", "Daily, 5 May", "16x16".
+  function levelName() {
+    if (!S.playing) return 'None';
+    if (S.daily) return 'Daily ' + S.daily;
+    if (S.level) return S.level.charAt(0).toUpperCase() + S.level.slice(1);
+    return isClassic() ? (S.cages.length ? 'Killer' : 'Your own') : variantName(SIZE, RULE);
   }
 
   // "Row 1, column 2, box 1, given 5" / "Row 4, column 4, box 5, empty, notes 1 3 8";
@@ -251,6 +328,10 @@
       parts.push(value + (kind === 'solved' ? ', solved' : kind === 'hint' ? ', hint' : ''));
     }
     if (mistake) parts.push('mistake');
+    if (clash.has(i)) {
+      const k = clash.get(i);
+      parts.push('clashes with row ' + (rowOf(k) + 1) + ', column ' + (colOf(k) + 1));
+    }
     if (conflicts.has(i)) parts.push('conflict');
     if (elims.length && !value) parts.push('hint rules out ' + elims.join(' '));
     if (chain) parts.push('in the hint\'s chain on ' + chain.join(' and '));
@@ -268,7 +349,13 @@
     active = i;
     cellEls[i].tabIndex = 0;
     if (focus !== false) cellEls[i].focus();
-    if (overlay && overlay.target !== i) overlay = null; // looking elsewhere: the hint has been read
+    // Looking elsewhere once the move is shown: the hint has been read.
+    // While it only says where to look, or why, the player looks around.
+    if (overlay && (overlay.stage || 3) >= 3 && overlay.target !== i) {
+      overlay = null;
+      if (hintStep) { hintStep = null; syncHintButton(); }
+    }
+    if (zoomed) cellEls[i].scrollIntoView({ block: 'nearest', inline: 'nearest' });
     render();
   }
 
@@ -286,7 +373,15 @@
 
   function onKeyDown(ev) {
     const i = Number(ev.target.dataset.index);
-    if (Number.isNaN(i) || ev.altKey || ev.metaKey) return;
+    if (Number.isNaN(i)) return;
+    handleKey(i, ev);
+  }
+
+  // A key for cell i, from the grid or from anywhere else on the page
+  // (onDocKeyDown). Returns whether it was the board's.
+  function handleKey(i, ev) {
+    if (ev.altKey || ev.metaKey) return false;
+    if (paused) return false;
     const r = rowOf(i);
     const c = colOf(i);
     const key = ev.key;
@@ -296,7 +391,6 @@
     if (ev.ctrlKey) {
       if (key === 'Home') select(0);
       else if (key === 'End') select(CELLS - 1);
-      else if (key === 'Enter') solve();
       else handled = false; // undo/redo are on the document; Ctrl+C and the like stay
     } else if (cageMode && (key === ' ' || key === 'Enter')) {
       toggleCageCell(i);
@@ -331,24 +425,36 @@
       select(r * SIZE + SIZE - 1);
     } else if (key === 'n' || key === 'N') {
       setNotesMode(!notesMode); // on 25x25, N is a digit and comes first
-    } else if (key === 'Enter') {
-      if (!S.playing) solve();
     } else if (key.length === 1) {
       // Any other printable key: ignored, the cell keeps its digit.
     } else {
       handled = false; // Tab, Escape, function keys...
     }
     if (handled) ev.preventDefault();
+    return handled;
   }
 
-  // Ctrl+Z / Ctrl+Y (and Ctrl+Shift+Z) anywhere but in a text field.
+  // Keys anywhere on the page but in a text field or a dialog: Ctrl+Z /
+  // Ctrl+Y (and Ctrl+Shift+Z) undo and redo; digits, arrows and erasing go
+  // to the selected cell, and the focus goes back to the board, so a press
+  // on the number pad or a button never leaves the keyboard dead. Space,
+  // Enter and Tab keep their meaning for the control that has the focus.
   function onDocKeyDown(ev) {
-    if (!ev.ctrlKey && !ev.metaKey) return;
     const t = ev.target;
-    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
-    const k = ev.key.toLowerCase();
-    if (k === 'z' && !ev.shiftKey) { ev.preventDefault(); undo(); }
-    else if (k === 'y' || (k === 'z' && ev.shiftKey)) { ev.preventDefault(); redo(); }
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA' ||
+        t.closest('dialog') || t.tagName === 'SUMMARY')) return;
+    if (ev.ctrlKey || ev.metaKey) {
+      const k = ev.key.toLowerCase();
+      if (k === 'z' && !ev.shiftKey) { ev.preventDefault(); undo(); }
+      else if (k === 'y' || (k === 'z' && ev.shiftKey)) { ev.preventDefault(); redo(); }
+      return;
+    }
+    if (boardEl.contains(t) || paused || !cellEls[active]) return;
+    if (ev.key === ' ' || ev.key === 'Enter' || ev.key === 'Tab' || ev.key === 'Escape') return;
+    if (ev.key.length !== 1 && !/^(?:Arrow|Home|End|Backspace|Delete)/.test(ev.key)) return;
+    if (t && t.tagName === 'A' && ev.key.length !== 1) return;
+    const moves = /^(?:Arrow|Home|End)/.test(ev.key);
+    if (handleKey(active, ev) && !moves) cellEls[active].focus();
   }
 
   function onFocusIn(ev) {

@@ -66,11 +66,15 @@
     return { line: chars.join('').toUpperCase(), cages: cages, size: n, rule: rule };
   }
 
-  // Loads a line and starts playing it.
+  // Loads a line and starts playing it (after asking, if a game would be lost).
   function loadLine(text, fromLink) {
     const p = parseLine(text, fromLink);
     if (!p) return;
+    guard('Load this puzzle?', 'The puzzle replaces the board.', 'Load it', () => loadParsed(p));
+  }
+  function loadParsed(p) {
     run(async () => {
+      abandonGame();
       loadPuzzle(p.line, p.cages, p.size, p.rule);
       const givens = S.givens.filter((g) => g).length;
       const kind = isClassic() ? '' : variantName(SIZE, RULE) + ' ';
@@ -113,9 +117,62 @@
     }
   }
 
+  // The New game dialog: the five levels on a classic board, one button
+  // for a puzzle of the board's size and rules on any other; it says what
+  // a game in progress would lose.
+  function openNewGame() {
+    const box = document.querySelector('#new-dialog .levels');
+    const buttons = isClassic() ? LEVELS.map((l) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = l.charAt(0).toUpperCase() + l.slice(1);
+      b.addEventListener('click', () => { $('new-dialog').close(); generate({ level: l }); });
+      return b;
+    }) : [(() => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = 'A new ' + variantName(SIZE, RULE) + ' puzzle';
+      b.addEventListener('click', () => { $('new-dialog').close(); generate({ level: '' }); });
+      return b;
+    })()];
+    box.replaceChildren(...buttons);
+    let last = 'medium';
+    try { last = localStorage.getItem(LEVEL_KEY) || 'medium'; } catch (e) { last = 'medium'; }
+    $('new-text').textContent = (isClassic() ? 'Pick a level; the last you played was ' + last + '.'
+      : 'Levels are for classic 9x9; this board is ' + variantName(SIZE, RULE) + '.') +
+      (hasProgress() ? ' Your game in progress ' + progressText() + ' will be lost.' : '');
+    $('new-dialog').showModal();
+    const focus = isClassic() ? buttons[Math.max(0, LEVELS.indexOf(last))] : buttons[0];
+    focus.focus();
+  }
+
+  function daily() {
+    const date = today();
+    if (S.daily === date && S.playing) { setStatus('info', 'This is the daily puzzle of ' + date + '.'); return; }
+    guard('Play the daily puzzle?', 'The daily puzzle replaces the board.', 'Play the daily puzzle',
+      () => generate({ daily: date }));
+  }
+
+  // Arrival: a shared link, else the saved game, else a new puzzle of the
+  // last level played (Medium the first time).
+  function arrive(linked, resumed) {
+    if (linked && (!resumed || linked !== linkText())) {
+      loadLine(linked, true);
+    } else if (resumed) {
+      startClock();
+      setStatus('info', S.done ? 'Your last game is shown: it is solved. New game starts another.'
+        : isEmpty() ? 'Type a puzzle, or press New game.' : 'Welcome back: your game is resumed where you left it.');
+    } else if (!$('new-game').hidden) {
+      let last = 'medium';
+      try { last = localStorage.getItem(LEVEL_KEY) || 'medium'; } catch (e) { last = 'medium'; }
+      generate({ level: LEVELS.includes(last) ? last : 'medium' });
+    }
+  }
+
   buildPicker();
   ensureGrid();
   initTheme();
+  showStats();
   $('pad-digits').addEventListener('click', (ev) => {
     const b = ev.target.closest('button');
     if (b) enterDigit(active, b.dataset.digit, notesMode);
@@ -129,7 +186,7 @@
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'hidden') stopClock(); else startClock();
   });
-  window.addEventListener('pagehide', stopClock);
+  window.addEventListener('pagehide', () => { stopClock(); save(); });
   window.addEventListener('pageshow', startClock); // back from the page cache
   // A paste while a cell has the focus: a line loads a puzzle, a digit
   // fills the cell. Cells are not editable, so the event may be sent to
@@ -143,13 +200,26 @@
   });
 
   $('solve').addEventListener('click', solve);
+  $('new-game').addEventListener('click', openNewGame);
+  $('new-daily').addEventListener('click', () => { $('new-dialog').close(); daily(); });
+  $('new-cancel').addEventListener('click', () => $('new-dialog').close());
+  $('daily').addEventListener('click', daily);
+  $('pause').addEventListener('click', () => setPaused(!paused));
+  $('resume').addEventListener('click', () => setPaused(false));
+  $('zoom').addEventListener('click', () => setZoom(!zoomed));
+  $('confirm-yes').addEventListener('click', () => answer(true));
+  $('confirm-no').addEventListener('click', () => answer(false));
+  $('confirm').addEventListener('cancel', (ev) => { ev.preventDefault(); answer(false); });
+  $('copy-result').addEventListener('click', copyResult);
+  $('finish-close').addEventListener('click', () => $('finish').close());
+  $('finish-new').addEventListener('click', () => { $('finish').close(); openNewGame(); });
   $('check').addEventListener('click', check);
   $('validate').addEventListener('click', validate);
-  $('hint').addEventListener('click', hint);
+  $('hint').addEventListener('click', () => hint());
   $('grade').addEventListener('click', grade);
   $('explain').addEventListener('click', explain);
   $('path-close').addEventListener('click', () => { $('path-view').hidden = true; $('explain').focus(); });
-  $('generate').addEventListener('click', generate);
+  $('generate').addEventListener('click', () => generate());
   $('play').addEventListener('click', () => run(() => startGame('The puzzle is locked: its givens cannot change now. Good luck!')));
   $('erase').addEventListener('click', () => erase(active));
   $('notes').addEventListener('click', () => setNotesMode(!notesMode));
@@ -167,18 +237,20 @@
     applyTheme(dark);
     try { localStorage.setItem(THEME_KEY, dark ? 'dark' : 'light'); } catch (e) { /* not kept */ }
   });
-  $('example').addEventListener('click', () => {
-    run(async () => {
+  $('example').addEventListener('click', () => guard('Load the example?', 'The example replaces the board.',
+    'Load the example', () => run(async () => {
+      abandonGame();
       loadPuzzle(EXAMPLE, [], 9, '');
       await startGame('Example puzzle loaded. Type digits, or press Solve to see the answer.');
-    });
-  });
-  $('clear').addEventListener('click', () => {
-    loadPuzzle('', []);
-    history.replaceState(null, '', location.pathname);
-    showClock();
-    setStatus('info', 'Board cleared: type a puzzle, or draw cages, then press Play this puzzle.');
-  });
+    })));
+  $('clear').addEventListener('click', () => guard('Clear the board?', 'Clear empties the board to type a puzzle.',
+    'Clear the board', () => {
+      abandonGame();
+      loadPuzzle('', []);
+      history.replaceState(null, '', location.pathname);
+      showClock();
+      setStatus('info', 'Board cleared: type a puzzle, or draw cages, then press Play this puzzle.');
+    }));
   $('cage-mode').addEventListener('click', () => setCageMode(!cageMode));
   $('cage-add').addEventListener('click', addCage);
   $('cage-sum').addEventListener('keydown', (ev) => {
@@ -214,13 +286,5 @@
   syncLine();
   showClock();
   boardEl.dataset.ready = 'true'; // for the browser test: the grid is built
-  probeEndpoints().then(() => {
-    if (linked && (!resumed || linked !== linkText())) {
-      loadLine(linked, true);
-    } else if (resumed && !isEmpty()) {
-      startClock();
-      setStatus('info', S.done ? 'Your last game is shown: it is solved.'
-        : 'Welcome back: your game is resumed where you left it.');
-    }
-  });
+  probeEndpoints().then(() => arrive(linked, resumed));
 })();

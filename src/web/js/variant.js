@@ -42,6 +42,28 @@
     if (rule === 'windoku') {
       windows().forEach((g, k) => g.forEach(([r, c]) => { extraOf[r * n + c] = k; }));
     }
+    // Each cell's peers, listed once per shape: conflicts are looked up on
+    // every keystroke, and on 25x25 a scan of all pairs would cost 390,000 calls.
+    peerList = [];
+    for (let i = 0; i < CELLS; i++) {
+      const list = [];
+      for (let k = 0; k < CELLS; k++) if (peers(i, k)) list.push(k);
+      peerList.push(list);
+    }
+  }
+
+  // What each rule means, in one sentence, shown where it is chosen.
+  const RULE_HELP = {
+    '': 'Classic: every row, column and box holds each digit once.',
+    diagonals: 'Diagonals: as classic, and the two long diagonals (shaded) also hold each digit once.',
+    jigsaw: 'Jigsaw: the boxes are irregular regions, drawn with thick edges; each holds every digit once.',
+    windoku: 'Windoku: as classic, and the four shaded 3x3 windows also hold each digit once.',
+    anti_knight: 'Anti-knight: as classic, and two cells a chess knight\'s move apart never hold the same digit.',
+    anti_king: 'Anti-king: as classic, and two cells that touch at a corner never hold the same digit.',
+  };
+  function ruleHelp() {
+    const digits = SIZE > 9 ? ' Digits 1-9 then A-' + lastDigit() + '.' : SIZE < 9 ? ' Digits 1-' + SIZE + '.' : '';
+    return SIZE + 'x' + SIZE + '. ' + RULE_HELP[RULE] + digits;
   }
 
   // The rule members of a request, as the API takes them (none for boxes).
@@ -67,6 +89,9 @@
     for (const id of ['hint', 'grade', 'explain', 'cage-mode', 'clear-cages']) $(id).disabled = !classic;
     for (const id of ['difficulty', 'min-rating', 'max-rating']) $(id).disabled = !classic;
     $('variant-note').hidden = classic;
+    $('rule-help').textContent = ruleHelp();
+    $('zoom').hidden = SIZE < 12;
+    if (SIZE < 12) setZoom(false);
     $('variant-note').textContent = classic ? '' : CLASSIC_ONLY;
     boardEl.setAttribute('aria-label', 'Sudoku board, ' + SIZE + ' rows by ' + SIZE + ' columns' +
       (RULE ? ', ' + RULES[RULE] : ''));
@@ -75,6 +100,21 @@
   // A new size or rule from the picker: an empty board of that shape (the
   // givens are kept when only the rule changed). Jigsaw and windoku set 9x9.
   function pickVariant(changed) {
+    // Only the rule changed while a puzzle is typed: its givens stay, nothing is lost.
+    const to = NINE_ONLY.includes($('rules').value) && changed !== 'size' ? 9 : Number($('size').value);
+    const sameSize = to === S.size;
+    if (hasProgress() && (S.playing || !sameSize)) {
+      const back = [S.size, S.rule];
+      ask('Change the board?', 'A new size or rule starts a new board: your game in progress ' +
+          progressText() + ' will be lost.', 'Change the board', () => pickVariantNow(changed),
+      () => { $('size').value = String(back[0]); $('rules').value = back[1]; });
+      return;
+    }
+    pickVariantNow(changed);
+  }
+
+  function pickVariantNow(changed) {
+    abandonGame();
     let n = Number($('size').value);
     let rule = $('rules').value;
     if (NINE_ONLY.includes(rule)) {
@@ -85,7 +125,7 @@
     if (cageMode) setCageMode(false);
     loadPuzzle(keep, [], n, rule);
     history.replaceState(null, '', location.pathname);
-    setStatus('info', 'A ' + variantName(n, rule) + ' board: generate a puzzle, or type one and ' +
+    setStatus('info', 'A ' + variantName(n, rule) + ' board: press New game for a puzzle, or type one and ' +
       'press Play this puzzle.' + (n > 9 ? ' Digits above 9 are the letters A-' + lastDigit() + '.' : ''));
   }
 
