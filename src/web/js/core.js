@@ -1,6 +1,6 @@
 // core.js - the first part of the demo page's script (served as /app.js):
 // the shared scope, the board's geometry and the game state with undo.
-// The parts in src/web/js/ are concatenated by src/assets.S in a fixed
+// The parts in src/web/js/ are concatenated by src/api/assets.S in a fixed
 // order (core, variant, grid, game, api, logic, main) into one script: this
 // part opens one function scope and main.js closes it, so every part sees
 // the others' functions (hoisted) and its top-level names stay private.
