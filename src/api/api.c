@@ -35,6 +35,7 @@ void api_respond_problem(struct api_response *resp,
     char *body;
 
     with_id.request_id = resp->request_id;
+    with_id.trace_id = resp->trace_id;
     body = codec_encode_problem(&with_id, &len);
 
     if (body == NULL)
@@ -287,6 +288,7 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
 
     memset(resp, 0, sizeof(*resp));
     resp->request_id = req->request_id;
+    resp->trace_id = req->trace_id;
     while (i < API_NROUTES && strcmp(req->path, routes[i].path) != 0)
         i++;
     resp->route = i;

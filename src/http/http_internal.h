@@ -132,6 +132,8 @@ struct http_server {
     atomic_ulong next_id;    /* for generated request ids */
     uint32_t boot_id;        /* random, so ids differ between runs */
     int draining_started;    /* the loops no longer accept */
+    int activated; /* the sockets are systemd's (socket activation): the
+                      drain leaves them and their backlog alone */
     struct http_jobs jobs;
 };
 
@@ -182,6 +184,7 @@ struct request_headers {
     const char *cors_method; /* Access-Control-Request-Method */
     const char *transfer_encoding;
     const char *host;
+    const char *traceparent; /* W3C trace context */
     unsigned n_content_length, n_transfer_encoding, n_host;
     int lengths_differ; /* two Content-Length values are not equal */
     int bad;            /* a line is not NAME ":" OWS VALUE CRLF */
@@ -228,6 +231,9 @@ struct request {
     char method[16];
     char path[256]; /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
+    /* From a valid traceparent header (W3C trace context), else "". */
+    char trace_id[33];
+    char parent_id[17];
     struct request_headers hdr;
     struct request_job *job;       /* batches only (most requests need none) */
     struct http_loop *loop;        /* the connection's */
