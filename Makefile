@@ -12,8 +12,9 @@ UNITDIR  ?= $(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/d
 SHARED   ?= ../shared
 CC       ?= cc
 PKGS     := libmicrohttpd libcjson
+# systemd: systemd-socket-activate for the daemon suite (test_main_systemd.c).
 DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libcjson-dev \
-            libcmocka-dev libcurl4-openssl-dev
+            libcmocka-dev libcurl4-openssl-dev systemd
 
 ifeq ($(SANITIZE),)
 B := build
