@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -364,6 +365,7 @@ struct load {
     unsigned port;
     atomic_int stop;
     atomic_long ok, failed;
+    atomic_long slowest_ms; /* the longest wait for an answer */
 };
 
 static void *load_client(void *arg)
@@ -377,6 +379,7 @@ static void *load_client(void *arg)
         static const char req[] =
             "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
         struct timeval tv = {10, 0};
+        long start = daemon_now_ms(), took;
 
         if (fd >= 0) {
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
@@ -385,6 +388,11 @@ static void *load_client(void *arg)
                 n = daemon_read_response(fd, resp, sizeof(resp));
             close(fd);
         }
+        took = daemon_now_ms() - start;
+        for (long was = atomic_load(&ld->slowest_ms);
+             took > was &&
+             !atomic_compare_exchange_weak(&ld->slowest_ms, &was, took);)
+            ;
         if (n > 0 && sscanf(resp, "HTTP/1.1 %d", &status) == 1 && status == 200)
             atomic_fetch_add(&ld->ok, 1);
         else
@@ -405,11 +413,35 @@ static int answers_reach(struct load *ld, long n)
     return 0;
 }
 
+/* Connections waiting in a listening socket's backlog (for a listener,
+ * Linux reports its accept queue as tcpi_unacked). */
+static unsigned backlog_length(int fd)
+{
+    struct tcp_info ti;
+    socklen_t len = sizeof(ti);
+
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0)
+        return 0;
+    return ti.tcpi_unacked;
+}
+
+/* Waits (5 s at most) until n connections wait in fd's backlog. */
+static int backlog_reaches(int fd, unsigned n)
+{
+    for (long end = daemon_now_ms() + 5000; daemon_now_ms() < end;) {
+        struct pollfd none = {.fd = -1};
+        if (backlog_length(fd) >= n)
+            return 1;
+        poll(&none, 0, 5);
+    }
+    return 0;
+}
+
 /* The restart of a socket-activated service: the socket (the test's,
  * as systemd's) stays open while sudokud A drains and exits and B
  * starts, so the connections that come meanwhile wait in its backlog and
- * B answers them. Four clients keep connecting all along: not one request
- * fails. */
+ * B answers them. Four clients keep connecting all along; B starts only
+ * once all four wait in the backlog: not one request fails. */
 static void test_restart_under_load(void **state)
 {
     const char *argv[] = {binary(),       "--threads", "2",
@@ -436,7 +468,9 @@ static void test_restart_under_load(void **state)
     assert_true(wait_datagram(nfd, "STOPPING=1", 5000, msg, sizeof(msg)));
     assert_true(WIFEXITED(daemon_wait_exit(&a, 10000)));
     before = atomic_load(&ld.ok);
-    /* No sudokud runs now: the clients' connections queue in the backlog. */
+    /* No sudokud runs now: every client's next connection queues in the
+     * backlog (its request sent), and B, started only then, answers them. */
+    assert_true(backlog_reaches(lfd, NCLIENTS));
     spawn_activated(&b, argv, lfd, name);
     assert_true(wait_datagram(nfd, "READY=1", 5000, msg, sizeof(msg)));
     assert_true(answers_reach(&ld, before + 200));
@@ -444,8 +478,10 @@ static void test_restart_under_load(void **state)
     atomic_store(&ld.stop, 1);
     for (int i = 0; i < NCLIENTS; i++)
         pthread_join(clients[i], NULL);
-    print_message("restart under load: %ld answered, %ld failed\n",
-                  atomic_load(&ld.ok), atomic_load(&ld.failed));
+    print_message("restart under load: %ld answered, %ld failed, the "
+                  "longest in %ld ms (waiting in the backlog)\n",
+                  atomic_load(&ld.ok), atomic_load(&ld.failed),
+                  atomic_load(&ld.slowest_ms));
     assert_int_equal(atomic_load(&ld.failed), 0);
     stop_daemon(&b);
     close(a.out), close(a.err);
