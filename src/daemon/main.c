@@ -4,7 +4,8 @@
  * and taken with sigwait here, so no handler runs inside a worker. Under
  * systemd (systemd.h) it serves the sockets handed over, says READY=1 once
  * every loop listens, STOPPING=1 when the drain begins, and pings the
- * watchdog from this thread while it waits for a signal. */
+ * watchdog from this thread while it waits for a signal, as long as every
+ * event loop still comes round. */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -93,9 +94,23 @@ static void serve_until_signal(struct log_sink *sink, const struct config *cfg,
          * sd_watchdog_enabled(3) recommends. */
         const struct timespec half = {(time_t)(watchdog / 2000000u),
                                       (long)(watchdog / 2 % 1000000u) * 1000};
-        while ((sig = sigtimedwait(stop, NULL, &half)) < 0)
-            if (errno == EAGAIN)
+        while ((sig = sigtimedwait(stop, NULL, &half)) < 0) {
+            long stuck;
+            if (errno != EAGAIN)
+                continue;
+            /* Only while every event loop comes round: a stuck loop (the
+             * library's epoll stall, a deadlock) then gets the service
+             * restarted, and its clients wait in the socket's backlog. */
+            if ((stuck = http_server_alive(srv, 1000)) == 0) {
                 systemd_notify("WATCHDOG=1");
+                continue;
+            }
+            log_begin(&l, sink, LOG_ERROR, "event loop stuck");
+            log_num(&l, "loops", stuck);
+            log_str(&l, "detail",
+                    "no WATCHDOG=1: systemd restarts the service");
+            log_end(&l, sink);
+        }
     }
     systemd_notifyf("STOPPING=1\nSTATUS=draining (%s): %ld requests in "
                     "flight, %ld connections; up to %u s",

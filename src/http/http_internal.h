@@ -83,9 +83,10 @@ struct http_loop {
     int running;          /* the thread was started */
     unsigned long closed; /* connections closed so far (the loop's thread) */
     unsigned
-        busy_rounds;  /* rounds in a row with more work waiting (its thread) */
-    atomic_long open; /* its connections */
-    atomic_long pending;               /* handed to it, not taken in yet */
+        busy_rounds; /* rounds in a row with more work waiting (its thread) */
+    atomic_ulong rounds; /* its rounds so far: the watchdog's heartbeat */
+    atomic_long open;    /* its connections */
+    atomic_long pending; /* handed to it, not taken in yet */
     struct http_conn *oldest, *newest; /* its connections, by `since` */
     uint64_t next_sweep_us;            /* when to look for slow clients next */
     pthread_mutex_t lock;              /* guards the three below */

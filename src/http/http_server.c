@@ -206,6 +206,7 @@ static struct http_server *new_server(const struct config *cfg, unsigned nloops,
             lp->epfd = -1;
             lp->listen_fd = -1;
             atomic_init(&lp->open, 0);
+            atomic_init(&lp->rounds, 0);
             atomic_init(&lp->pending, 0);
             lp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
             pthread_mutex_init(&lp->lock, NULL);
@@ -348,6 +349,29 @@ uint16_t http_server_port(const struct http_server *srv)
 long http_server_in_flight(const struct http_server *srv)
 {
     return metrics_in_flight(srv->metrics);
+}
+
+long http_server_alive(struct http_server *srv, unsigned timeout_ms)
+{
+    const struct timespec tick = {0, 1000 * 1000};
+    unsigned long seen[64];
+    unsigned n = srv->nloops < 64 ? srv->nloops : 64;
+    long stuck = 0;
+
+    /* Each loop is woken and must come round once; an idle loop is
+     * waiting in epoll_wait and does so at once. */
+    for (unsigned i = 0; i < n; i++) {
+        seen[i] = atomic_load(&srv->loops[i].rounds);
+        http_loop_wake(&srv->loops[i]);
+    }
+    for (unsigned waited = 0;; waited++) {
+        stuck = 0;
+        for (unsigned i = 0; i < n; i++)
+            stuck += atomic_load(&srv->loops[i].rounds) == seen[i];
+        if (stuck == 0 || waited >= timeout_ms)
+            return stuck;
+        nanosleep(&tick, NULL);
+    }
 }
 
 long http_server_connections(const struct http_server *srv)
