@@ -4,11 +4,17 @@
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/bin
+SBINDIR  ?= $(PREFIX)/sbin
+MANDIR   ?= $(PREFIX)/share/man
+SYSCONFDIR ?= /etc
+# Where systemd looks for units of packages (/lib/systemd/system on Debian 12).
+UNITDIR  ?= $(or $(shell pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null),/lib/systemd/system)
 SHARED   ?= ../shared
 CC       ?= cc
 PKGS     := libmicrohttpd libcjson
+# systemd: systemd-socket-activate for the daemon suite (test_main_systemd.c).
 DEB_PKGS := build-essential pkg-config libmicrohttpd-dev libcjson-dev \
-            libcmocka-dev libcurl4-openssl-dev
+            libcmocka-dev libcurl4-openssl-dev systemd
 
 ifeq ($(SANITIZE),)
 B := build
@@ -90,7 +96,8 @@ TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(filter-out tests/bench/cover.c,$(wildcard tests/bench/*.c))
 LAYER_OK := $(B)/layers.ok
 
-.PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile
+.PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile \
+        man units defaults
 all: $(LAYER_OK) $(B)/sudokud $(B)/sudoku
 
 # The layer rule, checked before any object is built (every object waits
@@ -185,9 +192,18 @@ bench-batch: deps
 	@$(MAKE) --no-print-directory $(B)/sudokud $(B)/sudoku
 	tests/bench/http/batch.sh $(B) $(SHARED)/data
 
-install: $(B)/sudokud $(B)/sudoku
-	install -d $(DESTDIR)$(BINDIR)
-	install -m 755 $(B)/sudokud $(B)/sudoku $(DESTDIR)$(BINDIR)/
+# The daemon goes to sbin (its page is in section 8), the CLI to bin; the
+# man pages, the units (ExecStart= says SBINDIR) and /etc/default/sudokud
+# are made from the binaries and systemd/ (see "Debian package" below).
+install: $(B)/sudokud $(B)/sudoku man units defaults
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	  $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSCONFDIR)/default
+	install -m 755 $(B)/sudoku $(DESTDIR)$(BINDIR)/
+	install -m 755 $(B)/sudokud $(DESTDIR)$(SBINDIR)/
+	install -m 644 $(B)/man/sudoku.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(B)/man/sudokud.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 644 $(B)/systemd/sudokud.service $(B)/systemd/sudokud.socket $(DESTDIR)$(UNITDIR)/
+	install -m 644 $(B)/systemd/sudokud.default $(DESTDIR)$(SYSCONFDIR)/default/sudokud
 
 # The C sources `make fmt` formats and `make fmt-check` (in .ci/run) holds
 # to .clang-format.
@@ -411,3 +427,91 @@ bench-smoke:
 	SOAK_SECONDS=6 SOAK_WARMUP=2 SOAK_INTERVAL=2 $(MAKE) --no-print-directory soak
 	@echo "bench-smoke: every benchmark script ran to its end"
 # --- benchmarks in CI (end) ---
+
+# --- Debian package and systemd (begin) ---
+# `make man` writes sudokud(8) and sudoku(1) into $(B)/man/ from the
+# templates of docs/man/ and the binaries' own --help (tools/make-man.sh),
+# and fails when groff -ww warns or an option of --help is not in a page.
+# `make units` writes $(B)/systemd/ (ExecStart= at SBINDIR) and
+# `make defaults` /etc/default/sudokud from the option table (every
+# variable, commented out at its default). `make unit-check` holds
+# `systemd-analyze security --offline=true` of the service to an exposure
+# of UNIT_EXPOSURE_MAX at most. `make deb` builds the package with
+# dpkg-buildpackage (debhelper 13, dh_installsystemd) in a copy of the tree
+# under build/deb/, puts sudokud_<version>_<arch>.deb in build/deb/, and
+# runs lintian (errors and warnings fail; the justified ones are in
+# debian/sudokud.lintian-overrides). `make deb-test` installs the package
+# in a clean Debian 12 root (debootstrap, kept in build/debroot/), checks
+# it and purges it, and fails if a file is left behind
+# (tools/deb-install-test.sh). Each installs what it lacks (as root).
+DEB_TOOLS         := debhelper devscripts dpkg-dev fakeroot lintian groff-base
+UNIT_EXPOSURE_MAX := 2.0
+VERSION           := $(shell sed -n 's/^\#define SUDOKUD_VERSION "\(.*\)"/\1/p' include/version.h)
+DEB_ARCH          := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_FILE          := build/deb/sudokud_$(VERSION)_$(DEB_ARCH).deb
+
+.PHONY: unit-check deb deb-test
+
+$(B)/man/sudokud.8: docs/man/sudokud.8.in tools/make-man.sh $(B)/sudokud
+	@mkdir -p $(@D)
+	tools/make-man.sh daemon $< $(B)/sudokud $@
+
+$(B)/man/sudoku.1: docs/man/sudoku.1.in tools/make-man.sh $(B)/sudoku
+	@mkdir -p $(@D)
+	tools/make-man.sh cli $< $(B)/sudoku $@
+
+# Rewritten when SBINDIR differs from the last build's (a stamp per value).
+$(B)/systemd/sudokud.service: systemd/sudokud.service.in $(B)/systemd/sbindir-$(subst /,_,$(SBINDIR))
+	sed 's|@SBINDIR@|$(SBINDIR)|g' $< > $@
+
+$(B)/systemd/sbindir-%:
+	@mkdir -p $(@D)
+	@rm -f $(@D)/sbindir-*
+	@touch $@
+
+$(B)/systemd/sudokud.socket: systemd/sudokud.socket
+	@mkdir -p $(@D)
+	cp $< $@
+
+# Each option's help line, then its variable commented out at its default.
+$(B)/systemd/sudokud.default: systemd/sudokud.default.head $(B)/sudokud
+	@mkdir -p $(@D)
+	{ cat $<; $(B)/sudokud --help | awk '/^  --/ { \
+	    env = substr($$0, 32, 17); text = substr($$0, 49); sub(/ +$$/, "", env); \
+	    if (env == "") next; def = ""; \
+	    if (match(text, /\(default [^)]*\)$$/)) def = substr(text, RSTART + 9, RLENGTH - 10); \
+	    printf "\n# %s\n#%s=%s\n", text, env, def }'; } > $@
+
+man: $(B)/man/sudokud.8 $(B)/man/sudoku.1
+units: $(B)/systemd/sudokud.service $(B)/systemd/sudokud.socket
+defaults: $(B)/systemd/sudokud.default
+
+unit-check: $(B)/systemd/sudokud.service $(B)/systemd/sudokud.socket
+	@command -v systemd-analyze >/dev/null || $(MAKE) --no-print-directory deps DEB_PKGS=systemd
+	@cd $(B)/systemd && systemd-analyze security --offline=true --no-pager sudokud.service > security.txt 2>&1 || true
+	@score=$$(sed -n 's/.*Overall exposure level for sudokud.service: \([0-9.]*\).*/\1/p' $(B)/systemd/security.txt); \
+	  [ -n "$$score" ] || { cat $(B)/systemd/security.txt; echo "unit-check: no score"; exit 1; }; \
+	  echo "unit-check: systemd-analyze security --offline=true: exposure $$score (at most $(UNIT_EXPOSURE_MAX))"; \
+	  awk -v s="$$score" -v m="$(UNIT_EXPOSURE_MAX)" 'BEGIN { exit !(s <= m) }' || \
+	  { grep '✗' $(B)/systemd/security.txt; exit 1; }
+
+deb:
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(DEB_TOOLS)"
+	@v=$$(dpkg-parsechangelog -l debian/changelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+	  { echo "deb: debian/changelog is at $$v, include/version.h at $(VERSION)"; exit 1; }
+	rm -rf build/deb && mkdir -p build/deb/src/sudokud-$(VERSION)
+	git ls-files -z --cached --others --exclude-standard | \
+	  xargs -0 sh -c 'for f; do [ -e "$$f" ] && printf "%s\0" "$$f"; done' sh | \
+	  tar -c --null -T - | tar -x -C build/deb/src/sudokud-$(VERSION)
+	cd build/deb/src/sudokud-$(VERSION) && dpkg-buildpackage -b -us -uc > ../build.log 2>&1 || \
+	  { tail -40 ../build.log; exit 1; }
+	mv build/deb/src/*.deb build/deb/src/*.buildinfo build/deb/src/*.changes build/deb/
+	dpkg-deb -c $(DEB_FILE)
+	lintian --info --display-info --fail-on error,warning $(DEB_FILE)
+	@echo "deb: $(DEB_FILE), lintian clean (see debian/sudokud.lintian-overrides)"
+
+deb-test:
+	@[ -f $(DEB_FILE) ] || $(MAKE) --no-print-directory deb
+	@$(MAKE) --no-print-directory deps DEB_PKGS="debootstrap"
+	tools/deb-install-test.sh $(DEB_FILE) build/debroot
+# --- Debian package and systemd (end) ---

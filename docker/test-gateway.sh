@@ -262,6 +262,14 @@ gen_logged() {
     [[ $gen =~ ^[0-9a-f]{32}$ ]] && [ "$(count_all "\"request_id\":\"$gen\"")" = 1 ]
 }
 check "without one, the gateway's id ($gen) reaches the replica log and the answer" wait_for 5 gen_logged
+trace=$(printf '%08x' $$ $RANDOM $RANDOM $RANDOM | cut -c1-32)
+curl -s -o /dev/null -H 'Content-Type: application/json' -H "X-Request-Id: gw-trace-$$" \
+     -H "traceparent: 00-$trace-00f067aa0ba902b7-01" --data-binary @"$WORK/board.json" "$GW/solve"
+trace_logged() {
+    [ "$(count_all "\"trace_id\":\"$trace\",\"parent_id\":\"00f067aa0ba902b7\"")" = 1 ] &&
+        grep -q "\"traceparent\":\"00-$trace-00f067aa0ba902b7-01\"" "$WORK/gateway.log"
+}
+check "a traceparent passes the gateway: its trace id in the replica log and the gateway log" wait_for 5 trace_logged
 bad_id=$(curl -s -D - -o /dev/null -H 'Content-Type: application/json' -H 'X-Request-Id: a"b' \
               --data-binary @"$WORK/board.json" "$GW/solve" | tr -d '\r' |
          awk 'tolower($1) == "x-request-id:" { print $2 }')

@@ -394,8 +394,8 @@ int test_main(unsigned *ntests)
         cmocka_unit_test(sigterm_under_load),
         cmocka_unit_test(many_ready_at_once),
     };
-    static int (*const parts[])(unsigned *) = {test_main_log, test_main_probe,
-                                               test_main_batch};
+    static int (*const parts[])(unsigned *) = {
+        test_main_log, test_main_probe, test_main_batch, test_main_systemd};
     int failed;
 
     *ntests = TESTS_COUNT(tests);

@@ -46,6 +46,7 @@ int test_http_batch(unsigned *ntests);
 int test_main_log(unsigned *ntests);
 int test_main_probe(unsigned *ntests);
 int test_main_batch(unsigned *ntests);
+int test_main_systemd(unsigned *ntests);
 int test_codec_errors(unsigned *ntests);
 int test_codec_encode(unsigned *ntests);
 int test_api_board(unsigned *ntests);

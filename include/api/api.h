@@ -60,6 +60,7 @@ struct api_request {
     const char *origin;      /* Origin header, or NULL */
     const char *cors_method; /* Access-Control-Request-Method, or NULL */
     const char *request_id;  /* put into problem bodies; may be NULL */
+    const char *trace_id;    /* W3C trace id, beside it; may be NULL */
     int overloaded;          /* over the connection cap: answer 503 */
     int queue_full;          /* a long job found the job queue full: 503 */
     int memory_full;         /* its body would pass the server's budget for
@@ -90,6 +91,7 @@ struct api_response {
     const char *allow;
     size_t route;             /* a route index (api_route_label) */
     const char *request_id;   /* req->request_id, echoed in problems */
+    const char *trace_id;     /* req->trace_id, likewise */
     const char *cors_origin;  /* Access-Control-Allow-Origin */
     const char *cors_methods; /* preflight: Access-Control-Allow-Methods */
     const char *cors_headers; /* preflight: Access-Control-Allow-Headers */

@@ -97,6 +97,7 @@ struct codec_problem {
     int row, column;        /* 0-based board position */
     long long limit;        /* the limit that was hit (bytes, nodes) */
     const char *request_id; /* the X-Request-Id of the request */
+    const char *trace_id;   /* its W3C trace id (traceparent), or NULL */
     const struct sudoku_conflict *conflicts;
     size_t nconflicts;
     /* Killer sudoku: the cage (-1: none), the other cage of an overlap

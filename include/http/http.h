@@ -34,6 +34,11 @@ uint16_t http_server_port(const struct http_server *srv);
 /* Requests that have started and not yet been answered in full. */
 long http_server_in_flight(const struct http_server *srv);
 
+/* The watchdog's question: wakes every event loop and waits up to
+ * timeout_ms for each to come round. Returns how many did not (0: all are
+ * alive). Checks the first 64 loops. */
+long http_server_alive(struct http_server *srv, unsigned timeout_ms);
+
 /* Connections open now, busy or idle. */
 long http_server_connections(const struct http_server *srv);
 

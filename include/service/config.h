@@ -11,6 +11,7 @@
 
 #define CONFIG_BIND_MAX 64
 #define CONFIG_CORS_MAX 1024
+#define CONFIG_LISTEN_MAX 16 /* sockets handed over by socket activation */
 
 /* Log levels, in the order of log.h's enum log_level. */
 enum config_log_level {
@@ -46,6 +47,11 @@ struct config {
     const char *version;      /* of the program, for logs and metrics */
     char probe_url[256];      /* --probe [URL]: check a server, exit;
                                * "" when no URL was given */
+    /* Not a setting: the listening sockets systemd handed over (socket
+     * activation, filled by main from LISTEN_FDS). When there are any,
+     * they are served instead of bind:port. */
+    int listen_fds[CONFIG_LISTEN_MAX];
+    unsigned nlisten_fds;
 };
 
 enum config_status {

@@ -274,6 +274,7 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
 
     memset(resp, 0, sizeof(*resp));
     resp->request_id = req->request_id;
+    resp->trace_id = req->trace_id;
     resp->route = i;
     /* Liveness stays cheap and truthful under load: a probe that failed
      * because the server is busy would get a busy server restarted. */

@@ -27,6 +27,7 @@ void api_respond_problem(struct api_response *resp,
     char *body;
 
     with_id.request_id = resp->request_id;
+    with_id.trace_id = resp->trace_id;
     body = codec_encode_problem(&with_id, &len);
 
     if (body == NULL)

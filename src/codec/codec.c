@@ -463,6 +463,8 @@ char *codec_encode_problem(const struct codec_problem *p, size_t *len)
                                        p->ncover) == 0;
     if (ok && p->request_id != NULL)
         ok = cJSON_AddStringToObject(obj, "request_id", p->request_id) != NULL;
+    if (ok && p->trace_id != NULL)
+        ok = cJSON_AddStringToObject(obj, "trace_id", p->trace_id) != NULL;
     if (ok)
         out = cJSON_PrintUnformatted(obj);
     cJSON_Delete(obj);

@@ -1,10 +1,17 @@
 /* main.c - the sudokud daemon: configuration, start, wait for SIGTERM,
  * SIGINT or SIGHUP (all three drain alike: the logs go to stdout, there is
  * no file to reopen), drain, stop. The signals are blocked in every thread
- * and taken with sigwait here, so no handler runs inside a worker. */
+ * and taken with sigwait here, so no handler runs inside a worker. Under
+ * systemd (systemd.h) it serves the sockets handed over, says READY=1 once
+ * every loop listens, STOPPING=1 when the drain begins, and pings the
+ * watchdog from this thread while it waits for a signal, as long as every
+ * event loop still comes round. */
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -13,6 +20,7 @@
 #include "http.h"
 #include "log.h"
 #include "probe.h"
+#include "systemd.h"
 
 /* The configuration from argv and the environment. Returns -1 to go on
  * serving, or the exit status when there is nothing to serve: --help,
@@ -60,6 +68,7 @@ static void log_listening(struct log_sink *sink, const struct config *cfg,
     log_str(&l, "bind", cfg->bind);
     log_num(&l, "port", http_server_port(srv));
     log_num(&l, "threads", cfg->threads);
+    log_num(&l, "socket_activated", cfg->nlisten_fds);
     log_num(&l, "max_body", (long long)cfg->max_body);
     log_num(&l, "max_nodes", (long long)cfg->max_nodes);
     log_num(&l, "timeout_s", cfg->timeout);
@@ -76,7 +85,40 @@ static void serve_until_signal(struct log_sink *sink, const struct config *cfg,
     int sig = 0;
     long left;
 
-    sigwait(stop, &sig);
+    uint64_t watchdog = systemd_watchdog_usec();
+
+    if (watchdog == 0) {
+        sigwait(stop, &sig);
+    } else {
+        /* WATCHDOG=1 at half the interval systemd asked for, as
+         * sd_watchdog_enabled(3) recommends. */
+        const struct timespec half = {(time_t)(watchdog / 2000000u),
+                                      (long)(watchdog / 2 % 1000000u) * 1000};
+        while ((sig = sigtimedwait(stop, NULL, &half)) < 0) {
+            long stuck;
+            if (errno != EAGAIN)
+                continue;
+            /* Only while every event loop comes round: a stuck loop (the
+             * library's epoll stall, a deadlock) then gets the service
+             * restarted, and its clients wait in the socket's backlog. */
+            if ((stuck = http_server_alive(srv, 1000)) == 0) {
+                systemd_notify("WATCHDOG=1");
+                continue;
+            }
+            log_begin(&l, sink, LOG_ERROR, "event loop stuck");
+            log_num(&l, "loops", stuck);
+            log_str(&l, "detail",
+                    "no WATCHDOG=1: systemd restarts the service");
+            log_end(&l, sink);
+        }
+    }
+    systemd_notifyf("STOPPING=1\nSTATUS=draining (%s): %ld requests in "
+                    "flight, %ld connections; up to %u s",
+                    sig == SIGTERM  ? "SIGTERM"
+                    : sig == SIGINT ? "SIGINT"
+                                    : "SIGHUP",
+                    http_server_in_flight(srv), http_server_connections(srv),
+                    cfg->drain_timeout);
     log_begin(&l, sink, LOG_INFO, "draining");
     log_str(&l, "signal",
             sig == SIGTERM  ? "SIGTERM"
@@ -123,7 +165,15 @@ int main(int argc, char **argv)
      * that a stdout nobody reads cannot hold the drain at "draining". */
     sink.buffer = log_buffer_start(1, 0);
 
+    if ((status = systemd_listen_fds(cfg.listen_fds, CONFIG_LISTEN_MAX, err,
+                                     sizeof(err))) < 0) {
+        fprintf(stderr, "sudokud: %s\n", err);
+        log_buffer_stop(sink.buffer);
+        return 2;
+    }
+    cfg.nlisten_fds = (unsigned)status;
     if (http_server_start(&cfg, &srv, err, sizeof(err)) != HTTP_OK) {
+        systemd_notifyf("STATUS=cannot start: %s", err);
         log_begin(&l, &sink, LOG_ERROR, "cannot start");
         log_str(&l, "error", err);
         log_end(&l, &sink);
@@ -131,8 +181,20 @@ int main(int argc, char **argv)
         log_buffer_stop(sink.buffer);
         return 1;
     }
+    for (unsigned i = 0; i < cfg.nlisten_fds; i++)
+        close(cfg.listen_fds[i]); /* each loop holds a copy of its own */
     log_listening(&sink, &cfg, srv);
+    /* http_server_start returns once every loop's socket listens and its
+     * thread runs: a client that connects now is served. */
+    systemd_notifyf(
+        "READY=1\nMAINPID=%ld\nSTATUS=serving on %s port %u, %u "
+        "event loops%s",
+        (long)getpid(), cfg.nlisten_fds ? "systemd's sockets," : cfg.bind,
+        (unsigned)http_server_port(srv),
+        cfg.threads > cfg.nlisten_fds ? cfg.threads : cfg.nlisten_fds,
+        cfg.nlisten_fds ? " (socket activation)" : "");
     serve_until_signal(&sink, &cfg, srv, &stop);
+    systemd_notify("STATUS=stopped");
     log_buffer_stop(sink.buffer);
     return 0;
 }

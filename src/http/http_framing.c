@@ -85,6 +85,7 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
         WANT("Access-Control-Request-Method", cors_method, OTHER),
         WANT(MHD_HTTP_HEADER_TRANSFER_ENCODING, transfer_encoding, CODING),
         WANT(MHD_HTTP_HEADER_HOST, host, HOST),
+        WANT("traceparent", traceparent, OTHER),
 #undef WANT
     };
     struct request_headers *h = cls;

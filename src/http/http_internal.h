@@ -83,9 +83,10 @@ struct http_loop {
     int running;          /* the thread was started */
     unsigned long closed; /* connections closed so far (the loop's thread) */
     unsigned
-        busy_rounds;  /* rounds in a row with more work waiting (its thread) */
-    atomic_long open; /* its connections */
-    atomic_long pending;               /* handed to it, not taken in yet */
+        busy_rounds; /* rounds in a row with more work waiting (its thread) */
+    atomic_ulong rounds; /* its rounds so far: the watchdog's heartbeat */
+    atomic_long open;    /* its connections */
+    atomic_long pending; /* handed to it, not taken in yet */
     struct http_conn *oldest, *newest; /* its connections, by `since` */
     uint64_t next_sweep_us;            /* when to look for slow clients next */
     pthread_mutex_t lock;              /* guards the three below */
@@ -132,6 +133,8 @@ struct http_server {
     atomic_ulong next_id;    /* for generated request ids */
     uint32_t boot_id;        /* random, so ids differ between runs */
     int draining_started;    /* the loops no longer accept */
+    int activated; /* the sockets are systemd's (socket activation): the
+                      drain leaves them and their backlog alone */
     struct http_jobs jobs;
 };
 
@@ -182,6 +185,7 @@ struct request_headers {
     const char *cors_method; /* Access-Control-Request-Method */
     const char *transfer_encoding;
     const char *host;
+    const char *traceparent; /* W3C trace context */
     unsigned n_content_length, n_transfer_encoding, n_host;
     int lengths_differ; /* two Content-Length values are not equal */
     int bad;            /* a line is not NAME ":" OWS VALUE CRLF */
@@ -228,6 +232,9 @@ struct request {
     char method[16];
     char path[256]; /* for the log; longer paths are cut */
     char id[REQUEST_ID_MAX + 1];
+    /* From a valid traceparent header (W3C trace context), else "". */
+    char trace_id[33];
+    char parent_id[17];
     struct request_headers hdr;
     struct request_job *job;       /* batches only (most requests need none) */
     struct http_loop *loop;        /* the connection's */

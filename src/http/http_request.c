@@ -125,6 +125,7 @@ static enum MHD_Result answer(struct http_server *srv,
         .origin = rq->hdr.origin,
         .cors_method = rq->hdr.cors_method,
         .request_id = rq->id,
+        .trace_id = rq->trace_id[0] ? rq->trace_id : NULL,
         .overloaded = http_over_capacity(srv, rq),
         .queue_full = queue_full,
         .memory_full = rq->no_room,
@@ -161,6 +162,7 @@ static int defer(struct http_server *srv, struct MHD_Connection *conn,
         .body_len = rq->len,
         .origin = copy_header(&rq->job->origin, rq->hdr.origin),
         .request_id = rq->id,
+        .trace_id = rq->trace_id[0] ? rq->trace_id : NULL,
         .answer = rq->answer,
     };
     rq->job->conn = conn;
@@ -281,6 +283,43 @@ void http_copy_cut(char *dst, const char *src, size_t cap)
     dst[n] = '\0';
 }
 
+/* n lowercase hex digits at s; with `nonzero`, not all of them 0. */
+static int is_hex(const char *s, size_t n, int nonzero)
+{
+    int seen = !nonzero;
+
+    for (size_t i = 0; i < n; i++) {
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+            return 0;
+        seen |= s[i] != '0';
+    }
+    return seen;
+}
+
+/* Keeps the trace id and parent id of a valid W3C traceparent
+ * (https://www.w3.org/TR/trace-context/#traceparent-header):
+ * VERSION-TRACEID-PARENTID-FLAGS, 2, 32, 16 and 2 lowercase hex digits,
+ * neither id all zeros, version ff invalid; version 00 is exactly 55
+ * characters, a later version may go on after a '-'. Anything else is
+ * ignored, as the spec asks: the request then has no trace context. */
+static void take_traceparent(struct request *rq, const char *tp)
+{
+    size_t n = tp ? strlen(tp) : 0;
+
+    rq->trace_id[0] = rq->parent_id[0] = '\0';
+    if (n < 55 || !is_hex(tp, 2, 0) || tp[2] != '-' || !is_hex(tp + 3, 32, 1) ||
+        tp[35] != '-' || !is_hex(tp + 36, 16, 1) || tp[52] != '-' ||
+        !is_hex(tp + 53, 2, 0))
+        return;
+    if (memcmp(tp, "ff", 2) == 0 || (memcmp(tp, "00", 2) == 0 && n != 55) ||
+        (n > 55 && tp[55] != '-'))
+        return;
+    memcpy(rq->trace_id, tp + 3, 32);
+    rq->trace_id[32] = '\0';
+    memcpy(rq->parent_id, tp + 36, 16);
+    rq->parent_id[16] = '\0';
+}
+
 /* Keeps the client's X-Request-Id when it is 1-128 visible ASCII
  * characters; otherwise makes one. */
 static void start_request(struct http_server *srv, const char *method,
@@ -298,6 +337,7 @@ static void start_request(struct http_server *srv, const char *method,
         make_id(rq->id, srv->boot_id,
                 (uint32_t)atomic_fetch_add_explicit(&srv->next_id, 1,
                                                     memory_order_relaxed));
+    take_traceparent(rq, rq->hdr.traceparent);
     http_copy_cut(rq->method, method, sizeof(rq->method));
     http_copy_cut(rq->path, url, sizeof(rq->path));
     rq->route = API_NROUTES;
@@ -424,6 +464,10 @@ static void log_access(struct http_server *srv, struct MHD_Connection *conn,
     }
     log_begin(&l, &srv->log, LOG_INFO, "request");
     log_str(&l, "request_id", rq->id);
+    if (rq->trace_id[0] != '\0') {
+        log_str(&l, "trace_id", rq->trace_id);
+        log_str(&l, "parent_id", rq->parent_id);
+    }
     log_str(&l, "method", rq->method);
     log_str(&l, "path", rq->path);
     log_num(&l, "status", rq->status);

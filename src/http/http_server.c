@@ -6,6 +6,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <netinet/in.h>
 #include <stdatomic.h>
@@ -155,6 +156,32 @@ static int listen_address(const struct config *cfg, struct sockaddr_storage *ss,
     return 0;
 }
 
+/* Socket activation. The sockets are systemd's, bound before sudokud
+ * started and kept open across its restarts: connections that arrive while
+ * no sudokud runs wait in their backlog. Loop i serves socket i % n, on a
+ * descriptor of its own (a dup, closed with the loop), made non-blocking.
+ * systemd usually hands over one socket (one ListenStream=), which the
+ * loops then share: each loop's daemon watches its own duplicate, and
+ * whichever loop wakes first accepts (the others find the backlog empty).
+ * SO_REUSEPORT cannot spread them: a socket may join only a group made by
+ * the same user, and systemd's are root's while sudokud runs as another
+ * (docs/design.md, "Socket activation"). 0, or -1 with errno set. */
+static int adopt_listeners(struct http_server *srv, const int *fds, unsigned n)
+{
+    for (unsigned i = 0; i < srv->nloops; i++) {
+        int fd = fcntl(fds[i % n], F_DUPFD_CLOEXEC, 3), fl;
+        if (fd < 0)
+            return -1;
+        srv->loops[i].listen_fd = fd;
+        /* O_NONBLOCK is the socket's, shared with systemd's copy: harmless
+         * there, systemd only polls a listening socket. */
+        if ((fl = fcntl(fd, F_GETFL)) < 0 ||
+            fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The server and its loops' shells (no daemon, socket or thread yet):
  * NULL when out of memory. */
 static struct http_server *new_server(const struct config *cfg, unsigned nloops,
@@ -179,6 +206,7 @@ static struct http_server *new_server(const struct config *cfg, unsigned nloops,
             lp->epfd = -1;
             lp->listen_fd = -1;
             atomic_init(&lp->open, 0);
+            atomic_init(&lp->rounds, 0);
             atomic_init(&lp->pending, 0);
             lp->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
             pthread_mutex_init(&lp->lock, NULL);
@@ -258,6 +286,9 @@ enum http_status http_server_start(const struct config *cfg,
                                    size_t errlen)
 {
     unsigned nloops = cfg->threads > 0 ? cfg->threads : 1;
+    /* Every socket handed over needs a loop (docs/design.md). */
+    if (cfg->nlisten_fds > nloops)
+        nloops = cfg->nlisten_fds;
     unsigned limit = connection_limit(cfg, nloops);
     struct sockaddr_storage addr;
     socklen_t addrlen;
@@ -283,8 +314,17 @@ enum http_status http_server_start(const struct config *cfg,
         log_num(&l, "connections", limit);
         log_end(&l, &srv->log);
     }
-    if (http_open_listeners(srv, (const struct sockaddr *)&addr, addrlen) !=
-        0) {
+    if (cfg->nlisten_fds > 0) {
+        srv->activated = 1;
+        if (adopt_listeners(srv, cfg->listen_fds, cfg->nlisten_fds) != 0) {
+            snprintf(err, errlen,
+                     "cannot use the sockets systemd handed over: %s",
+                     strerror(errno));
+            free_server(srv);
+            return HTTP_START_FAILED;
+        }
+    } else if (http_open_listeners(srv, (const struct sockaddr *)&addr,
+                                   addrlen) != 0) {
         snprintf(err, errlen,
                  "cannot listen on %s port %u: %s (in use, or not "
                  "an address of this machine?)",
@@ -309,6 +349,29 @@ uint16_t http_server_port(const struct http_server *srv)
 long http_server_in_flight(const struct http_server *srv)
 {
     return metrics_in_flight(srv->metrics);
+}
+
+long http_server_alive(struct http_server *srv, unsigned timeout_ms)
+{
+    const struct timespec tick = {0, 1000 * 1000};
+    unsigned long seen[64];
+    unsigned n = srv->nloops < 64 ? srv->nloops : 64;
+    long stuck = 0;
+
+    /* Each loop is woken and must come round once; an idle loop is
+     * waiting in epoll_wait and does so at once. */
+    for (unsigned i = 0; i < n; i++) {
+        seen[i] = atomic_load(&srv->loops[i].rounds);
+        http_loop_wake(&srv->loops[i]);
+    }
+    for (unsigned waited = 0;; waited++) {
+        stuck = 0;
+        for (unsigned i = 0; i < n; i++)
+            stuck += atomic_load(&srv->loops[i].rounds) == seen[i];
+        if (stuck == 0 || waited >= timeout_ms)
+            return stuck;
+        nanosleep(&tick, NULL);
+    }
 }
 
 long http_server_connections(const struct http_server *srv)
@@ -394,6 +457,14 @@ long http_server_drain(struct http_server *srv, unsigned timeout_ms)
     long left;
 
     atomic_store(&srv->draining, 1);
+    if (!srv->draining_started && srv->activated) {
+        /* The sockets are systemd's and outlive us: the loops only stop
+         * accepting, and what waits in the backlog (or arrives from now on)
+         * is left there for the next sudokud. No filter, no shutdown: both
+         * would act on the socket itself, for every later process too. */
+        srv->draining_started = 1;
+        quiesce_all(srv);
+    }
     if (!srv->draining_started) {
         /* Quiescing only stops the loops' accept(); the kernel still
          * completes handshakes into the backlog. Those clients connected

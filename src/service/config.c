@@ -349,4 +349,8 @@ void config_usage(FILE *out, const char *prog)
     fprintf(out, "\nSIGTERM, SIGINT or SIGHUP (all alike; logs go to stdout, "
                  "nothing to reopen):\nstop accepting, finish the requests "
                  "in flight, exit 0.\nA bad setting exits with status 2.\n");
+    fprintf(out, "\nUnder systemd (sudokud.service, sudokud.socket): the "
+                 "sockets handed over in\nLISTEN_FDS are served instead of "
+                 "--bind and --port; READY=1, STOPPING=1,\nSTATUS= and "
+                 "WATCHDOG=1 (every WATCHDOG_USEC/2) go to NOTIFY_SOCKET.\n");
 }
