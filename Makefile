@@ -326,6 +326,7 @@ test-browser:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) chromium"
 	@$(MAKE) --no-print-directory SANITIZE= build/sudokud $(BROWSER_DIR)/node_modules/.installed
 	NODE_PATH=$(BROWSER_DIR)/node_modules SUDOKUD_BIN=build/sudokud BROWSER_OUT=$(BROWSER_DIR) \
+	  PAGE_SHOTS=$(PAGE_SHOTS) \
 	  node tests/browser/test.js $(CASE)
 # --- browser test (end) ---
 

@@ -229,7 +229,8 @@ static void stop_daemon(struct daemon *d)
 
 /* READY=1 comes once the port listens: connecting right after it never
  * fails; STOPPING=1 comes on SIGTERM, before the exit. */
-static void test_notify_ready_stopping(void **state)
+static void
+notify_says_ready_once_listening_and_stopping_on_sigterm(void **state)
 {
     const char *args[] = {"--bind",    "127.0.0.1", "--port", "0",
                           "--threads", "2",         NULL};
@@ -266,7 +267,7 @@ static void test_notify_ready_stopping(void **state)
 
 /* WATCHDOG_USEC set: WATCHDOG=1 comes again and again; set for another
  * process (WATCHDOG_PID), none. */
-static void test_notify_watchdog(void **state)
+static void notify_pings_the_watchdog_within_its_interval(void **state)
 {
     const char *args[] = {"--bind", "127.0.0.1", "--port", "0", NULL};
     char name[64], msg[1024];
@@ -297,7 +298,8 @@ static void test_notify_watchdog(void **state)
  * serves the socket it was handed (no --port given: 8080 would be its
  * own), says so in its log, and notifies through -E NOTIFY_SOCKET. The
  * tool execs the daemon in its own process, so d.pid is the daemon's. */
-static void test_socket_activate(void **state)
+static void
+socket_activated_daemon_serves_livez_on_the_handed_socket(void **state)
 {
     char name[64], msg[1024], listen_arg[64];
     unsigned port = free_port();
@@ -341,7 +343,8 @@ static void test_socket_activate(void **state)
 
 /* A handed-over descriptor that is not a listening socket: exit 2 with a
  * message, as for a bad setting. */
-static void test_socket_activate_bad_fd(void **state)
+static void
+socket_activation_refuses_a_descriptor_not_a_tcp_listener(void **state)
 {
     const char *argv[] = {binary(), NULL};
     struct daemon d;
@@ -442,7 +445,7 @@ static int backlog_reaches(int fd, unsigned n)
  * starts, so the connections that come meanwhile wait in its backlog and
  * B answers them. Four clients keep connecting all along; B starts only
  * once all four wait in the backlog: not one request fails. */
-static void test_restart_under_load(void **state)
+static void restart_through_the_socket_loses_no_connection(void **state)
 {
     const char *argv[] = {binary(),       "--threads", "2",
                           "--access-log", "off",       NULL};
@@ -491,7 +494,8 @@ static void test_restart_under_load(void **state)
 /* A valid traceparent: its trace id and parent id in the access line, the
  * trace id in a problem body beside request_id. Invalid ones (all-zero
  * ids, upper case, version ff, 00 with a tail, a short one): ignored. */
-static void test_traceparent(void **state)
+static void
+valid_traceparent_reaches_the_access_log_and_invalid_is_ignored(void **state)
 {
     static const char *const bad[] = {
         "00-00000000000000000000000000000000-00f067aa0ba902b7-01",
@@ -548,12 +552,16 @@ static void test_traceparent(void **state)
 int test_main_systemd(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_notify_ready_stopping),
-        cmocka_unit_test(test_notify_watchdog),
-        cmocka_unit_test(test_socket_activate),
-        cmocka_unit_test(test_socket_activate_bad_fd),
-        cmocka_unit_test(test_restart_under_load),
-        cmocka_unit_test(test_traceparent),
+        cmocka_unit_test(
+            notify_says_ready_once_listening_and_stopping_on_sigterm),
+        cmocka_unit_test(notify_pings_the_watchdog_within_its_interval),
+        cmocka_unit_test(
+            socket_activated_daemon_serves_livez_on_the_handed_socket),
+        cmocka_unit_test(
+            socket_activation_refuses_a_descriptor_not_a_tcp_listener),
+        cmocka_unit_test(restart_through_the_socket_loses_no_connection),
+        cmocka_unit_test(
+            valid_traceparent_reaches_the_access_log_and_invalid_is_ignored),
     };
 
     *ntests = TESTS_COUNT(tests);
