@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "cli_internal.h"
+#include "grid.h"
 #include "killer.h"
 #include "logic.h"
 #include "sudoku.h"
@@ -57,8 +58,6 @@ void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *const unit_names[] = {"row", "column", "box"};
-
 /* "technique: explanation" for the simplest step, or a cell of the
  * solution when the engine is stuck. */
 static void print_hint(const struct cli_options *opt,
@@ -68,7 +67,7 @@ static void print_hint(const struct cli_options *opt,
     struct logic_grid lg;
     struct logic_step s;
     struct logic_budget b = {
-        opt->max_logic_ms ? logic_now_us() + opt->max_logic_ms * 1000 : 0, 0};
+        opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
     char text[512];
     int n, cell = -1;
 
@@ -120,7 +119,7 @@ static void print_explain(const struct cli_options *opt,
     struct logic_grid lg;
     struct logic_step s;
     struct logic_budget b = {
-        opt->max_logic_ms ? logic_now_us() + opt->max_logic_ms * 1000 : 0, 0};
+        opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
     enum logic_status st;
     unsigned n = 0, rating = 10;
     char line[2048];
@@ -147,16 +146,14 @@ static void print_validate(const struct sudoku_conflict *c, size_t nconflicts,
                            unsigned count, const struct sudoku_grid *g,
                            struct cli_buf *out)
 {
-    int complete = 1;
+    int complete = grid_blanks(g->cell) == 0;
 
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        complete &= g->cell[i] != 0;
     cli_buf_printf(
         out, "%s %u %s", nconflicts == 0 && count == 1 ? "valid" : "invalid",
         nconflicts ? 0 : count, complete ? "complete" : "incomplete");
     if (nconflicts)
         cli_buf_printf(out, " conflict: %u appears %u times in %s %u", c->digit,
-                       c->ncells, unit_names[c->unit], c->index + 1u);
+                       c->ncells, grid_unit_name(c->unit), c->index + 1u);
     cli_buf_put(out, "\n", 1);
 }
 
@@ -245,7 +242,8 @@ static int killer_line(const struct cli_options *opt, const char *name,
         if (opt->mode == CLI_SOLVE)
             return report(err, name, lineno,
                           "breaks the rules: %u appears %u times in %s %u",
-                          c.digit, c.ncells, unit_names[c.unit], c.index + 1u);
+                          c.digit, c.ncells, grid_unit_name(c.unit),
+                          c.index + 1u);
         cli_buf_put(out, "0\n", 2);
         return 0;
     }
@@ -295,7 +293,8 @@ int cli_line(const struct cli_options *opt, const char *name, unsigned lineno,
         else
             return report(err, name, lineno,
                           "breaks the rules: %u appears %u times in %s %u",
-                          c.digit, c.ncells, unit_names[c.unit], c.index + 1u);
+                          c.digit, c.ncells, grid_unit_name(c.unit),
+                          c.index + 1u);
         return 0;
     }
     if (st != SUDOKU_OK)

@@ -32,6 +32,7 @@
  * tried on a copy. A node is the root or one tentative placement; the node
  * budget is checked before each node.
  */
+#include "grid.h"
 #include "killer.h"
 
 #include <string.h>
@@ -218,23 +219,13 @@ static const uint8_t unit_cells[27][9] = {
     BOX(0), BOX(1), BOX(2), BOX(3), BOX(4), BOX(5), BOX(6), BOX(7), BOX(8),
 };
 
-static unsigned box_of(unsigned x)
-{
-    return x / 27 * 3 + x % 9 / 3;
-}
-
-static int popcount(unsigned m)
-{
-    return __builtin_popcount(m);
-}
-
 /* Places digit d in blank cell x. Returns 0 when d is not a candidate there
  * or a group's sum goes below zero. */
 static int place(const struct search *sr, struct state *s, unsigned x,
                  unsigned d)
 {
     unsigned bit = 1u << (d - 1), keep = ALL_DIGITS & ~bit;
-    unsigned r = x / 9, c = x % 9, b = box_of(x);
+    unsigned r = x / 9, c = x % 9, b = (unsigned)grid_box((int)x);
 
     if (s->value[x] || !(s->cand[x] & bit))
         return 0;
@@ -507,7 +498,7 @@ static void search(struct search *sr, struct state *s)
         return;
     }
     for (unsigned x = 0; x < SUDOKU_CELLS && fewest > 2; x++) {
-        unsigned k = (unsigned)popcount(s->cand[x]);
+        unsigned k = (unsigned)grid_popcount(s->cand[x]);
         if (!s->value[x] && k < fewest)
             best = x, fewest = k;
     }
@@ -547,13 +538,13 @@ static void add_group(struct search *sr, const uint8_t *cells, unsigned n,
     memcpy(g->cell, cells, n);
     g->unit[0] = (uint8_t)(first / 9);
     g->unit[1] = (uint8_t)(9 + first % 9);
-    g->unit[2] = (uint8_t)(18 + box_of(first));
+    g->unit[2] = (uint8_t)(18 + grid_box(first));
     for (unsigned i = 1; i < n; i++) {
         if (cells[i] / 9 != first / 9)
             g->unit[0] = NO_UNIT;
         if (cells[i] % 9 != first % 9)
             g->unit[1] = NO_UNIT;
-        if (box_of(cells[i]) != box_of(first))
+        if (grid_box(cells[i]) != grid_box(first))
             g->unit[2] = NO_UNIT;
     }
     for (unsigned i = 0; i < n; i++)

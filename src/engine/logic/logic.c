@@ -8,7 +8,6 @@
 #include "logic.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "logic_internal.h"
 
@@ -128,14 +127,6 @@ unsigned logic_chain_bonus(unsigned length)
     return added;
 }
 
-uint64_t logic_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 int logic_level_parse(const char *name, enum logic_level *out)
 {
     for (int l = 0; l < LOGIC_NLEVELS; l++) {
@@ -195,7 +186,7 @@ void logic_step_cell(struct logic_step *s, int cell)
 static void place(struct logic_grid *g, int cell, int digit)
 {
     uint16_t keep = (uint16_t) ~(1u << (digit - 1));
-    int r = logic_row(cell), c = logic_col(cell);
+    int r = grid_row(cell), c = grid_col(cell);
     int br = r / 3 * 3, bc = c / 3 * 3;
 
     g->value[cell] = (uint8_t)digit;
@@ -244,9 +235,9 @@ static int consistent(const struct logic_grid *g)
         unsigned m = g->value[i] ? 1u << (g->value[i] - 1) : g->cand[i];
         if (m == 0)
             return 0;
-        rows[logic_row(i)] |= m;
-        cols[logic_col(i)] |= m;
-        boxes[logic_box(i)] |= m;
+        rows[grid_row(i)] |= m;
+        cols[grid_col(i)] |= m;
+        boxes[grid_box(i)] |= m;
     }
     for (int k = 0; k < 9; k++)
         all &= rows[k] & cols[k] & boxes[k];
@@ -256,7 +247,7 @@ static int consistent(const struct logic_grid *g)
 static int placed_in(const struct logic_grid *g, int u, int digit)
 {
     for (int k = 0; k < 9; k++)
-        if (g->value[logic_unit_cell(u, k)] == digit)
+        if (g->value[grid_unit_cell(u, k)] == digit)
             return 1;
     return 0;
 }
@@ -277,12 +268,12 @@ static void single(struct logic_step *out, enum logic_technique t, int cell,
 static int naked_single(const struct logic_grid *g, struct logic_step *out)
 {
     for (int i = 0; i < SUDOKU_CELLS; i++) {
-        if (g->value[i] || logic_popcount(g->cand[i]) != 1)
+        if (g->value[i] || grid_popcount(g->cand[i]) != 1)
             continue;
         single(out, LOGIC_NAKED_SINGLE, i, __builtin_ctz(g->cand[i]) + 1);
-        logic_step_unit(out, logic_row(i));
-        logic_step_unit(out, 9 + logic_col(i));
-        logic_step_unit(out, 18 + logic_box(i));
+        logic_step_unit(out, grid_row(i));
+        logic_step_unit(out, 9 + grid_col(i));
+        logic_step_unit(out, 18 + grid_box(i));
         return 1;
     }
     return 0;
@@ -290,11 +281,11 @@ static int naked_single(const struct logic_grid *g, struct logic_step *out)
 
 static int hidden_single(const struct logic_grid *g, struct logic_step *out)
 {
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
+    for (int u = 0; u < GRID_UNITS; u++) {
         /* the digits with exactly one place in the unit, in one pass */
         unsigned once = 0, twice = 0;
         for (int k = 0; k < 9; k++) {
-            unsigned c = g->cand[logic_unit_cell(u, k)];
+            unsigned c = g->cand[grid_unit_cell(u, k)];
             twice |= once & c;
             once |= c;
         }
@@ -302,7 +293,7 @@ static int hidden_single(const struct logic_grid *g, struct logic_step *out)
             int d = __builtin_ctz(h) + 1;
             unsigned m = logic_positions(g, u, d);
             single(out, LOGIC_HIDDEN_SINGLE,
-                   logic_unit_cell(u, __builtin_ctz(m)), d);
+                   grid_unit_cell(u, __builtin_ctz(m)), d);
             logic_step_unit(out, u);
             if (u >= 18)
                 out->rating = 12; /* SE: a hidden single in a box is 1.2 */
@@ -326,17 +317,17 @@ static int locked(const struct logic_grid *g, enum logic_technique t, int from,
 
     logic_step_start(out, t, (uint16_t)bit);
     for (int k = 0; k < 9; k++) {
-        int c = logic_unit_cell(to, k), inside = 0;
+        int c = grid_unit_cell(to, k), inside = 0;
         for (int j = 0; j < 9; j++)
-            inside |= logic_unit_cell(from, j) == c;
+            inside |= grid_unit_cell(from, j) == c;
         if (!inside && (g->cand[c] & bit))
             logic_step_elim(out, c, digit);
     }
     if (out->neliminations == 0)
         return 0;
     for (int k = 0; k < 9; k++)
-        if (g->cand[logic_unit_cell(from, k)] & bit)
-            logic_step_cell(out, logic_unit_cell(from, k));
+        if (g->cand[grid_unit_cell(from, k)] & bit)
+            logic_step_cell(out, grid_unit_cell(from, k));
     logic_step_unit(out, from);
     logic_step_unit(out, to);
     return 1;
@@ -349,12 +340,12 @@ static int common_unit(const struct logic_grid *g, int u, int digit, int kind)
     int found = -1;
 
     for (int k = 0; k < 9; k++) {
-        int c = logic_unit_cell(u, k), w;
+        int c = grid_unit_cell(u, k), w;
         if (!(g->cand[c] & (1u << (digit - 1))))
             continue;
-        w = kind == 0   ? logic_row(c)
-            : kind == 1 ? 9 + logic_col(c)
-                        : 18 + logic_box(c);
+        w = kind == 0   ? grid_row(c)
+            : kind == 1 ? 9 + grid_col(c)
+                        : 18 + grid_box(c);
         if (found >= 0 && found != w)
             return -1;
         found = w;
@@ -364,7 +355,7 @@ static int common_unit(const struct logic_grid *g, int u, int digit, int kind)
 
 static int pointing(const struct logic_grid *g, struct logic_step *out)
 {
-    for (int u = 18; u < LOGIC_NUNITS; u++)
+    for (int u = 18; u < GRID_UNITS; u++)
         for (int d = 1; d <= 9; d++)
             for (int kind = 0; kind < 2; kind++) {
                 int line = common_unit(g, u, d, kind);
@@ -399,10 +390,10 @@ static const enum logic_technique hidden_kind[5] = {
 static int naked_subset(const struct logic_grid *g, int n,
                         struct logic_step *out)
 {
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
+    for (int u = 0; u < GRID_UNITS; u++) {
         int cells[9], m = 0, idx[4];
         for (int k = 0; k < 9; k++) {
-            int c = logic_unit_cell(u, k), pc = logic_popcount(g->cand[c]);
+            int c = grid_unit_cell(u, k), pc = grid_popcount(g->cand[c]);
             if (g->value[c] == 0 && pc >= 2 && pc <= n)
                 cells[m++] = c;
         }
@@ -414,11 +405,11 @@ static int naked_subset(const struct logic_grid *g, int n,
             unsigned uni = 0;
             for (int i = 0; i < n; i++)
                 uni |= g->cand[cells[idx[i]]];
-            if (logic_popcount(uni) != n)
+            if (grid_popcount(uni) != n)
                 continue;
             logic_step_start(out, naked_kind[n], (uint16_t)uni);
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k), member = 0;
+                int c = grid_unit_cell(u, k), member = 0;
                 for (int i = 0; i < n; i++)
                     member |= cells[idx[i]] == c;
                 if (member)
@@ -443,12 +434,12 @@ static int naked_subset(const struct logic_grid *g, int n,
 static int hidden_subset(const struct logic_grid *g, int n,
                          struct logic_step *out)
 {
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
+    for (int u = 0; u < GRID_UNITS; u++) {
         int digits[9], m = 0, idx[4];
         unsigned pos[9];
         for (int d = 1; d <= 9; d++) {
             unsigned p = logic_positions(g, u, d);
-            int pc = logic_popcount(p);
+            int pc = grid_popcount(p);
             if (pc >= 2 && pc <= n && !placed_in(g, u, d)) {
                 pos[m] = p;
                 digits[m++] = d;
@@ -464,11 +455,11 @@ static int hidden_subset(const struct logic_grid *g, int n,
                 where |= pos[idx[i]];
                 set |= 1u << (digits[idx[i]] - 1);
             }
-            if (logic_popcount(where) != n)
+            if (grid_popcount(where) != n)
                 continue;
             logic_step_start(out, hidden_kind[n], (uint16_t)set);
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 if (!(where & (1u << k)))
                     continue;
                 for (int d = 1; d <= 9; d++)
@@ -479,7 +470,7 @@ static int hidden_subset(const struct logic_grid *g, int n,
                 continue;
             for (int k = 0; k < 9; k++)
                 if (where & (1u << k))
-                    logic_step_cell(out, logic_unit_cell(u, k));
+                    logic_step_cell(out, grid_unit_cell(u, k));
             logic_step_unit(out, u);
             return 1;
         } while (logic_next_comb(idx, n, m));
@@ -498,7 +489,7 @@ enum logic_status logic_step(const struct logic_grid *g, struct logic_step *out)
 
 int logic_expired(const struct logic_budget *b)
 {
-    return b != NULL && b->deadline_us != 0 && logic_now_us() >= b->deadline_us;
+    return b != NULL && b->deadline_us != 0 && clock_now_us() >= b->deadline_us;
 }
 
 /* The techniques up to the chains, simplest first (without the forcing
@@ -560,13 +551,11 @@ enum logic_status logic_step_budget(const struct logic_grid *g,
                                     struct logic_step *out)
 {
     struct logic_step s;
-    int blank = 0, r;
+    int r;
 
-    for (int i = 0; i < SUDOKU_CELLS && !blank; i++)
-        blank = g->value[i] == 0;
     if (!consistent(g))
         return LOGIC_CONTRADICTION;
-    if (!blank)
+    if (grid_blanks(g->value) == 0)
         return LOGIC_SOLVED;
     r = logic_find_pattern(g, b, &s);
     if (r < 0)
@@ -592,7 +581,7 @@ enum logic_status logic_grade_budget(const struct sudoku_grid *board,
     unsigned max_steps = lim ? lim->max_steps : 0;
     struct logic_grid g;
     struct logic_step s;
-    struct logic_budget b = {max_us ? logic_now_us() + max_us : 0,
+    struct logic_budget b = {max_us ? clock_now_us() + max_us : 0,
                              lim ? lim->max_rating : 0};
     enum logic_status st;
 
@@ -626,8 +615,7 @@ enum logic_status logic_grade_budget(const struct sudoku_grid *board,
         out->level = LOGIC_EASY;
     if (out->needs_guessing)
         out->level = LOGIC_EXTREME;
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        out->blanks_left += g.value[i] == 0;
+    out->blanks_left = grid_blanks(g.value);
     if (end != NULL)
         *end = g;
     return st == LOGIC_CONTRADICTION ? LOGIC_CONTRADICTION

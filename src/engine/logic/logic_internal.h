@@ -10,46 +10,8 @@
 
 #include <stdint.h>
 
+#include "grid.h" /* the geometry, popcount and unit names */
 #include "logic.h"
-
-/* The 27 units: 0-8 rows, 9-17 columns, 18-26 boxes. */
-#define LOGIC_NUNITS 27
-
-/* Cell k (0-8) of unit u (0-26): along a row or column, boxes row-major. */
-static inline int logic_unit_cell(int u, int k)
-{
-    int i = u % 9;
-
-    switch (u / 9) {
-    case 0:
-        return i * 9 + k;
-    case 1:
-        return k * 9 + i;
-    default:
-        return ((i / 3) * 3 + k / 3) * 9 + (i % 3) * 3 + k % 3;
-    }
-}
-
-static inline int logic_row(int cell)
-{
-    return cell / 9;
-}
-static inline int logic_col(int cell)
-{
-    return cell % 9;
-}
-static inline int logic_box(int cell)
-{
-    return (cell / 27) * 3 + (cell % 9) / 3;
-}
-
-/* Do two different cells share a row, column or box? */
-static inline int logic_sees(int a, int b)
-{
-    return a != b &&
-           (logic_row(a) == logic_row(b) || logic_col(a) == logic_col(b) ||
-            logic_box(a) == logic_box(b));
-}
 
 /* Bit k set when cell k of unit u has `digit` as a candidate. */
 static inline unsigned logic_positions(const struct logic_grid *g, int u,
@@ -58,7 +20,7 @@ static inline unsigned logic_positions(const struct logic_grid *g, int u,
     unsigned m = 0, bit = 1u << (digit - 1);
 
     for (int k = 0; k < 9; k++)
-        if (g->cand[logic_unit_cell(u, k)] & bit)
+        if (g->cand[grid_unit_cell(u, k)] & bit)
             m |= 1u << k;
     return m;
 }
@@ -77,16 +39,6 @@ static inline int logic_next_comb(int *idx, int n, int m)
     for (int j = i + 1; j < n; j++)
         idx[j] = idx[j - 1] + 1;
     return 1;
-}
-
-/* Bits set in a candidate mask. Written out because the default build has
- * no popcnt instruction, and libgcc's call was 6% of grading time. */
-static inline int logic_popcount(unsigned x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
 }
 
 /* Step building: start a step, then add to it. Additions past the array
