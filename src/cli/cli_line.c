@@ -69,7 +69,7 @@ static void print_hint(const struct cli_options *opt,
     struct logic_budget b = {
         opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
     char text[512];
-    int n, cell = -1;
+    int n, cell;
 
     logic_init(&lg, g);
     switch (logic_step_budget(&lg, &b, &s)) {
@@ -83,15 +83,12 @@ static void print_hint(const struct cli_options *opt,
         snprintf(text, sizeof(text), "solved: no blank cell is left");
         break;
     default:
-        for (int i = 0; i < SUDOKU_CELLS; i++)
-            if (lg.value[i] == 0 &&
-                (cell < 0 || __builtin_popcount(lg.cand[i]) <
-                                 __builtin_popcount(lg.cand[cell])))
-                cell = i;
+        logic_fallback_step(&lg, sol, &s); /* stuck: a blank is left */
+        cell = s.placements[0].cell;
         snprintf(text, sizeof(text),
                  "from_solution: no step was found within the "
                  "time budget; in the solution, cell [%d,%d] is %d",
-                 cell / 9, cell % 9, sol->cell[cell]);
+                 cell / 9, cell % 9, s.placements[0].digit);
     }
     cli_buf_printf(out, "%s\n", text);
 }
@@ -116,30 +113,27 @@ static void print_grade(const struct cli_options *opt,
 static void print_explain(const struct cli_options *opt,
                           const struct sudoku_grid *g, struct cli_buf *out)
 {
-    struct logic_grid lg;
-    struct logic_step s;
+    struct logic_step *steps = malloc(LOGIC_WALK_MAX_STEPS * sizeof(*steps));
     struct logic_budget b = {
         opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
-    enum logic_status st;
-    unsigned n = 0, rating = 10;
+    struct logic_walk w;
     char line[2048];
 
-    logic_init(&lg, g);
-    while ((st = logic_step_budget(&lg, &b, &s)) == LOGIC_OK) {
-        logic_explain(&s, line, sizeof(line));
-        cli_buf_printf(out, "%u. %s (%.1f): %s\n", ++n,
-                       logic_technique_name(s.technique), s.rating / 10.0,
-                       line);
-        if (s.rating > rating)
-            rating = s.rating;
-        logic_apply(&lg, &s);
+    if (steps == NULL) {
+        out->failed = 1;
+        return;
     }
-    cli_buf_printf(
-        out, "level %s rating %.1f steps %u%s\n\n",
-        logic_level_name(st == LOGIC_SOLVED
-                             ? (n ? logic_rating_level(rating) : LOGIC_EASY)
-                             : LOGIC_EXTREME),
-        rating / 10.0, n, st == LOGIC_BUDGET ? " stopped: time budget" : "");
+    logic_walk(g, &b, steps, LOGIC_WALK_MAX_STEPS, &w);
+    for (size_t i = 0; i < w.nsteps; i++) {
+        logic_explain(&steps[i], line, sizeof(line));
+        cli_buf_printf(out, "%zu. %s (%.1f): %s\n", i + 1,
+                       logic_technique_name(steps[i].technique),
+                       steps[i].rating / 10.0, line);
+    }
+    cli_buf_printf(out, "level %s rating %.1f steps %zu%s\n\n",
+                   logic_level_name(w.level), w.rating / 10.0, w.nsteps,
+                   w.status == LOGIC_BUDGET ? " stopped: time budget" : "");
+    free(steps);
 }
 
 static void print_validate(const struct sudoku_conflict *c, size_t nconflicts,

@@ -622,3 +622,59 @@ enum logic_status logic_grade_budget(const struct sudoku_grid *board,
            : st == LOGIC_BUDGET      ? LOGIC_BUDGET
                                      : LOGIC_OK;
 }
+
+/* ------------------------------------------------------------------------
+ * The hint's fallback and the explain walk
+ * ------------------------------------------------------------------------ */
+
+int logic_fallback_step(const struct logic_grid *g,
+                        const struct sudoku_grid *solution,
+                        struct logic_step *out)
+{
+    int best = -1;
+
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (g->value[i] == 0 && (best < 0 || grid_popcount(g->cand[i]) <
+                                                 grid_popcount(g->cand[best])))
+            best = i;
+    if (best < 0)
+        return -1;
+    memset(out, 0, sizeof(*out));
+    out->nplacements = 1;
+    out->placements[0].cell = (uint8_t)best;
+    out->placements[0].digit = solution->cell[best];
+    out->digits = (uint16_t)(1u << (solution->cell[best] - 1));
+    out->ncells = 1;
+    out->cells[0] = (uint8_t)best;
+    return 0;
+}
+
+enum logic_status logic_walk(const struct sudoku_grid *board,
+                             const struct logic_budget *b,
+                             struct logic_step *steps, size_t max_steps,
+                             struct logic_walk *out)
+{
+    struct logic_grid g;
+    enum logic_status st = LOGIC_OK;
+    size_t n = 0;
+
+    out->rating = 10;
+    out->hardest = -1;
+    logic_init(&g, board); /* a conflict: the first step says so */
+    while (n < max_steps &&
+           (st = logic_step_budget(&g, b, &steps[n])) == LOGIC_OK) {
+        const struct logic_step *s = &steps[n++];
+        if (s->rating > out->rating ||
+            (s->rating == out->rating && (int)s->technique > out->hardest)) {
+            out->rating = s->rating;
+            out->hardest = (int)s->technique;
+        }
+        logic_apply(&g, s);
+    }
+    out->nsteps = n;
+    out->status = st;
+    out->level = st != LOGIC_SOLVED ? LOGIC_EXTREME
+                 : out->hardest < 0 ? LOGIC_EASY
+                                    : logic_rating_level(out->rating);
+    return st;
+}
