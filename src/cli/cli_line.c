@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_internal.h"
 #include "grid.h"
@@ -14,7 +15,9 @@
 #include "logic.h"
 #include "sudoku.h"
 
-char *cli_buf_reserve(struct cli_buf *b, size_t n)
+/* Makes room for n more bytes; returns the place to write them, or NULL
+ * (and sets b->failed) when out of memory. */
+static char *cli_buf_reserve(struct cli_buf *b, size_t n)
 {
     size_t cap = b->cap ? b->cap : 1 << 12;
     char *p;
@@ -34,7 +37,22 @@ char *cli_buf_reserve(struct cli_buf *b, size_t n)
     return b->data + b->len;
 }
 
-void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
+static void cli_buf_put(struct cli_buf *b, const char *s, size_t n)
+{
+    char *p = b->len + n <= b->cap ? b->data + b->len : cli_buf_reserve(b, n);
+
+    if (p) {
+        memcpy(p, s, n);
+        b->len += n;
+    }
+}
+
+static void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 {
     va_list again;
     int n;
@@ -49,7 +67,7 @@ void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
     va_end(again);
 }
 
-void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
+static void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
 {
     va_list ap;
 

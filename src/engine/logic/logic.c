@@ -495,8 +495,8 @@ int logic_expired(const struct logic_budget *b)
 /* The techniques up to the chains, simplest first (without the forcing
  * ones, which logic_step_budget tries last). 1 with *s set, 0 when none
  * applies, -1 when the budget ran out. */
-int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
-                       struct logic_step *s)
+static int find_pattern(const struct logic_grid *g,
+                        const struct logic_budget *b, struct logic_step *s)
 {
     unsigned cap = b != NULL && b->max_rating ? b->max_rating : 255;
     int r;
@@ -557,7 +557,7 @@ enum logic_status logic_step_budget(const struct logic_grid *g,
         return LOGIC_CONTRADICTION;
     if (grid_blanks(g->value) == 0)
         return LOGIC_SOLVED;
-    r = logic_find_pattern(g, b, &s);
+    r = find_pattern(g, b, &s);
     if (r < 0)
         return LOGIC_BUDGET;
     if (r == 0)

@@ -57,11 +57,6 @@ unsigned logic_chain_bonus(unsigned length);
 /* Has the budget's deadline passed? (b may be NULL: never.) */
 int logic_expired(const struct logic_budget *b);
 
-/* Every technique, simplest first: 1 with *s set,
- * 0 when none applies, -1 when the budget ran out. */
-int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
-                       struct logic_step *s);
-
 /* Sets of cells: bit i of w[i / 64] for cell i. */
 struct logic_cells {
     uint64_t w[2];
