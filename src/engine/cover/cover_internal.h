@@ -81,6 +81,9 @@ struct cover_ws {
     void *block; /* everything above that is not fixed size */
 };
 
+/* Is n one of the sizes the engine takes (4, 6, 8, 9, 12, 16, 25)? */
+int cover_size_ok(unsigned n);
+
 /* Every all-different group of checked rules r into g: the n rows, the n
  * columns, the n regions (cells row-major), the two diagonals when r has
  * them, then the extra groups. Returns how many. */
