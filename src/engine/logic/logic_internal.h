@@ -3,7 +3,8 @@
  * wings; logic_unique.c: rectangles and BUG; logic_turbot.c: turbot
  * fish and W-wing; logic_chain.c: chains;
  * logic_als.c: ALS-XZ, ALS-XY-wing; logic_force.c: forcing chains and nets;
- * logic_explain.c: the sentences). Not a contract: include/engine/logic.h is.
+ * logic_explain.c: the sentences; logic_step.c, the leaf: ratings, step
+ * builders, the budget check). Not a contract: include/engine/logic.h is.
  */
 #ifndef LOGIC_INTERNAL_H
 #define LOGIC_INTERNAL_H
@@ -41,8 +42,9 @@ static inline int logic_next_comb(int *idx, int n, int m)
     return 1;
 }
 
-/* Step building: start a step, then add to it. Additions past the array
- * sizes are dropped (a step with fewer eliminations is still sound). */
+/* Step building (logic_step.c): start a step, then add to it. Additions past
+ * the array sizes are dropped (a step with fewer eliminations is still sound).
+ */
 void logic_step_start(struct logic_step *s, enum logic_technique t,
                       uint16_t digits);
 void logic_step_elim(struct logic_step *s, int cell, int digit);
