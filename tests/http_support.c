@@ -35,7 +35,7 @@ void ht_config(struct config *cfg, unsigned threads, unsigned timeout)
     cfg->threads = threads;
     cfg->timeout = timeout;
     cfg->access_log = 0;
-    cfg->log_level = CONFIG_LOG_ERROR; /* keep the test output readable */
+    cfg->log_level = LOG_ERROR; /* keep the test output readable */
 }
 
 int ht_start_with(void **state, const struct config *cfg)

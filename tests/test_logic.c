@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
 #include "logic.h"
 #include "sudoku.h"
 #include "support.h"
@@ -121,12 +122,12 @@ static void empty_board_budget(void **state)
     struct sudoku_grid b;
     struct logic_grade gr;
     struct logic_limits lim = {20000, 0, 0};
-    uint64_t t0 = logic_now_us();
+    uint64_t t0 = clock_now_us();
 
     (void)state;
     memset(&b, 0, sizeof(b));
     assert_int_equal(logic_grade_budget(&b, &lim, &gr, NULL), LOGIC_BUDGET);
-    assert_true(logic_now_us() - t0 < 2000000);
+    assert_true(clock_now_us() - t0 < 2000000);
     assert_true(gr.needs_guessing);
     assert_true(gr.budget_out);
     assert_int_equal(gr.level, LOGIC_EXTREME);
@@ -268,6 +269,129 @@ static void forum_hardest_sample_is_extreme(void **state)
     assert_int_equal(w.extreme, 150);
 }
 
+/* ------------------------------------------ the fallback and the walk */
+
+/* The fallback step places the solution's digit in a blank that has no
+ * fewer candidates than any other, found here by a plain count. */
+static void fallback_step_places_the_solution_digit(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5"
+        ".8...52....6");
+    struct sudoku_grid sol = solution_of(&b);
+    struct logic_grid g;
+    struct logic_step s;
+    int cell, fewest = 10;
+
+    (void)state;
+    logic_init(&g, &b);
+    assert_int_equal(logic_fallback_step(&g, &sol, &s), 0);
+    for (int i = 0; i < SUDOKU_CELLS; i++) {
+        int n = 0;
+        for (int d = 0; d < 9; d++)
+            n += (g.cand[i] >> d) & 1;
+        if (b.cell[i] == 0 && n < fewest)
+            fewest = n;
+    }
+    assert_int_equal(s.nplacements, 1);
+    assert_int_equal(s.neliminations, 0);
+    cell = s.placements[0].cell;
+    assert_int_equal(b.cell[cell], 0);
+    assert_int_equal(s.placements[0].digit, sol.cell[cell]);
+    assert_int_equal(s.digits, 1u << (sol.cell[cell] - 1));
+    assert_int_equal(s.ncells, 1);
+    assert_int_equal(s.cells[0], cell);
+    assert_int_equal(__builtin_popcount(g.cand[cell]), fewest);
+    /* a full grid has no blank to fall back on */
+    logic_init(&g, &sol);
+    s.nplacements = 7;
+    assert_int_equal(logic_fallback_step(&g, &sol, &s), -1);
+    assert_int_equal(s.nplacements, 7);
+}
+
+/* A walk to the end agrees with logic_grade: as many steps, the same
+ * hardest technique, rating and level; its steps, applied in order, reach
+ * the solution. */
+static void check_walk_agrees_with_grade(const char *line)
+{
+    struct sudoku_grid b = grid_of_prefix(line), done, sol;
+    struct logic_step *steps = malloc(LOGIC_WALK_MAX_STEPS * sizeof(*steps));
+    struct logic_grade gr;
+    struct logic_walk w;
+    struct logic_grid g;
+    unsigned count = 0;
+
+    assert_non_null(steps);
+    sudoku_count(&b, 2, 0, &sol, &count, NULL);
+    if (count == 1) {
+        assert_int_equal(logic_grade(&b, &gr, NULL), LOGIC_OK);
+        assert_int_equal(logic_walk(&b, NULL, steps, LOGIC_WALK_MAX_STEPS, &w),
+                         gr.needs_guessing ? LOGIC_STUCK : LOGIC_SOLVED);
+        assert_int_equal(w.status,
+                         gr.needs_guessing ? LOGIC_STUCK : LOGIC_SOLVED);
+        assert_int_equal(w.nsteps, gr.steps);
+        assert_int_equal(w.hardest, gr.hardest);
+        assert_int_equal(w.rating, gr.rating);
+        assert_int_equal(w.level, gr.level);
+        logic_init(&g, &b);
+        for (size_t i = 0; i < w.nsteps; i++)
+            logic_apply(&g, &steps[i]);
+        logic_board(&g, &done);
+        if (w.status == LOGIC_SOLVED)
+            assert_memory_equal(done.cell, sol.cell, SUDOKU_CELLS);
+    }
+    free(steps);
+}
+
+static void walk_agrees_with_grade(void **state)
+{
+    char line[512];
+    FILE *f = support_open_data("puzzles3_magictour_top1465");
+    int n = 0;
+
+    (void)state;
+    check_walk_agrees_with_grade(
+        "9.7.....6824.3......1..9..2.9...2.18...4....51325.8"
+        "......687.........8.9.4.9...5.");
+    while (n < 40 && fgets(line, sizeof(line), f))
+        if (line[0] != '#' && strlen(line) >= SUDOKU_CELLS) {
+            check_walk_agrees_with_grade(line);
+            n++;
+        }
+    fclose(f);
+    assert_int_equal(n, 40);
+}
+
+/* A walk cut by max_steps or by the budget is not complete: extreme, and
+ * the status says why; a solved board walks no step and is easy. */
+static void walk_stops_at_the_cap(void **state)
+{
+    struct sudoku_grid b = grid_of(
+        "9.7.....6824.3......1..9..2.9...2.18...4....51325.8......687........."
+        "8.9.4.9...5.");
+    struct sudoku_grid sol = solution_of(&b), empty = {{0}};
+    struct logic_step steps[3];
+    struct logic_budget past = {1, 0};
+    struct logic_walk w;
+
+    (void)state;
+    assert_int_equal(logic_walk(&b, NULL, steps, 3, &w), LOGIC_OK);
+    assert_int_equal(w.nsteps, 3);
+    assert_int_equal(w.level, LOGIC_EXTREME);
+    assert_true(w.hardest >= 0);
+    assert_int_equal(logic_walk(&b, NULL, steps, 0, &w), LOGIC_OK);
+    assert_int_equal(w.nsteps, 0);
+    assert_int_equal(w.hardest, -1);
+    assert_int_equal(w.rating, 10);
+    assert_int_equal(logic_walk(&sol, NULL, steps, 3, &w), LOGIC_SOLVED);
+    assert_int_equal(w.nsteps, 0);
+    assert_int_equal(w.level, LOGIC_EASY);
+    /* the empty board reaches the chains, which read the clock */
+    assert_int_equal(logic_walk(&empty, &past, steps, 3, &w), LOGIC_BUDGET);
+    assert_int_equal(w.status, LOGIC_BUDGET);
+    assert_int_equal(w.level, LOGIC_EXTREME);
+}
+
 /* ---------------------------------------------------------- names, text */
 
 static void technique_names_are_unique_snake_case(void **state)
@@ -338,6 +462,9 @@ int test_logic(unsigned *ntests)
         cmocka_unit_test(grade_forum_hardest),
         cmocka_unit_test(steps_agree_with_solutions),
         cmocka_unit_test(forum_hardest_sample_is_extreme),
+        cmocka_unit_test(fallback_step_places_the_solution_digit),
+        cmocka_unit_test(walk_agrees_with_grade),
+        cmocka_unit_test(walk_stops_at_the_cap),
         cmocka_unit_test(technique_names_are_unique_snake_case),
         cmocka_unit_test(level_names_parse_back_case_sensitively),
         cmocka_unit_test(explain_truncates),

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../src/engine/logic/logic_internal.h"
+#include "clock.h"
 #include "logic.h"
 #include "logic_check.h"
 #include "sudoku.h"
@@ -411,7 +412,7 @@ static void check_ladder(const struct ladder_case *tc)
          * patterns: a grid no solving path reaches, on which a step need
          * not be sound. */
         for (int p = 0; p < SUDOKU_CELLS; p++)
-            legal &= !logic_sees(p, tc->brk[i].cell) ||
+            legal &= !grid_sees(p, tc->brk[i].cell) ||
                      broken.value[p] != tc->brk[i].digit;
         broken.cand[tc->brk[i].cell] |=
             (uint16_t)(1u << (tc->brk[i].digit - 1));
@@ -449,7 +450,7 @@ static void remote_chain(struct logic_grid *g, const int *cells, int n,
         g->cand[c] = 0x1FF;
         for (int i = 0; i + 1 < n; i++)
             for (int k = 0; k < 9; k++)
-                if (logic_unit_cell(units[i], k) == c)
+                if (grid_unit_cell(units[i], k) == c)
                     g->cand[c] &= (uint16_t)~3u;
     }
     for (int i = 0; i < n; i++)
@@ -485,7 +486,7 @@ static void remote_pairs(void **state)
     assert_true(d == 1 || d == 2);
     assert_int_equal(s.links[s.nlinks - 1].digit, d);
     for (int c = 0; c < SUDOKU_CELLS; c++) {
-        int want = logic_sees(c, cells[0]) && logic_sees(c, cells[5]) &&
+        int want = grid_sees(c, cells[0]) && grid_sees(c, cells[5]) &&
                    (g.cand[c] & (1u << (d - 1)));
         int got = 0;
         for (int i = 0; i < s.neliminations; i++)
@@ -541,7 +542,7 @@ static void cell_sets(void **state)
         int n = 0;
         for (int k = 0; k < 9; k++)
             n += (m >> k) & 1;
-        assert_int_equal(logic_popcount(m), n);
+        assert_int_equal(grid_popcount(m), n);
     }
 }
 
@@ -591,7 +592,7 @@ static void walk(const char *name, unsigned max, struct tally *t)
         struct sudoku_grid b, sol;
         struct logic_grid g;
         struct logic_step s;
-        struct logic_budget bu = {logic_now_us() + 2000000, 0};
+        struct logic_budget bu = {clock_now_us() + 2000000, 0};
         enum logic_status st;
         unsigned count = 0;
         if (line[0] == '#' || strlen(line) < SUDOKU_CELLS ||

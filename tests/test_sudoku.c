@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "clock.h"
+#include "grid.h"
 #include "sudoku.h"
 #include "support.h"
 #include "tests.h"
@@ -597,6 +599,42 @@ static void budget_stops_an_empty_board_with_a_partial_count(void **state)
     assert_true(count > 0 && count < 1000000);
 }
 
+/* grid.h's geometry against sudoku_conflicts' numbering: a board with one
+ * repeated digit names the unit grid_unit_cell walks, by grid_unit_name. */
+static void grid_units_agree_with_conflicts(void **state)
+{
+    (void)state;
+    for (int u = 0; u < GRID_UNITS; u++) {
+        struct sudoku_grid g = {{0}};
+        struct sudoku_conflict c;
+        int a = grid_unit_cell(u, 2), b = grid_unit_cell(u, 7);
+
+        g.cell[a] = g.cell[b] = 5;
+        assert_int_equal(grid_blanks(g.cell), SUDOKU_CELLS - 2);
+        assert_true(grid_sees(a, b));
+        assert_int_equal(sudoku_conflicts(&g, &c, 1), 1);
+        assert_int_equal((int)c.unit * 9 + c.index, u);
+        assert_string_equal(grid_unit_name(c.unit), u < 9    ? "row"
+                                                    : u < 18 ? "column"
+                                                             : "box");
+        assert_int_equal(grid_row(a) == grid_row(b), u < 9);
+        assert_int_equal(grid_col(a) == grid_col(b), u >= 9 && u < 18);
+        assert_int_equal(grid_box(a), u >= 18 ? u - 18 : grid_box(a));
+    }
+    assert_string_equal(grid_unit_name(6), "king");
+    assert_null(grid_unit_name(7));
+}
+
+/* The one clock never goes back and counts microseconds. */
+static void clock_is_monotonic(void **state)
+{
+    uint64_t a = clock_now_us(), ms = clock_now_ms(), b = clock_now_us();
+
+    (void)state;
+    assert_true(a <= b);
+    assert_true(ms >= a / 1000 && ms <= b / 1000);
+}
+
 static void is_solution_of_holds_only_for_a_solution_of_the_givens(void **state)
 {
     (void)state;
@@ -718,6 +756,8 @@ int test_sudoku(unsigned *ntests)
         cmocka_unit_test(budget_stops_an_empty_board_with_a_partial_count),
         cmocka_unit_test(
             is_solution_of_holds_only_for_a_solution_of_the_givens),
+        cmocka_unit_test(grid_units_agree_with_conflicts),
+        cmocka_unit_test(clock_is_monotonic),
         cmocka_unit_test(four_threads_solve_the_hardest_set_as_one_does),
     };
     *ntests = TESTS_COUNT(tests);

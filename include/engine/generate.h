@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "logic.h"
+#include "rng.h"
 #include "sudoku.h"
 
 /* Which cells are blanked together. */
@@ -23,16 +24,6 @@ enum generate_status {
     GENERATE_MISSED, /* the attempt or time budget ran out: out holds the
                         puzzle whose level came closest */
 };
-
-/* xoshiro256** seeded through splitmix64: no global state. */
-struct generate_rng {
-    uint64_t s[4];
-};
-
-void generate_rng_seed(struct generate_rng *r, uint64_t seed);
-uint64_t generate_rng_next(struct generate_rng *r);
-/* Uniform in [0, n), n >= 1. */
-unsigned generate_rng_below(struct generate_rng *r, unsigned n);
 
 struct generate_options {
     enum logic_level level; /* LOGIC_NLEVELS: any, the ratings decide */
@@ -65,7 +56,7 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
                                      struct generate_result *out);
 
 /* A random complete grid (valid solution) drawn from r. */
-void generate_full_grid(struct generate_rng *r, struct sudoku_grid *out);
+void generate_full_grid(struct rng *r, struct sudoku_grid *out);
 
 /* "none", "rotational", "diagonal"; parse returns 0 or -1 when unknown. */
 const char *generate_symmetry_name(enum generate_symmetry s);

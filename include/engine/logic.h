@@ -163,9 +163,6 @@ struct logic_budget {
                             not tried (the search is then LOGIC_STUCK) */
 };
 
-/* Now on CLOCK_MONOTONIC, in microseconds (for deadlines). */
-uint64_t logic_now_us(void);
-
 /* Fills *g from a board: givens placed, every blank's candidates the digits
  * that its row, column and box do not hold. Returns LOGIC_CONTRADICTION when
  * a digit occurs twice in a unit (g is filled anyway), LOGIC_OK otherwise. */
@@ -173,8 +170,9 @@ enum logic_status logic_init(struct logic_grid *g,
                              const struct sudoku_grid *board);
 
 /* Finds the simplest step that applies to g and writes it to *out: the first
- * technique in enum order that changes something, scanning rows, then
- * columns, then boxes, then cells in order. Returns LOGIC_OK with *out set,
+ * technique in the order of the base ratings (see enum logic_technique)
+ * that changes something, scanning rows, then columns, then boxes, then
+ * cells in order. Returns LOGIC_OK with *out set,
  * or LOGIC_SOLVED, LOGIC_STUCK or LOGIC_CONTRADICTION (out untouched). */
 enum logic_status logic_step(const struct logic_grid *g,
                              struct logic_step *out);
@@ -229,6 +227,46 @@ enum logic_status logic_grade_budget(const struct sudoku_grid *board,
                                      const struct logic_limits *lim,
                                      struct logic_grade *out,
                                      struct logic_grid *end);
+
+/* The step a hint falls back on when no technique finds one (in time): the
+ * blank of g with the fewest candidates (the first such in row-major
+ * order: the cell a person would most likely try), with its digit from
+ * `solution`, which must be g's solution. *out is zeroed, then holds that
+ * one placement, its cell and its digit mask; technique and rating stay 0
+ * and mean nothing (callers name the step "from the solution"). Returns 0,
+ * or -1 when g has no blank (out untouched). */
+int logic_fallback_step(const struct logic_grid *g,
+                        const struct sudoku_grid *solution,
+                        struct logic_step *out);
+
+/* No walk takes more steps than this: each step removes at least one of
+ * the 729 candidates. */
+#define LOGIC_WALK_MAX_STEPS (SUDOKU_CELLS * SUDOKU_SIZE)
+
+/* What a walk (logic_walk) did. */
+struct logic_walk {
+    size_t nsteps;            /* steps taken, in steps[0..nsteps-1] */
+    enum logic_status status; /* why it stopped: LOGIC_SOLVED, LOGIC_STUCK,
+                                 LOGIC_BUDGET, LOGIC_CONTRADICTION, or
+                                 LOGIC_OK when max_steps came first */
+    unsigned rating;          /* tenths: the hardest step's, 10 without
+                                 steps */
+    int hardest;              /* enum logic_technique of that step (the
+                                 later technique on a tie), -1 without steps */
+    enum logic_level level;   /* the rating's when solved (easy without
+                                 steps), LOGIC_EXTREME otherwise */
+};
+
+/* The explain walk: from the board's candidates, takes logic_step_budget's
+ * step and applies it, up to max_steps steps (LOGIC_WALK_MAX_STEPS: all),
+ * writing each to steps[]; then fills *out. b (NULL: none) is the budget of
+ * the whole walk. rating, hardest and level follow logic_grade's rules, so
+ * a walk that solves the board agrees with logic_grade. Returns
+ * out->status. No allocation: the caller owns steps[]. */
+enum logic_status logic_walk(const struct sudoku_grid *board,
+                             const struct logic_budget *b,
+                             struct logic_step *steps, size_t max_steps,
+                             struct logic_walk *out);
 
 /* The level of a rating in tenths (see enum logic_level), and the highest
  * rating of a level. */

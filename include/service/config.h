@@ -7,19 +7,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "log.h"
 #include "version.h"
 
 #define CONFIG_BIND_MAX 64
 #define CONFIG_CORS_MAX 1024
 #define CONFIG_LISTEN_MAX 16 /* sockets handed over by socket activation */
-
-/* Log levels, in the order of log.h's enum log_level. */
-enum config_log_level {
-    CONFIG_LOG_DEBUG = 0,
-    CONFIG_LOG_INFO,
-    CONFIG_LOG_WARN,
-    CONFIG_LOG_ERROR
-};
 
 struct config {
     uint16_t port;              /* 0 picks a free port */
@@ -36,7 +29,7 @@ struct config {
     unsigned drain_timeout;     /* longest wait for requests on SIGTERM, s */
     unsigned max_connections;   /* connections served at once */
     unsigned max_per_ip;        /* connections per client address, 0: off */
-    unsigned log_level;         /* enum config_log_level */
+    enum log_level log_level;   /* lines below it are not logged */
     unsigned access_log;        /* 1: one line per request */
     char cors_origins[CONFIG_CORS_MAX]; /* "*" or "https://a,https://b" */
     unsigned max_batch;                 /* puzzles in one POST /solve/batch */

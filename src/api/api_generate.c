@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "clock.h"
 #include "codec.h"
 #include "cover.h"
 #include "generate.h"
@@ -88,7 +89,7 @@ static void generate_variant(struct codec_generate_request *o,
     struct cover_grid puzzle, solution;
     struct api_problem_text t;
     struct codec_problem p;
-    uint64_t t0 = api_now_us();
+    uint64_t t0 = clock_now_us();
     uint64_t seed = o->has_seed ? o->seed : t0 & CODEC_SEED_MAX;
     size_t len = 0;
     char *body;
@@ -104,7 +105,7 @@ static void generate_variant(struct codec_generate_request *o,
         return;
     out = (struct codec_variant_generated){
         &puzzle, &solution,      &b->rules, CODEC_SHAPE_LINE,
-        seed,    symmetry_of(o), 0,         api_now_us() - t0};
+        seed,    symmetry_of(o), 0,         clock_now_us() - t0};
     for (unsigned i = 0; i < (unsigned)puzzle.n * puzzle.n; i++)
         out.givens += puzzle.cell[i] != 0;
     body = codec_encode_variant_generated(&out, &len);
@@ -174,7 +175,7 @@ void api_handle_generate(const struct api_context *ctx,
     }
     /* Without a seed, one from the clock; the answer says which. */
     generate_options_init(
-        &opt, level, o.has_seed ? o.seed : api_now_us() & ((1ull << 53) - 1));
+        &opt, level, o.has_seed ? o.seed : clock_now_us() & ((1ull << 53) - 1));
     opt.symmetry = sym;
     opt.max_us = API_GENERATE_MAX_US;
     if (o.min_rating || o.max_rating) {

@@ -10,6 +10,7 @@
 
 #include "api.h"
 #include "api_internal.h"
+#include "clock.h"
 #include "codec.h"
 #include "logic.h"
 #include "sudoku.h"
@@ -46,27 +47,6 @@ static int read_puzzle(const struct api_context *ctx,
  * POST /hint
  * ------------------------------------------------------------------------ */
 
-/* When the engine is stuck: the blank with the fewest candidates (the one a
- * person would most likely try), with its digit from the solution. */
-static void solution_step(const struct logic_grid *g,
-                          const struct sudoku_grid *sol, struct logic_step *s)
-{
-    int best = -1;
-
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        if (g->value[i] == 0 &&
-            (best < 0 || __builtin_popcount(g->cand[i]) <
-                             __builtin_popcount(g->cand[best])))
-            best = i;
-    memset(s, 0, sizeof(*s));
-    s->nplacements = 1;
-    s->placements[0].cell = (uint8_t)best;
-    s->placements[0].digit = sol->cell[best];
-    s->digits = (uint16_t)(1u << (sol->cell[best] - 1));
-    s->ncells = 1;
-    s->cells[0] = (uint8_t)best;
-}
-
 void api_handle_hint(const struct api_context *ctx,
                      const struct api_request *req, struct api_response *resp)
 {
@@ -82,7 +62,7 @@ void api_handle_hint(const struct api_context *ctx,
 
     if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
         return;
-    budget.deadline_us = logic_now_us() + logic_ms(ctx) * 1000ull;
+    budget.deadline_us = clock_now_us() + logic_ms(ctx) * 1000ull;
     budget.max_rating = 0;
     if (api_givens_complete(&pz.givens)) {
         api_respond_simple(resp, CODEC_PROBLEM_ALREADY_SOLVED,
@@ -109,7 +89,8 @@ void api_handle_hint(const struct api_context *ctx,
         }
     } else {
         int cell;
-        solution_step(&g, &sol, &step);
+        /* The board is not complete (checked above), so there is a blank. */
+        logic_fallback_step(&g, &sol, &step);
         cell = step.placements[0].cell;
         h.technique = "from_solution";
         h.stuck = 1;
@@ -166,17 +147,14 @@ void api_handle_explain(const struct api_context *ctx,
     enum { TEXT = 1024 };
     struct api_puzzle pz;
     struct sudoku_grid sol;
-    struct logic_grid g;
     struct logic_budget budget;
+    struct logic_walk w;
     struct codec_explain e = {0};
     struct logic_step *steps;
     const char **texts;
     char *pool, *body;
-    uint64_t t0 = logic_now_us();
-    enum logic_status st = LOGIC_OK;
-    unsigned rating = 10;
-    int hardest = -1;
-    size_t n = 0, len = 0;
+    uint64_t t0 = clock_now_us();
+    size_t len = 0;
 
     if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
         return;
@@ -192,35 +170,25 @@ void api_handle_explain(const struct api_context *ctx,
     }
     budget.deadline_us = t0 + logic_ms(ctx) * 1000ull;
     budget.max_rating = 0;
-    logic_init(&g, pz.givens.grid);
-    while (n < API_EXPLAIN_MAX_STEPS &&
-           (st = logic_step_budget(&g, &budget, &steps[n])) == LOGIC_OK) {
-        texts[n] = pool + n * TEXT;
-        logic_explain(&steps[n], pool + n * TEXT, TEXT);
-        if (steps[n].rating > rating ||
-            (steps[n].rating == rating && (int)steps[n].technique > hardest)) {
-            rating = steps[n].rating;
-            hardest = (int)steps[n].technique;
-        }
-        logic_apply(&g, &steps[n]);
-        n++;
+    logic_walk(pz.givens.grid, &budget, steps, API_EXPLAIN_MAX_STEPS, &w);
+    for (size_t i = 0; i < w.nsteps; i++) {
+        texts[i] = pool + i * TEXT;
+        logic_explain(&steps[i], pool + i * TEXT, TEXT);
     }
     e.steps = steps;
     e.explanations = texts;
-    e.nsteps = n;
-    e.complete = st == LOGIC_SOLVED;
-    e.stopped = st == LOGIC_BUDGET   ? "time_budget"
-                : st == LOGIC_OK     ? "step_cap"
-                : st == LOGIC_SOLVED ? NULL
-                                     : "stuck";
-    e.rating = rating;
-    e.level = e.complete ? (int)logic_rating_level(rating) : LOGIC_EXTREME;
-    if (e.complete && hardest < 0)
-        e.level = LOGIC_EASY;
+    e.nsteps = w.nsteps;
+    e.complete = w.status == LOGIC_SOLVED;
+    e.stopped = w.status == LOGIC_BUDGET   ? "time_budget"
+                : w.status == LOGIC_OK     ? "step_cap"
+                : w.status == LOGIC_SOLVED ? NULL
+                                           : "stuck";
+    e.rating = w.rating;
+    e.level = (int)w.level;
     e.solution = &sol;
     e.shape = pz.body.board.shape;
     e.max_logic_ms = logic_ms(ctx);
-    e.explain_us = logic_now_us() - t0;
+    e.explain_us = clock_now_us() - t0;
     body = codec_encode_explain(&e, &len);
     free(steps);
     free(texts);

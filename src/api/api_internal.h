@@ -211,9 +211,6 @@ int api_givens_complete(const struct api_givens *g);
 void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
                       uint64_t guesses);
 
-/* Microseconds on the monotonic clock. */
-uint64_t api_now_us(void);
-
 /* The time /generate may take; past it the closest puzzle found is not
  * good enough (classic: 503 generation_timeout). */
 #define API_GENERATE_MAX_US 2000000u

@@ -6,22 +6,14 @@
  * and cages are checked before its search (killer_check). */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "api_internal.h"
+#include "clock.h"
 #include "codec.h"
 #include "cover.h"
 #include "killer.h"
 #include "metrics.h"
 #include "sudoku.h"
-
-uint64_t api_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
 
 enum api_count_status api_count(const struct api_givens *g, uint64_t max_nodes,
                                 struct api_verdict *v, unsigned *count)
@@ -238,9 +230,9 @@ enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
     }
     /* A board that breaks a rule has no solution, and the count sees that
      * before it searches: the conflicts are only listed for such boards. */
-    t0 = api_now_us();
+    t0 = clock_now_us();
     st = api_count(g, max_nodes, v, &count);
-    v->took_us = api_now_us() - t0;
+    v->took_us = clock_now_us() - t0;
     if (st == API_COUNT_NO_MEMORY) {
         codec_problem_init(&v->problem, CODEC_PROBLEM_INTERNAL_ERROR,
                            "the server ran out of memory; try again");

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "cli_internal.h"
-#include "cli_variant.h"
 #include "version.h"
 
 #define CLI_COMMANDS "solve, count, validate, hint, grade, explain or generate"

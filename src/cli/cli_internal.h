@@ -1,14 +1,12 @@
 /* cli_internal.h - what the files of the `sudoku` command share: its
  * options, the output buffer a puzzle line is printed into, and the entry
- * points of running a file and of `generate`. Not a contract for anything
- * outside the command. */
+ * points of running a file, of `generate` and of the variant command. Not a
+ * contract for anything outside the command. */
 #ifndef CLI_INTERNAL_H
 #define CLI_INTERNAL_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 enum cli_mode {
     CLI_SOLVE,
@@ -34,25 +32,6 @@ struct cli_buf {
     int failed;
 };
 
-/* Makes room for n more bytes; returns the place to write them, or NULL
- * (and sets b->failed) when out of memory. */
-char *cli_buf_reserve(struct cli_buf *b, size_t n);
-
-static inline void cli_buf_put(struct cli_buf *b, const char *s, size_t n)
-{
-    char *p = b->len + n <= b->cap ? b->data + b->len : cli_buf_reserve(b, n);
-
-    if (p) {
-        memcpy(p, s, n);
-        b->len += n;
-    }
-}
-
-void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
-    __attribute__((format(printf, 2, 0)));
-
 /* Judges one puzzle line (text[0..len), trimmed, not empty) of input
  * `name` and prints its answer into out, or its report into err as
  * "NAME:LINE: reason\n". Returns 1 when the line was reported as a
@@ -69,6 +48,12 @@ int cli_run_file(const struct cli_options *opt, const char *path);
 /* `sudoku generate`: argv holds the arguments after the word. Returns the
  * exit status. */
 int cli_generate(int argc, char **argv);
+
+/* Runs the command when argv holds a variant option (--size, --box,
+ * --regions, --diagonals, --anti-knight, --anti-king) and returns its exit
+ * status; -1 when it holds none, so the classic command runs unchanged
+ * (cli_variant.c). */
+int cli_variant_main(int argc, char **argv);
 
 /* The help text, for --help. */
 void cli_print_usage(void);

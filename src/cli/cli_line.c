@@ -7,13 +7,18 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_internal.h"
+#include "clock.h"
+#include "grid.h"
 #include "killer.h"
 #include "logic.h"
 #include "sudoku.h"
 
-char *cli_buf_reserve(struct cli_buf *b, size_t n)
+/* Makes room for n more bytes; returns the place to write them, or NULL
+ * (and sets b->failed) when out of memory. */
+static char *cli_buf_reserve(struct cli_buf *b, size_t n)
 {
     size_t cap = b->cap ? b->cap : 1 << 12;
     char *p;
@@ -33,7 +38,22 @@ char *cli_buf_reserve(struct cli_buf *b, size_t n)
     return b->data + b->len;
 }
 
-void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
+static void cli_buf_put(struct cli_buf *b, const char *s, size_t n)
+{
+    char *p = b->len + n <= b->cap ? b->data + b->len : cli_buf_reserve(b, n);
+
+    if (p) {
+        memcpy(p, s, n);
+        b->len += n;
+    }
+}
+
+static void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+static void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
 {
     va_list again;
     int n;
@@ -48,7 +68,7 @@ void cli_buf_vprintf(struct cli_buf *b, const char *fmt, va_list ap)
     va_end(again);
 }
 
-void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
+static void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
 {
     va_list ap;
 
@@ -56,8 +76,6 @@ void cli_buf_printf(struct cli_buf *b, const char *fmt, ...)
     cli_buf_vprintf(b, fmt, ap);
     va_end(ap);
 }
-
-static const char *const unit_names[] = {"row", "column", "box"};
 
 /* "technique: explanation" for the simplest step, or a cell of the
  * solution when the engine is stuck. */
@@ -68,9 +86,9 @@ static void print_hint(const struct cli_options *opt,
     struct logic_grid lg;
     struct logic_step s;
     struct logic_budget b = {
-        opt->max_logic_ms ? logic_now_us() + opt->max_logic_ms * 1000 : 0, 0};
+        opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
     char text[512];
-    int n, cell = -1;
+    int n, cell;
 
     logic_init(&lg, g);
     switch (logic_step_budget(&lg, &b, &s)) {
@@ -84,15 +102,12 @@ static void print_hint(const struct cli_options *opt,
         snprintf(text, sizeof(text), "solved: no blank cell is left");
         break;
     default:
-        for (int i = 0; i < SUDOKU_CELLS; i++)
-            if (lg.value[i] == 0 &&
-                (cell < 0 || __builtin_popcount(lg.cand[i]) <
-                                 __builtin_popcount(lg.cand[cell])))
-                cell = i;
+        logic_fallback_step(&lg, sol, &s); /* stuck: a blank is left */
+        cell = s.placements[0].cell;
         snprintf(text, sizeof(text),
                  "from_solution: no step was found within the "
                  "time budget; in the solution, cell [%d,%d] is %d",
-                 cell / 9, cell % 9, sol->cell[cell]);
+                 cell / 9, cell % 9, s.placements[0].digit);
     }
     cli_buf_printf(out, "%s\n", text);
 }
@@ -117,46 +132,41 @@ static void print_grade(const struct cli_options *opt,
 static void print_explain(const struct cli_options *opt,
                           const struct sudoku_grid *g, struct cli_buf *out)
 {
-    struct logic_grid lg;
-    struct logic_step s;
+    struct logic_step *steps = malloc(LOGIC_WALK_MAX_STEPS * sizeof(*steps));
     struct logic_budget b = {
-        opt->max_logic_ms ? logic_now_us() + opt->max_logic_ms * 1000 : 0, 0};
-    enum logic_status st;
-    unsigned n = 0, rating = 10;
+        opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
+    struct logic_walk w;
     char line[2048];
 
-    logic_init(&lg, g);
-    while ((st = logic_step_budget(&lg, &b, &s)) == LOGIC_OK) {
-        logic_explain(&s, line, sizeof(line));
-        cli_buf_printf(out, "%u. %s (%.1f): %s\n", ++n,
-                       logic_technique_name(s.technique), s.rating / 10.0,
-                       line);
-        if (s.rating > rating)
-            rating = s.rating;
-        logic_apply(&lg, &s);
+    if (steps == NULL) {
+        out->failed = 1;
+        return;
     }
-    cli_buf_printf(
-        out, "level %s rating %.1f steps %u%s\n\n",
-        logic_level_name(st == LOGIC_SOLVED
-                             ? (n ? logic_rating_level(rating) : LOGIC_EASY)
-                             : LOGIC_EXTREME),
-        rating / 10.0, n, st == LOGIC_BUDGET ? " stopped: time budget" : "");
+    logic_walk(g, &b, steps, LOGIC_WALK_MAX_STEPS, &w);
+    for (size_t i = 0; i < w.nsteps; i++) {
+        logic_explain(&steps[i], line, sizeof(line));
+        cli_buf_printf(out, "%zu. %s (%.1f): %s\n", i + 1,
+                       logic_technique_name(steps[i].technique),
+                       steps[i].rating / 10.0, line);
+    }
+    cli_buf_printf(out, "level %s rating %.1f steps %zu%s\n\n",
+                   logic_level_name(w.level), w.rating / 10.0, w.nsteps,
+                   w.status == LOGIC_BUDGET ? " stopped: time budget" : "");
+    free(steps);
 }
 
 static void print_validate(const struct sudoku_conflict *c, size_t nconflicts,
                            unsigned count, const struct sudoku_grid *g,
                            struct cli_buf *out)
 {
-    int complete = 1;
+    int complete = grid_blanks(g->cell) == 0;
 
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        complete &= g->cell[i] != 0;
     cli_buf_printf(
         out, "%s %u %s", nconflicts == 0 && count == 1 ? "valid" : "invalid",
         nconflicts ? 0 : count, complete ? "complete" : "incomplete");
     if (nconflicts)
         cli_buf_printf(out, " conflict: %u appears %u times in %s %u", c->digit,
-                       c->ncells, unit_names[c->unit], c->index + 1u);
+                       c->ncells, grid_unit_name(c->unit), c->index + 1u);
     cli_buf_put(out, "\n", 1);
 }
 
@@ -245,7 +255,8 @@ static int killer_line(const struct cli_options *opt, const char *name,
         if (opt->mode == CLI_SOLVE)
             return report(err, name, lineno,
                           "breaks the rules: %u appears %u times in %s %u",
-                          c.digit, c.ncells, unit_names[c.unit], c.index + 1u);
+                          c.digit, c.ncells, grid_unit_name(c.unit),
+                          c.index + 1u);
         cli_buf_put(out, "0\n", 2);
         return 0;
     }
@@ -295,7 +306,8 @@ int cli_line(const struct cli_options *opt, const char *name, unsigned lineno,
         else
             return report(err, name, lineno,
                           "breaks the rules: %u appears %u times in %s %u",
-                          c.digit, c.ncells, unit_names[c.unit], c.index + 1u);
+                          c.digit, c.ncells, grid_unit_name(c.unit),
+                          c.index + 1u);
         return 0;
     }
     if (st != SUDOKU_OK)

@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_internal.h" /* cli_print_usage */
-#include "cli_variant.h"
+#include "cli_internal.h" /* cli_variant_main, cli_print_usage */
 #include "cover.h"
 
 #define SIZES "4, 6, 8, 9, 12, 16, 25"

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codec_internal.h"
+#include "grid.h"
 
 enum codec_status codec_fail(struct codec_error *err, enum codec_status st,
                              const char *pointer, int row, const char *fmt, ...)
@@ -377,8 +378,6 @@ void codec_problem_init(struct codec_problem *p, enum codec_problem_id id,
     codec_problem_set(p, &codec_problem_types[id], detail);
 }
 
-static const char *const unit_names[] = {"row", "column", "box"};
-
 static int add_conflicts(cJSON *obj, const struct codec_problem *p)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, "conflicts");
@@ -392,7 +391,7 @@ static int add_conflicts(cJSON *obj, const struct codec_problem *p)
         if (item == NULL)
             return -1;
         cJSON_AddItemToArray(list, item);
-        if (!cJSON_AddStringToObject(item, "unit", unit_names[c->unit]) ||
+        if (!cJSON_AddStringToObject(item, "unit", grid_unit_name(c->unit)) ||
             !cJSON_AddNumberToObject(item, "index", c->index) ||
             !cJSON_AddNumberToObject(item, "digit", c->digit) ||
             !(cells = cJSON_AddArrayToObject(item, "cells")))
@@ -540,13 +539,6 @@ cJSON *codec_validate_begin(int valid, unsigned solutions, int complete)
     return obj;
 }
 
-static const char *const cover_units[] = {
-    [COVER_ROW] = "row",     [COVER_COLUMN] = "column",
-    [COVER_BOX] = "box",     [COVER_DIAGONAL] = "diagonal",
-    [COVER_EXTRA] = "extra", [COVER_KNIGHT] = "knight",
-    [COVER_KING] = "king",
-};
-
 int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
                               const struct cover_conflict *c, size_t n)
 {
@@ -558,7 +550,7 @@ int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
         cJSON *item = cJSON_CreateObject(), *cells;
         const char *unit = c[i].unit == COVER_BOX && r->has_regions
                                ? "region"
-                               : cover_units[c[i].unit];
+                               : grid_unit_name(c[i].unit);
 
         if (item == NULL)
             return -1;

@@ -6,14 +6,13 @@
 #include "codec.h"
 
 #include "codec_internal.h"
+#include "grid.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "logic.h"
-
-static const char *const unit_words[] = {"row", "column", "box"};
 
 /* ------------------------------------------------------------------------
  * Answers
@@ -110,7 +109,8 @@ static int add_step(cJSON *obj, const struct logic_step *s)
         if (u == NULL)
             return 0;
         cJSON_AddItemToArray(units, u);
-        if (!cJSON_AddStringToObject(u, "unit", unit_words[s->units[i].unit]) ||
+        if (!cJSON_AddStringToObject(u, "unit",
+                                     grid_unit_name(s->units[i].unit)) ||
             !cJSON_AddNumberToObject(u, "index", s->units[i].index))
             return 0;
     }

@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 #endif
     if ((status = configure(&cfg, argc, argv)) >= 0)
         return status;
-    sink.level = (enum log_level)cfg.log_level;
+    sink.level = cfg.log_level;
 
     signal(SIGPIPE, SIG_IGN);
     sigemptyset(&stop);

@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "config.h"
 
 /* Splits url into an address and a path. Returns 0 or -1. */
@@ -75,17 +75,13 @@ static int parse_url(const char *url, struct sockaddr_storage *sa,
     return 0;
 }
 
-static long ms_since(const struct timespec *t0)
+static long ms_since(uint64_t t0_ms)
 {
-    struct timespec t;
-
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+    return (long)(clock_now_ms() - t0_ms);
 }
 
 /* Waits for fd to become ready for `events` before the deadline. */
-static int wait_for(int fd, short events, const struct timespec *t0,
-                    unsigned timeout_ms)
+static int wait_for(int fd, short events, uint64_t t0, unsigned timeout_ms)
 {
     struct pollfd p = {.fd = fd, .events = events};
     long left = (long)timeout_ms - ms_since(t0);
@@ -97,7 +93,7 @@ int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
 {
     struct sockaddr_storage sa;
     socklen_t salen;
-    struct timespec t0;
+    uint64_t t0;
     char path[256], req[512], resp[256];
     size_t got = 0;
     int fd, status = -1, soerr = 0;
@@ -110,14 +106,14 @@ int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
                  url);
         return -1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    t0 = clock_now_ms();
     fd = socket(sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         snprintf(err, errlen, "socket: %s", strerror(errno));
         return -1;
     }
     if (connect(fd, (struct sockaddr *)&sa, salen) != 0 &&
-        (errno != EINPROGRESS || wait_for(fd, POLLOUT, &t0, timeout_ms) != 0 ||
+        (errno != EINPROGRESS || wait_for(fd, POLLOUT, t0, timeout_ms) != 0 ||
          getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &optlen) != 0 || soerr)) {
         snprintf(err, errlen, "cannot connect to %s: %s", url,
                  soerr ? strerror(soerr) : "timed out or refused");
@@ -133,7 +129,7 @@ int probe_get(const char *url, unsigned timeout_ms, char *err, size_t errlen)
     }
     while (got < sizeof(resp) - 1 && memchr(resp, '\n', got) == NULL) {
         ssize_t n;
-        if (wait_for(fd, POLLIN, &t0, timeout_ms) != 0)
+        if (wait_for(fd, POLLIN, t0, timeout_ms) != 0)
             break;
         n = recv(fd, resp + got, sizeof(resp) - 1 - got, 0);
         if (n <= 0)

@@ -11,60 +11,15 @@
 #include "generate.h"
 
 #include <string.h>
-#include <time.h>
 
-/* ------------------------------------------------------------------------
- * Random numbers: splitmix64 seeds xoshiro256**
- * ------------------------------------------------------------------------ */
+#include "clock.h"
+#include "grid.h"
+#include "rng.h"
 
-static uint64_t splitmix64(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9E3779B97F4A7C15u);
-
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-void generate_rng_seed(struct generate_rng *r, uint64_t seed)
-{
-    for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&seed);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
-
-uint64_t generate_rng_next(struct generate_rng *r)
-{
-    uint64_t *s = r->s, result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
-
-unsigned generate_rng_below(struct generate_rng *r, unsigned n)
-{
-    /* Rejection keeps it uniform; n is tiny, so one draw almost always. */
-    uint64_t limit = UINT64_MAX - UINT64_MAX % n, x;
-
-    do
-        x = generate_rng_next(r);
-    while (x >= limit);
-    return (unsigned)(x % n);
-}
-
-static void shuffle(struct generate_rng *r, uint8_t *a, unsigned n)
+static void shuffle(struct rng *r, uint8_t *a, unsigned n)
 {
     for (unsigned i = n; i > 1; i--) {
-        unsigned j = generate_rng_below(r, i);
+        unsigned j = rng_below(r, i);
         uint8_t t = a[i - 1];
         a[i - 1] = a[j];
         a[j] = t;
@@ -77,7 +32,7 @@ static void shuffle(struct generate_rng *r, uint8_t *a, unsigned n)
 
 /* A permutation of 0-8 that keeps bands of three together: the three
  * groups shuffled, and the three members of each group. */
-static void band_perm(struct generate_rng *r, uint8_t out[9])
+static void band_perm(struct rng *r, uint8_t out[9])
 {
     uint8_t groups[3] = {0, 1, 2};
 
@@ -90,7 +45,7 @@ static void band_perm(struct generate_rng *r, uint8_t out[9])
     }
 }
 
-void generate_full_grid(struct generate_rng *r, struct sudoku_grid *out)
+void generate_full_grid(struct rng *r, struct sudoku_grid *out)
 {
     struct sudoku_grid seed, full;
     uint8_t digits[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, rows[9], cols[9];
@@ -108,7 +63,7 @@ void generate_full_grid(struct generate_rng *r, struct sudoku_grid *out)
     shuffle(r, digits, 9);
     band_perm(r, rows);
     band_perm(r, cols);
-    flip = (int)generate_rng_below(r, 2);
+    flip = (int)rng_below(r, 2);
     for (int i = 0; i < 9; i++)
         for (int j = 0; j < 9; j++) {
             int src = rows[i] * 9 + cols[j];
@@ -181,7 +136,7 @@ static void target(const struct generate_options *o, unsigned *lo, unsigned *hi)
 
 /* Digs holes into *g (a full grid on entry); *grade receives the grade of
  * the result. */
-static void dig(struct generate_rng *r, const struct generate_options *opt,
+static void dig(struct rng *r, const struct generate_options *opt,
                 struct sudoku_grid *g, struct logic_grade *grade)
 {
     uint8_t order[SUDOKU_CELLS];
@@ -236,14 +191,6 @@ void generate_options_init(struct generate_options *o, enum logic_level level,
     o->max_us = 2000000;
 }
 
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* How far a grade is from the range: 0 inside, else in tenths (a grade
  * that did not finish is farthest). */
 static int distance(const struct logic_grade *g, unsigned lo, unsigned hi)
@@ -258,20 +205,21 @@ static int distance(const struct logic_grade *g, unsigned lo, unsigned hi)
 enum generate_status generate_puzzle(const struct generate_options *opt,
                                      struct generate_result *out)
 {
-    struct generate_rng r;
-    uint64_t t0 = now_us();
+    struct rng r;
+    uint64_t t0 = clock_now_us();
     int best = -1;
     unsigned lo, hi;
 
     target(opt, &lo, &hi);
     memset(out, 0, sizeof(*out));
-    generate_rng_seed(&r, opt->seed);
+    rng_seed(&r, opt->seed);
     while (out->attempts < (opt->max_attempts ? opt->max_attempts : 1)) {
         struct sudoku_grid full, puzzle;
         struct logic_grade grade;
         int d;
 
-        if (out->attempts > 0 && opt->max_us && now_us() - t0 >= opt->max_us) {
+        if (out->attempts > 0 && opt->max_us &&
+            clock_now_us() - t0 >= opt->max_us) {
             out->timed_out = 1;
             break;
         }
@@ -289,9 +237,7 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
         if (d == 0)
             break;
     }
-    out->givens = 0;
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        out->givens += out->puzzle.cell[i] != 0;
-    out->took_us = now_us() - t0;
+    out->givens = SUDOKU_CELLS - grid_blanks(out->puzzle.cell);
+    out->took_us = clock_now_us() - t0;
     return best == 0 ? GENERATE_OK : GENERATE_MISSED;
 }

@@ -52,6 +52,7 @@
 
 #include <string.h>
 
+#include "grid.h"
 #include "sudoku_bits.h"
 
 /* ========================================================================
@@ -88,19 +89,6 @@ void sudoku_format(const struct sudoku_grid *g, char out[SUDOKU_CELLS + 1])
         out[i] = (v >= 1 && v <= 9) ? (char)('0' + v) : '.';
     }
     out[SUDOKU_CELLS] = '\0';
-}
-
-/* Cell number `i` (0-8) of unit `index` of type `unit`. */
-static unsigned unit_cell(enum sudoku_unit unit, unsigned index, unsigned i)
-{
-    switch (unit) {
-    case SUDOKU_ROW:
-        return index * 9 + i;
-    case SUDOKU_COLUMN:
-        return i * 9 + index;
-    default:
-        return (index / 3 * 3 + i / 3) * 9 + index % 3 * 3 + i % 3;
-    }
 }
 
 /* The quick test: 1 when some digit repeats in a unit, else 0. */
@@ -141,7 +129,8 @@ size_t sudoku_conflicts(const struct sudoku_grid *g,
                 /* Unit cells come in increasing cell order for all three
                  * unit types, so `cells` ends up sorted. */
                 for (unsigned i = 0; i < 9; i++) {
-                    unsigned cell = unit_cell(units[u], index, i);
+                    unsigned cell =
+                        (unsigned)grid_unit_cell((int)(u * 9 + index), (int)i);
                     if (g->cell[cell] == digit)
                         c.cells[c.ncells++] = (uint8_t)cell;
                 }

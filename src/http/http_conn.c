@@ -16,8 +16,8 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <time.h>
 
+#include "clock.h"
 #include "http_internal.h"
 #include "metrics.h"
 
@@ -46,14 +46,6 @@ static void append_conn(struct http_loop *lp, struct http_conn *cs)
     else
         lp->oldest = cs;
     lp->newest = cs;
-}
-
-uint64_t http_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 /* Ends the connection for `why`: libmicrohttpd reads the end of the stream
@@ -95,8 +87,8 @@ static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
         if (now - v->since_us < min_age)
             return NULL; /* the rest began later still */
         if (v->closing ||
-            !(v->phase == CONN_WAITING || v->phase == CONN_HEADERS ||
-              (v->phase == CONN_BODY &&
+            !(v->phase == HTTP_CONN_WAITING || v->phase == HTTP_CONN_HEADERS ||
+              (v->phase == HTTP_CONN_BODY &&
                below_rate(lp->srv, v->body_bytes, now - v->since_us))))
             continue;
         if (!any && unread(v))
@@ -117,14 +109,19 @@ static int evict(struct http_loop *lp, uint64_t now, uint64_t min_age, int any)
     return 0;
 }
 
-struct http_conn *http_conn_open(struct http_loop *lp,
-                                 struct MHD_Connection *conn, long open)
+/* Tracks a new connection of lp: a struct for its socket context, or NULL
+ * when out of memory (the connection is then not tracked). When more than
+ * max_connections are open, the connection that has waited longest for a
+ * request is closed to make room; when none can be, the new one is marked
+ * over_capacity (its requests get 503 overloaded). */
+static struct http_conn *conn_open(struct http_loop *lp,
+                                   struct MHD_Connection *conn, long open)
 {
     struct http_server *srv = lp->srv;
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
     struct http_conn *cs = calloc(1, sizeof(*cs));
-    uint64_t now = http_now_us();
+    uint64_t now = clock_now_us();
 
     if (cs == NULL || ci == NULL) {
         free(cs);
@@ -144,12 +141,18 @@ struct http_conn *http_conn_open(struct http_loop *lp,
     return cs;
 }
 
-int http_conn_make_room(struct http_loop *lp, int any)
+/* Closes lp's connection that has waited longest for a request (or whose
+ * body is slow), however new, so that another can be served: 0, or -1
+ * when there is none. Unless `any`, a connection with bytes not read yet
+ * (a request that came in this round) is spared; at the hard limit, where
+ * the alternative is refusing the newest, it is not. */
+static int make_room(struct http_loop *lp, int any)
 {
-    return evict(lp, http_now_us(), 0, any);
+    return evict(lp, clock_now_us(), 0, any);
 }
 
-void http_conn_close(struct http_loop *lp, struct http_conn *cs)
+/* The connection closed: unlinks and frees cs (NULL is fine). */
+static void conn_close(struct http_loop *lp, struct http_conn *cs)
 {
     if (cs == NULL)
         return;
@@ -159,8 +162,8 @@ void http_conn_close(struct http_loop *lp, struct http_conn *cs)
 
 void http_conn_request_line(struct http_conn *cs)
 {
-    if (cs != NULL && cs->phase == CONN_WAITING)
-        cs->phase = CONN_HEADERS;
+    if (cs != NULL && cs->phase == HTTP_CONN_WAITING)
+        cs->phase = HTTP_CONN_HEADERS;
 }
 
 void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
@@ -188,11 +191,11 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
 
     if (waited <= srv->header_timeout_us)
         return 0;
-    if (cs->phase == CONN_WAITING || cs->phase == CONN_HEADERS) {
+    if (cs->phase == HTTP_CONN_WAITING || cs->phase == HTTP_CONN_HEADERS) {
         *why = METRICS_CLOSE_HEADER_TIMEOUT;
         return 1;
     }
-    if (cs->phase == CONN_BODY &&
+    if (cs->phase == HTTP_CONN_BODY &&
         below_rate(srv, cs->body_bytes, waited - srv->header_timeout_us)) {
         *why = METRICS_CLOSE_BODY_TOO_SLOW;
         return 1;
@@ -207,8 +210,8 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
  * would be at the idle timeout. */
 static int idle(const struct http_conn *cs, uint64_t now)
 {
-    return cs->phase == CONN_WAITING && now - cs->since_us >= EVICT_MIN_US &&
-           !unread(cs);
+    return cs->phase == HTTP_CONN_WAITING &&
+           now - cs->since_us >= EVICT_MIN_US && !unread(cs);
 }
 
 void http_conn_sweep_soon(struct http_loop *lp)
@@ -302,7 +305,8 @@ static int ip_key(const struct sockaddr *sa, unsigned char key[16])
     return -1;
 }
 
-static size_t ip_home(const struct ip_table *t, const unsigned char key[16])
+static size_t ip_home(const struct http_ip_table *t,
+                      const unsigned char key[16])
 {
     uint64_t h = 14695981039346656037ull; /* FNV-1a */
 
@@ -313,7 +317,8 @@ static size_t ip_home(const struct ip_table *t, const unsigned char key[16])
 
 /* The slot holding key, or the free slot where it would go. The table is
  * never full: it has over twice as many slots as connections can be open. */
-static struct ip_slot *ip_find(struct ip_table *t, const unsigned char key[16])
+static struct http_ip_slot *ip_find(struct http_ip_table *t,
+                                    const unsigned char key[16])
 {
     for (size_t i = ip_home(t, key);; i = (i + 1) & (t->size - 1))
         if (t->slots[i].count == 0 || memcmp(t->slots[i].addr, key, 16) == 0)
@@ -322,7 +327,7 @@ static struct ip_slot *ip_find(struct ip_table *t, const unsigned char key[16])
 
 /* Frees a slot whose count fell to 0, moving later slots of the same run
  * back so that every key stays reachable from its home slot. */
-static void ip_free_slot(struct ip_table *t, size_t i)
+static void ip_free_slot(struct http_ip_table *t, size_t i)
 {
     size_t mask = t->size - 1;
 
@@ -346,14 +351,14 @@ enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
 {
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
-    struct ip_table *t = &srv->per_ip;
+    struct http_ip_table *t = &srv->per_ip;
     unsigned char key[16];
     int ok;
 
     (void)addrlen;
     if (atomic_load_explicit(&srv->connections, memory_order_relaxed) >=
             (long)srv->conn_limit &&
-        http_conn_make_room(lp, 1) != 0)
+        make_room(lp, 1) != 0)
         return MHD_NO;
     if (t->cap == 0 || ip_key(addr, key) != 0)
         return MHD_YES;
@@ -367,10 +372,10 @@ enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
 static void ip_count(struct http_server *srv, struct MHD_Connection *conn,
                      int delta)
 {
-    struct ip_table *t = &srv->per_ip;
+    struct http_ip_table *t = &srv->per_ip;
     const union MHD_ConnectionInfo *ci;
     unsigned char key[16];
-    struct ip_slot *slot;
+    struct http_ip_slot *slot;
 
     if (t->cap == 0)
         return;
@@ -389,7 +394,7 @@ static void ip_count(struct http_server *srv, struct MHD_Connection *conn,
     pthread_mutex_unlock(&t->lock);
 }
 
-int http_ip_table_init(struct ip_table *t, unsigned cap, size_t max_open)
+int http_ip_table_init(struct http_ip_table *t, unsigned cap, size_t max_open)
 {
     t->cap = cap;
     t->size = 1;
@@ -404,7 +409,7 @@ int http_ip_table_init(struct ip_table *t, unsigned cap, size_t max_open)
     return 0;
 }
 
-void http_ip_table_free(struct ip_table *t)
+void http_ip_table_free(struct http_ip_table *t)
 {
     if (t->slots != NULL) {
         free(t->slots);
@@ -426,7 +431,7 @@ void http_on_connection(void *cls, struct MHD_Connection *conn,
 
     if (code != MHD_CONNECTION_NOTIFY_STARTED) {
         lp->closed++;
-        http_conn_close(lp, *socket_context);
+        conn_close(lp, *socket_context);
         *socket_context = NULL;
         atomic_fetch_sub_explicit(&lp->open, 1, memory_order_relaxed);
         ip_count(srv, conn, -1);
@@ -438,20 +443,20 @@ void http_on_connection(void *cls, struct MHD_Connection *conn,
     open =
         atomic_fetch_add_explicit(&srv->connections, 1, memory_order_relaxed) +
         1;
-    *socket_context = http_conn_open(lp, conn, open);
+    *socket_context = conn_open(lp, conn, open);
 }
 
 /* Opened over max_connections with no waiting connection to make room,
  * and still over it, now that its request is here: a connection still
  * waiting for one makes room if there is any (this one has shown it is
  * a client); else the request gets 503 overloaded. */
-int http_over_capacity(struct http_server *srv, struct request *rq)
+int http_over_capacity(struct http_server *srv, struct http_request *rq)
 {
     if (rq->cs == NULL || !rq->cs->over_capacity ||
         atomic_load_explicit(&srv->connections, memory_order_relaxed) <=
             (long)srv->max_connections)
         return 0;
-    if (http_conn_make_room(rq->loop, 0) != 0)
+    if (make_room(rq->loop, 0) != 0)
         return 1;
     rq->cs->over_capacity = 0;
     return 0;

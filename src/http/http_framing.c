@@ -20,7 +20,17 @@
 #include <strings.h>
 
 #include "api.h"
+#include "clock.h"
 #include "http_internal.h"
+
+/* Copies src into dst (cap bytes), cutting it if needed. */
+void http_copy_cut(char *dst, const char *src, size_t cap)
+{
+    size_t n = strnlen(src, cap - 1);
+
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
 
 /* A character of a token (a method, a header name; RFC 9110, 5.6.2). */
 static int is_tchar(unsigned char c)
@@ -77,7 +87,8 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
         int counts;
     } wanted[] = {
 #define WANT(name, member, counts)                                             \
-    {name, sizeof(name) - 1, offsetof(struct request_headers, member), counts}
+    {name, sizeof(name) - 1, offsetof(struct http_request_headers, member),    \
+     counts}
         WANT("X-Request-Id", id, OTHER),
         WANT(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length, LENGTH),
         WANT(MHD_HTTP_HEADER_CONTENT_TYPE, content_type, OTHER),
@@ -88,7 +99,7 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
         WANT("traceparent", traceparent, OTHER),
 #undef WANT
     };
-    struct request_headers *h = cls;
+    struct http_request_headers *h = cls;
 
     (void)kind;
     if (!h->bad && !header_line_ok(h->next, key, key_size, value, value_size))
@@ -117,7 +128,7 @@ static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
  * version, and the empty line after the last one ends the header block,
  * whose size from the method on the library reports. */
 void http_read_headers(struct MHD_Connection *conn, const char *method,
-                       const char *version, struct request_headers *h)
+                       const char *version, struct http_request_headers *h)
 {
     const union MHD_ConnectionInfo *ci;
 
@@ -143,34 +154,35 @@ void http_read_headers(struct MHD_Connection *conn, const char *method,
 
 #define STR(x) STR_(x)
 
-static const struct api_refusal refusals[REFUSE_N] = {
-    [REFUSE_URI_TOO_LONG] =
+static const struct api_refusal refusals[HTTP_REFUSE_N] = {
+    [HTTP_REFUSE_URI_TOO_LONG] =
         {414, "uri_too_long", "URI too long",
          "the URL is longer than " STR(URI_MAX) " bytes or has more than " STR(
              QUERY_ARGS_MAX) " query parameters"},
-    [REFUSE_BAD_TARGET] =
+    [HTTP_REFUSE_BAD_TARGET] =
         {400, "bad_request_line", "Bad request line",
          "the method or the URL holds a control character, a space or a NUL"},
-    [REFUSE_BAD_HEADER] =
+    [HTTP_REFUSE_BAD_HEADER] =
         {400, "bad_header", "Bad header",
          "a header line is not name: value ending in CR LF (a control "
          "character, a NUL, a bare CR or LF, a folded line, a space before "
          "the colon), or Host is repeated"},
-    [REFUSE_MISSING_HOST] = {400, "missing_host", "Missing Host header",
-                             "an HTTP/1.1 request must have a Host header"},
-    [REFUSE_BAD_FRAMING] =
+    [HTTP_REFUSE_MISSING_HOST] =
+        {400, "missing_host", "Missing Host header",
+         "an HTTP/1.1 request must have a Host header"},
+    [HTTP_REFUSE_BAD_FRAMING] =
         {400, "bad_framing", "Ambiguous message length",
          "Content-Length together with Transfer-Encoding, two different "
          "Content-Length values, or Transfer-Encoding repeated or in an "
          "HTTP/1.0 request"},
-    [REFUSE_UNSUPPORTED_CODING] =
+    [HTTP_REFUSE_UNSUPPORTED_CODING] =
         {501, "unsupported_transfer_coding", "Unsupported transfer coding",
          "the only transfer coding a request may use is chunked"},
 };
 
-const struct api_refusal *http_refusal(enum request_refusal r)
+const struct api_refusal *http_refusal(enum http_refusal r)
 {
-    return r != REFUSE_NONE ? &refusals[r] : NULL;
+    return r != HTTP_REFUSE_NONE ? &refusals[r] : NULL;
 }
 
 /* libmicrohttpd's URI log callback: called with the raw request target
@@ -184,7 +196,7 @@ const struct api_refusal *http_refusal(enum request_refusal r)
 void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     struct http_loop *lp = cls;
-    struct request *rq = malloc(sizeof(*rq));
+    struct http_request *rq = malloc(sizeof(*rq));
     const char *query = strchr(uri, '?');
     size_t nargs = 0;
 
@@ -193,10 +205,10 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
             ->socket_context);
     if (rq == NULL)
         return NULL; /* http_on_request closes the connection */
-    memset(rq, 0, offsetof(struct request, inline_body));
+    memset(rq, 0, offsetof(struct http_request, inline_body));
     rq->loop = lp;
     rq->route = API_NROUTES;
-    rq->start_us = http_now_us();
+    rq->start_us = clock_now_us();
     rq->raw_uri = uri;
     rq->raw_uri_len = strlen(uri);
     /* For the log of an answer the library makes itself; start_request
@@ -206,14 +218,14 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     for (const char *p = query; p != NULL; p = strchr(p + 1, '&'))
         nargs++;
     if (rq->raw_uri_len > URI_MAX || nargs > QUERY_ARGS_MAX) {
-        rq->refused = REFUSE_URI_TOO_LONG;
+        rq->refused = HTTP_REFUSE_URI_TOO_LONG;
         if (query != NULL)
             ((char *)query)[1] = '\0';
         return rq;
     }
     for (size_t i = 0; i < rq->raw_uri_len; i++)
         if ((unsigned char)uri[i] <= ' ' || uri[i] == 0x7f)
-            rq->refused = REFUSE_BAD_TARGET;
+            rq->refused = HTTP_REFUSE_BAD_TARGET;
     return rq;
 }
 
@@ -222,39 +234,39 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
  * VERSION: a NUL inside the method or the target ends its C string early
  * (`/livez\0junk` would be routed as /livez), which shows as the next part
  * not starting where the string ended. */
-enum request_refusal http_judge(const struct request *rq, const char *url,
-                                const char *method, const char *version)
+enum http_refusal http_judge(const struct http_request *rq, const char *url,
+                             const char *method, const char *version)
 {
-    const struct request_headers *h = &rq->hdr;
+    const struct http_request_headers *h = &rq->hdr;
     size_t mlen = strlen(method);
     const char *p = method + mlen + 1;
     int http10 = strcmp(version, "HTTP/1.0") == 0;
 
     if (url != rq->raw_uri || version != rq->raw_uri + rq->raw_uri_len + 1)
-        return REFUSE_BAD_TARGET;
+        return HTTP_REFUSE_BAD_TARGET;
     for (size_t i = 0; i < mlen; i++)
         if (!is_tchar((unsigned char)method[i]))
-            return REFUSE_BAD_TARGET;
+            return HTTP_REFUSE_BAD_TARGET;
     while (p < url && *p == ' ')
         p++;
     if (p != url)
-        return REFUSE_BAD_TARGET;
+        return HTTP_REFUSE_BAD_TARGET;
     if (h->bad || h->n_host > 1)
-        return REFUSE_BAD_HEADER;
+        return HTTP_REFUSE_BAD_HEADER;
     if (h->n_host == 0 && !http10)
-        return REFUSE_MISSING_HOST;
+        return HTTP_REFUSE_MISSING_HOST;
     /* RFC 9112, 6.1 and 6.3: with both, or with a coding the library does
      * not take for chunked (it then reads the body until the client
      * closes, which it never does), the length is not known. */
     if (h->n_transfer_encoding > 0) {
         if (h->n_content_length > 0 || h->n_transfer_encoding > 1 || http10)
-            return REFUSE_BAD_FRAMING;
+            return HTTP_REFUSE_BAD_FRAMING;
         if (strcasecmp(h->transfer_encoding, "chunked") != 0)
-            return REFUSE_UNSUPPORTED_CODING;
+            return HTTP_REFUSE_UNSUPPORTED_CODING;
     }
     if (h->lengths_differ)
-        return REFUSE_BAD_FRAMING;
-    return REFUSE_NONE;
+        return HTTP_REFUSE_BAD_FRAMING;
+    return HTTP_REFUSE_NONE;
 }
 
 static int hex_value(char c)

@@ -15,21 +15,23 @@
 #include "config.h"
 #include "log.h"
 
-#define REQUEST_ID_MAX 128
-#define DRAIN_MAX (1u << 20) /* bytes of an oversized body read and dropped */
+#define HTTP_REQUEST_ID_MAX 128
+#define HTTP_DRAIN_MAX                                                         \
+    (1u << 20) /* bytes of an oversized body read and dropped */
 /* Bodies up to this size (a usual /solve body has 100-200 bytes) stay in
  * the request itself; a larger one moves to the heap. */
-#define BODY_INLINE 224
+#define HTTP_BODY_INLINE 224
 
-struct request;
+struct http_request;
 
 /* What a connection is waiting for, for the slow-client deadlines. */
 enum http_conn_phase {
-    CONN_WAITING = 0, /* for a request: since it opened or its last answer */
-    CONN_HEADERS,     /* a request's line is in, not all its headers yet
-                         (the deadline still counts from the wait's start) */
-    CONN_BODY,        /* the rest of a request's body */
-    CONN_BUSY,        /* its request is being judged or answered: no deadline */
+    HTTP_CONN_WAITING =
+        0,             /* for a request: since it opened or its last answer */
+    HTTP_CONN_HEADERS, /* a request's line is in, not all its headers yet
+                     (the deadline still counts from the wait's start) */
+    HTTP_CONN_BODY,    /* the rest of a request's body */
+    HTTP_CONN_BUSY, /* its request is being judged or answered: no deadline */
 };
 
 /* One open connection of a loop (libmicrohttpd's socket context). Only the
@@ -40,7 +42,7 @@ struct http_conn {
     int fd;
     enum http_conn_phase phase;
     uint64_t since_us; /* when the phase began (CLOCK_MONOTONIC) */
-    size_t body_bytes; /* CONN_BODY: bytes of the body so far */
+    size_t body_bytes; /* HTTP_CONN_BODY: bytes of the body so far */
     int over_capacity; /* opened with max_connections open, none evictable */
     int closing;       /* shut down by us, libmicrohttpd not yet told */
 };
@@ -50,7 +52,7 @@ struct http_conn {
 struct http_jobs {
     pthread_mutex_t lock;
     pthread_cond_t ready;
-    struct request *head, *tail;
+    struct http_request *head, *tail;
     unsigned reserved, cap;
     unsigned running; /* jobs a worker has taken and not finished */
     int stop;
@@ -99,14 +101,14 @@ struct http_loop {
 /* Open connections per client address, for --max-per-ip across the loops
  * (libmicrohttpd's own cap counts per daemon). Open addressing; a slot
  * with count 0 is free. */
-struct ip_slot {
+struct http_ip_slot {
     unsigned char addr[16]; /* IPv6, or IPv4-mapped */
     unsigned count;
 };
 
-struct ip_table {
+struct http_ip_table {
     pthread_mutex_t lock;
-    struct ip_slot *slots;
+    struct http_ip_slot *slots;
     size_t size;  /* a power of two, over twice the connection cap */
     unsigned cap; /* 0: no cap, no table */
 };
@@ -116,7 +118,7 @@ struct http_server {
     unsigned nloops;
     uint16_t port;
     atomic_int stopping; /* the loops must end */
-    struct ip_table per_ip;
+    struct http_ip_table per_ip;
     struct api_context api;
     struct metrics *metrics;
     struct log_sink log;
@@ -140,7 +142,11 @@ struct http_server {
 
 /* Where a request is. A batch goes READING -> QUEUED (connection suspended,
  * owned by the job pool) -> DONE (resumed, job.resp holds the answer). */
-enum request_state { REQUEST_READING = 0, REQUEST_QUEUED, REQUEST_DONE };
+enum http_request_state {
+    HTTP_REQUEST_READING = 0,
+    HTTP_REQUEST_QUEUED,
+    HTTP_REQUEST_DONE
+};
 
 /* A batch's answer on its way from the worker to the connection: the
  * worker appends pieces, libmicrohttpd's content reader sends them, and
@@ -162,14 +168,14 @@ struct http_stream {
 };
 
 /* What a batch needs on the worker: copies of everything it reads. */
-struct request_job {
+struct http_request_job {
     struct api_request api;
     struct api_response resp;
     struct MHD_Connection *conn;
     struct http_stream *stream; /* set when the answer is streamed */
     char *content_type;         /* copies of the headers, or NULL */
     char *origin;
-    struct request *next;
+    struct http_request *next;
 };
 
 /* The request headers the server reads, found in one pass over them on
@@ -177,7 +183,7 @@ struct request_job {
  * into libmicrohttpd's memory for the connection, which holds them until
  * the request is completed. The same pass checks the framing (see
  * read_headers in http.c): the counts and `bad` are what it found. */
-struct request_headers {
+struct http_request_headers {
     const char *id; /* X-Request-Id */
     const char *content_length;
     const char *content_type;
@@ -193,23 +199,23 @@ struct request_headers {
 };
 
 /* Why a request is refused before routing (http.c's refusals[] holds the
- * problem of each); REFUSE_NONE is 0. */
-enum request_refusal {
-    REFUSE_NONE = 0,
-    REFUSE_URI_TOO_LONG,       /* 414 uri_too_long */
-    REFUSE_BAD_TARGET,         /* 400 bad_request_line */
-    REFUSE_BAD_HEADER,         /* 400 bad_header */
-    REFUSE_MISSING_HOST,       /* 400 missing_host */
-    REFUSE_BAD_FRAMING,        /* 400 bad_framing */
-    REFUSE_UNSUPPORTED_CODING, /* 501 unsupported_transfer_coding */
-    REFUSE_N
+ * problem of each); HTTP_REFUSE_NONE is 0. */
+enum http_refusal {
+    HTTP_REFUSE_NONE = 0,
+    HTTP_REFUSE_URI_TOO_LONG,       /* 414 uri_too_long */
+    HTTP_REFUSE_BAD_TARGET,         /* 400 bad_request_line */
+    HTTP_REFUSE_BAD_HEADER,         /* 400 bad_header */
+    HTTP_REFUSE_MISSING_HOST,       /* 400 missing_host */
+    HTTP_REFUSE_BAD_FRAMING,        /* 400 bad_framing */
+    HTTP_REFUSE_UNSUPPORTED_CODING, /* 501 unsupported_transfer_coding */
+    HTTP_REFUSE_N
 };
 
 /* One request between its request line (the URI log callback makes it)
  * and its completed callback. It is made with malloc, which serves a block
  * of this size (up to 1032 bytes in glibc) from its per-thread cache, and
  * only the members before the buffers at its end are cleared. */
-struct request {
+struct http_request {
     char *body; /* NULL, inline_body, or a heap buffer */
     size_t len, cap;
     size_t limit; /* body limit of its route */
@@ -223,22 +229,22 @@ struct request {
     size_t bytes;         /* body bytes of the answer */
     size_t route;
     uint64_t start_us;
-    enum request_state state;
+    enum http_request_state state;
     int begun; /* the access handler has seen it (first call) */
     int close; /* close the connection after the answer */
-    enum request_refusal refused;
+    enum http_refusal refused;
     const char *raw_uri; /* the target as received (libmicrohttpd's buffer) */
     size_t raw_uri_len;  /* ...and its length up to its first NUL */
     char method[16];
     char path[256]; /* for the log; longer paths are cut */
-    char id[REQUEST_ID_MAX + 1];
+    char id[HTTP_REQUEST_ID_MAX + 1];
     /* From a valid traceparent header (W3C trace context), else "". */
     char trace_id[33];
     char parent_id[17];
-    struct request_headers hdr;
-    struct request_job *job;       /* batches only (most requests need none) */
-    struct http_loop *loop;        /* the connection's */
-    char inline_body[BODY_INLINE]; /* the buffers: not cleared */
+    struct http_request_headers hdr;
+    struct http_request_job *job; /* batches only (most requests need none) */
+    struct http_loop *loop;       /* the connection's */
+    char inline_body[HTTP_BODY_INLINE]; /* the buffers: not cleared */
     /* A solution answer is written here and sent from here: the request
      * outlives the response (the completed callback, which frees it,
      * comes after the last byte was sent, or the connection dropped). */
@@ -252,9 +258,9 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap);
 int http_jobs_reserve(struct http_server *srv);
 
 /* Queues rq (its slot reserved, its connection suspended). A worker runs
- * api_handle on rq->job->api, stores rq->job->resp, sets REQUEST_DONE and
+ * api_handle on rq->job->api, stores rq->job->resp, sets HTTP_REQUEST_DONE and
  * resumes the connection; after that it never touches rq again. */
-void http_jobs_push(struct http_server *srv, struct request *rq);
+void http_jobs_push(struct http_server *srv, struct http_request *rq);
 
 /* Stops taking jobs (reserve fails from now on), answers the queued ones
  * that have not started 503 busy, lets the running ones finish (each
@@ -276,31 +282,10 @@ void http_jobs_free(struct http_server *srv);
 void http_stream_drop(void *stream);
 
 /* The response that sends rq->job->stream; NULL when out of memory. */
-struct MHD_Response *http_stream_response(struct request *rq);
+struct MHD_Response *http_stream_response(struct http_request *rq);
 
 /* Slow clients and the body budget (http_conn.c). All but the buffer
  * functions run on the loop's thread. */
-
-/* CLOCK_MONOTONIC in microseconds. */
-uint64_t http_now_us(void);
-
-/* Tracks a new connection of lp: a struct for its socket context, or NULL
- * when out of memory (the connection is then not tracked). When more than
- * max_connections are open, the connection that has waited longest for a
- * request is closed to make room; when none can be, the new one is marked
- * over_capacity (its requests get 503 overloaded). */
-struct http_conn *http_conn_open(struct http_loop *lp,
-                                 struct MHD_Connection *conn, long open);
-
-/* Closes lp's connection that has waited longest for a request (or whose
- * body is slow), however new, so that another can be served: 0, or -1
- * when there is none. Unless `any`, a connection with bytes not read yet
- * (a request that came in this round) is spared; at the hard limit, where
- * the alternative is refusing the newest, it is not. */
-int http_conn_make_room(struct http_loop *lp, int any);
-
-/* The connection closed: unlinks and frees cs (NULL is fine). */
-void http_conn_close(struct http_loop *lp, struct http_conn *cs);
 
 /* A request line has come in on cs (NULL is fine): from waiting to
  * reading headers, the deadline unchanged. */
@@ -342,20 +327,20 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
                                 size_t *upload_data_size, void **con_cls);
 void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe);
-/* Copies src into dst (cap bytes), cutting it if needed. */
+/* http_framing.c: copies src into dst (cap bytes), cutting it if needed. */
 void http_copy_cut(char *dst, const char *src, size_t cap);
 
 /* http_framing.c: the URI log callback, which makes a request's state
  * (its return value is the handler's first *con_cls; NULL when out of
  * memory) and refuses a URL too long; the headers read in one pass; the
  * first call's verdict on the framing; the refusal's problem (NULL for
- * REFUSE_NONE); the unescape callback (%00 left as is). */
+ * HTTP_REFUSE_NONE); the unescape callback (%00 left as is). */
 void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn);
 void http_read_headers(struct MHD_Connection *conn, const char *method,
-                       const char *version, struct request_headers *h);
-enum request_refusal http_judge(const struct request *rq, const char *url,
-                                const char *method, const char *version);
-const struct api_refusal *http_refusal(enum request_refusal r);
+                       const char *version, struct http_request_headers *h);
+enum http_refusal http_judge(const struct http_request *rq, const char *url,
+                             const char *method, const char *version);
+const struct api_refusal *http_refusal(enum http_refusal r);
 size_t http_unescape(void *cls, struct MHD_Connection *conn, char *s);
 
 /* http_conn.c: the accept policy and the connection notification (cls:
@@ -367,9 +352,9 @@ enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
 void http_on_connection(void *cls, struct MHD_Connection *conn,
                         void **socket_context,
                         enum MHD_ConnectionNotificationCode code);
-int http_over_capacity(struct http_server *srv, struct request *rq);
-int http_ip_table_init(struct ip_table *t, unsigned cap, size_t max_open);
-void http_ip_table_free(struct ip_table *t);
+int http_over_capacity(struct http_server *srv, struct http_request *rq);
+int http_ip_table_init(struct http_ip_table *t, unsigned cap, size_t max_open);
+void http_ip_table_free(struct http_ip_table *t);
 
 /* http_loop.c: wakes a loop (its errands: quiesce, take connections in);
  * opens a listening socket per loop on addr (a port in use is an error,

@@ -21,7 +21,7 @@
  * Streams
  * ------------------------------------------------------------------------ */
 
-static struct http_stream *stream_new(struct request *rq)
+static struct http_stream *stream_new(struct http_request *rq)
 {
     struct http_stream *st = calloc(1, sizeof(*st));
 
@@ -142,7 +142,7 @@ void http_stream_drop(void *cls)
     stream_release(st);
 }
 
-struct MHD_Response *http_stream_response(struct request *rq)
+struct MHD_Response *http_stream_response(struct http_request *rq)
 {
     struct MHD_Response *resp =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read,
@@ -155,7 +155,7 @@ struct MHD_Response *http_stream_response(struct request *rq)
 
 /* Runs a batch whose answer is streamed: the connection is resumed as soon
  * as the answer can start, then pieces follow. */
-static void run_stream(struct request *rq)
+static void run_stream(struct http_request *rq)
 {
     struct api_batch *b = rq->job->resp.stream;
     struct MHD_Connection *conn = rq->job->conn;
@@ -169,11 +169,11 @@ static void run_stream(struct request *rq)
         rq->job->resp.status = 500;
         rq->job->resp.content_type = NULL;
         api_batch_free(b);
-        rq->state = REQUEST_DONE;
+        rq->state = HTTP_REQUEST_DONE;
         http_resume(rq->loop, conn);
         return;
     }
-    rq->state = REQUEST_DONE;
+    rq->state = HTTP_REQUEST_DONE;
     http_resume(loop, conn); /* from here on rq is not ours */
     while (!done) {
         size_t len = 0;
@@ -203,7 +203,7 @@ static void *worker(void *arg)
     struct http_jobs *j = &srv->jobs;
 
     for (;;) {
-        struct request *rq;
+        struct http_request *rq;
         struct MHD_Connection *conn;
         struct http_loop *loop;
 
@@ -238,7 +238,7 @@ static void *worker(void *arg)
         } else {
             conn = rq->job->conn;
             loop = rq->loop;
-            rq->state = REQUEST_DONE;
+            rq->state = HTTP_REQUEST_DONE;
             /* From here on rq belongs to the connection's thread again. */
             http_resume(loop, conn);
         }
@@ -288,7 +288,7 @@ int http_jobs_reserve(struct http_server *srv)
     return ok ? 0 : -1;
 }
 
-void http_jobs_push(struct http_server *srv, struct request *rq)
+void http_jobs_push(struct http_server *srv, struct http_request *rq)
 {
     struct http_jobs *j = &srv->jobs;
 

@@ -33,6 +33,7 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 
+#include "clock.h"
 #include "http_internal.h"
 #include "log.h"
 
@@ -120,7 +121,7 @@ static void *loop_main(void *arg)
         atomic_fetch_add_explicit(&lp->rounds, 1, memory_order_relaxed);
         if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
             ms = left > 60000 ? 60000 : (int)left;
-        sweep_ms = http_conn_sweep(lp, http_now_us());
+        sweep_ms = http_conn_sweep(lp, clock_now_us());
         if (sweep_ms >= 0 && (ms < 0 || sweep_ms < ms))
             ms = sweep_ms;
         n = epoll_wait(lp->epfd, ev, 2, 0);

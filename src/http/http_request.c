@@ -14,6 +14,7 @@
 #include <strings.h>
 
 #include "api.h"
+#include "clock.h"
 #include "http_internal.h"
 #include "log.h"
 #include "metrics.h"
@@ -55,7 +56,8 @@ static void add_cors_headers(struct MHD_Response *resp,
  * (answer), or *deferred* to the job pool (defer) whose worker makes the
  * answer; either way it is *responded* to here. */
 static enum MHD_Result respond(struct http_server *srv,
-                               struct MHD_Connection *conn, struct request *rq,
+                               struct MHD_Connection *conn,
+                               struct http_request *rq,
                                const struct api_response *r)
 {
     const char *id = rq->id;
@@ -111,7 +113,7 @@ static const char *header(struct MHD_Connection *conn, const char *name)
  * the job pool full (503 busy). */
 static enum MHD_Result answer(struct http_server *srv,
                               struct MHD_Connection *conn, const char *url,
-                              const char *method, struct request *rq,
+                              const char *method, struct http_request *rq,
                               int queue_full)
 {
     struct api_request req = {
@@ -137,7 +139,7 @@ static enum MHD_Result answer(struct http_server *srv,
     /* A refused request's framing cannot be trusted, and the rest of an
      * oversized body is not read: either way, whatever follows on the
      * connection is not a request. */
-    if (rq->refused != REFUSE_NONE || rq->too_large)
+    if (rq->refused != HTTP_REFUSE_NONE || rq->too_large)
         rq->close = 1;
     api_handle(&srv->api, &req, &resp);
     return respond(srv, conn, rq, &resp);
@@ -148,7 +150,7 @@ static enum MHD_Result answer(struct http_server *srv,
  * suspended until the worker resumes it with rq->resp filled. Returns -1,
  * touching nothing, when the queue is full. */
 static int defer(struct http_server *srv, struct MHD_Connection *conn,
-                 struct request *rq)
+                 struct http_request *rq)
 {
     if ((rq->job = calloc(1, sizeof(*rq->job))) == NULL ||
         http_jobs_reserve(srv) != 0)
@@ -166,7 +168,7 @@ static int defer(struct http_server *srv, struct MHD_Connection *conn,
         .answer = rq->answer,
     };
     rq->job->conn = conn;
-    rq->state = REQUEST_QUEUED;
+    rq->state = HTTP_REQUEST_QUEUED;
     MHD_suspend_connection(conn);
     http_jobs_push(srv, rq);
     return 0;
@@ -187,7 +189,7 @@ static unsigned long long declared_length(const char *cl)
 
 /* Lets go of the body: a heap buffer is freed and its bytes go back to
  * the server's budget; the inline one is part of the request. */
-static void drop_body(struct http_server *srv, struct request *rq)
+static void drop_body(struct http_server *srv, struct http_request *rq)
 {
     if (rq->body != rq->inline_body)
         free(rq->body);
@@ -200,7 +202,7 @@ static void drop_body(struct http_server *srv, struct request *rq)
 /* Makes room for `need` bytes (at most max) by moving the body to a larger
  * heap buffer: the declared length at once when it is known, else twice
  * the room so far. Returns 0, or -1 when out of memory (the body is kept). */
-static int grow_body(struct request *rq, size_t need, size_t max)
+static int grow_body(struct http_request *rq, size_t need, size_t max)
 {
     size_t cap = rq->cap * 2;
     char *p;
@@ -229,7 +231,7 @@ static int grow_body(struct request *rq, size_t need, size_t max)
  * no allocation. Bytes on the heap are taken from --max-buffered as they
  * come (a large buffer's pages cost memory only once written), and past
  * it nothing is kept either: the answer is 503 busy. */
-static void append(struct http_server *srv, struct request *rq,
+static void append(struct http_server *srv, struct http_request *rq,
                    const char *data, size_t size, size_t max)
 {
     if (rq->too_large || rq->no_room)
@@ -274,15 +276,6 @@ static void make_id(char out[17], uint32_t boot, uint32_t seq)
     out[16] = '\0';
 }
 
-/* Copies src into dst (cap bytes), cutting it if needed. */
-void http_copy_cut(char *dst, const char *src, size_t cap)
-{
-    size_t n = strnlen(src, cap - 1);
-
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
 /* n lowercase hex digits at s; with `nonzero`, not all of them 0. */
 static int is_hex(const char *s, size_t n, int nonzero)
 {
@@ -302,7 +295,7 @@ static int is_hex(const char *s, size_t n, int nonzero)
  * neither id all zeros, version ff invalid; version 00 is exactly 55
  * characters, a later version may go on after a '-'. Anything else is
  * ignored, as the spec asks: the request then has no trace context. */
-static void take_traceparent(struct request *rq, const char *tp)
+static void take_traceparent(struct http_request *rq, const char *tp)
 {
     size_t n = tp ? strlen(tp) : 0;
 
@@ -323,11 +316,11 @@ static void take_traceparent(struct request *rq, const char *tp)
 /* Keeps the client's X-Request-Id when it is 1-128 visible ASCII
  * characters; otherwise makes one. */
 static void start_request(struct http_server *srv, const char *method,
-                          const char *url, struct request *rq)
+                          const char *url, struct http_request *rq)
 {
     const char *id = rq->hdr.id;
     size_t n = id ? strlen(id) : 0;
-    int sane = n > 0 && n <= REQUEST_ID_MAX;
+    int sane = n > 0 && n <= HTTP_REQUEST_ID_MAX;
 
     for (size_t i = 0; sane && i < n; i++)
         sane = id[i] > ' ' && id[i] < 0x7f;
@@ -341,7 +334,7 @@ static void start_request(struct http_server *srv, const char *method,
     http_copy_cut(rq->method, method, sizeof(rq->method));
     http_copy_cut(rq->path, url, sizeof(rq->path));
     rq->route = API_NROUTES;
-    rq->start_us = http_now_us();
+    rq->start_us = clock_now_us();
     metrics_request_begin(srv->metrics);
 }
 
@@ -351,7 +344,7 @@ static void start_request(struct http_server *srv, const char *method,
  * Continue", and closes the connection). */
 static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
                              const char *url, const char *method,
-                             const char *version, struct request *rq)
+                             const char *version, struct http_request *rq)
 {
     struct http_server *srv = lp->srv;
     unsigned long long n;
@@ -362,11 +355,11 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
     rq->limit = api_body_limit(&srv->api, url);
     rq->cs = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
                  ->socket_context;
-    http_conn_enter(lp, rq->cs, CONN_BODY, rq->start_us);
-    if (rq->refused == REFUSE_NONE)
+    http_conn_enter(lp, rq->cs, HTTP_CONN_BODY, rq->start_us);
+    if (rq->refused == HTTP_REFUSE_NONE)
         rq->refused = http_judge(rq, url, method, version);
     n = declared_length(rq->hdr.content_length);
-    if (rq->refused != REFUSE_NONE)
+    if (rq->refused != HTTP_REFUSE_NONE)
         ; /* answered below, before the body */
     else if (n > rq->limit)
         rq->too_large = 1;
@@ -377,15 +370,15 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
             rq->no_room = 1;
         rq->expect = (size_t)n;
     }
-    if (rq->refused == REFUSE_NONE && !rq->too_large && !rq->no_room)
+    if (rq->refused == HTTP_REFUSE_NONE && !rq->too_large && !rq->no_room)
         return MHD_YES;
-    http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
+    http_conn_enter(lp, rq->cs, HTTP_CONN_BUSY, rq->start_us);
     return answer(srv, conn, url, method, rq, 0);
 }
 
 /* A chunk of the body: kept (or dropped once the request is refused or
  * answered); MHD_NO closes the connection. */
-static enum MHD_Result body(struct http_server *srv, struct request *rq,
+static enum MHD_Result body(struct http_server *srv, struct http_request *rq,
                             const char *data, size_t *size)
 {
     if (rq->cs)
@@ -402,10 +395,10 @@ static enum MHD_Result body(struct http_server *srv, struct request *rq,
      * dropped so that the client, once it has sent it all, can read the
      * 413 (answering while it still sends would reset the connection under
      * its feet, and libmicrohttpd 0.9.75 refuses an answer queued during an
-     * upload anyway). Past DRAIN_MAX more the connection is closed without
+     * upload anyway). Past HTTP_DRAIN_MAX more the connection is closed without
      * an answer. A body that found the budget spent is drained the same
      * way, for its 503, up to the route's limit. */
-    if (rq->dropped > (rq->too_large ? DRAIN_MAX : rq->limit)) {
+    if (rq->dropped > (rq->too_large ? HTTP_DRAIN_MAX : rq->limit)) {
         rq->status = 0;
         return MHD_NO;
     }
@@ -419,7 +412,7 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
 {
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
-    struct request *rq = *con_cls;
+    struct http_request *rq = *con_cls;
 
     if (rq == NULL) /* http_on_uri ran out of memory */
         return MHD_NO;
@@ -427,9 +420,9 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
         return begin(lp, conn, url, method, version, rq);
     if (*upload_data_size != 0)
         return body(srv, rq, upload_data, upload_data_size);
-    http_conn_enter(lp, rq->cs, CONN_BUSY, rq->start_us);
-    if (rq->state == REQUEST_DONE) { /* resumed: the worker's answer */
-        rq->state = REQUEST_READING;
+    http_conn_enter(lp, rq->cs, HTTP_CONN_BUSY, rq->start_us);
+    if (rq->state == HTTP_REQUEST_DONE) { /* resumed: the worker's answer */
+        rq->state = HTTP_REQUEST_READING;
         return respond(srv, conn, rq, &rq->job->resp);
     }
     if (rq->status != 0)
@@ -445,7 +438,7 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
 }
 
 static void log_access(struct http_server *srv, struct MHD_Connection *conn,
-                       const struct request *rq, uint64_t took,
+                       const struct http_request *rq, uint64_t took,
                        enum MHD_RequestTerminationCode toe)
 {
     const union MHD_ConnectionInfo *ci =
@@ -487,7 +480,7 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe)
 {
     struct http_server *srv = cls;
-    struct request *rq = *con_cls;
+    struct http_request *rq = *con_cls;
     uint64_t took, now;
 
     if (rq == NULL)
@@ -512,16 +505,16 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                                                     memory_order_relaxed));
         metrics_request_begin(srv->metrics);
     }
-    now = http_now_us();
+    now = clock_now_us();
     took = now - rq->start_us;
     if (rq->cs != NULL) /* the next request's headers are due from now */
-        http_conn_enter(rq->loop, rq->cs, CONN_WAITING, now);
+        http_conn_enter(rq->loop, rq->cs, HTTP_CONN_WAITING, now);
     metrics_request_end(srv->metrics, rq->method, rq->route, rq->status, took);
     if (srv->access_log)
         log_access(srv, conn, rq, took, toe);
     /* Resumed but never answered (the client went away first): what the
      * worker made for it is ours to let go. */
-    if (rq->job && rq->state == REQUEST_DONE) {
+    if (rq->job && rq->state == HTTP_REQUEST_DONE) {
         if (rq->job->stream)
             http_stream_drop(rq->job->stream);
         else

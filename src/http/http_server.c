@@ -238,7 +238,7 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
     srv->api.max_batch_nodes = cfg->max_batch_nodes;
     srv->api.metrics = srv->metrics;
     srv->log.fd = 1;
-    srv->log.level = (enum log_level)cfg->log_level;
+    srv->log.level = cfg->log_level;
     srv->access_log = cfg->access_log;
     /* Buffered, so that no request waits on stdout (a full pipe drops
      * lines, counted in the metrics) nor pays a write(2) for its access

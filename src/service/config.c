@@ -16,6 +16,7 @@ enum opt_kind {
     OPT_ADDRESS, /* an IPv4 or IPv6 address */
     OPT_ORIGINS, /* "*" or a comma-separated list of http(s) origins */
     OPT_WORD,    /* one of the words in `words`, stored as its index */
+    OPT_LEVEL,   /* a log level, by log_level_parse (log.h's names) */
 };
 
 struct opt {
@@ -31,8 +32,6 @@ struct opt {
                                  config_init */
 };
 
-static const char *const log_levels[] = {"debug", "info", "warn", "error",
-                                         NULL};
 static const char *const on_off[] = {"off", "on", NULL};
 
 #define FIELD(f) offsetof(struct config, f), sizeof(((struct config *)0)->f)
@@ -88,8 +87,8 @@ static const struct opt opts[] = {
      "N", "threads for batches and /generate", NULL, "1"},
     {"batch-queue", "BATCH_QUEUE", OPT_UINT, FIELD(batch_queue), 1, 10000, "N",
      "long jobs waiting for a worker; more get 503", NULL, "16"},
-    {"log-level", "LOG_LEVEL", OPT_WORD, FIELD(log_level), 0, 0, "LEVEL",
-     "debug, info, warn or error", log_levels, "info"},
+    {"log-level", "LOG_LEVEL", OPT_LEVEL, FIELD(log_level), 0, 0, "LEVEL",
+     "debug, info, warn or error", NULL, "info"},
     {"access-log", "ACCESS_LOG", OPT_WORD, FIELD(access_log), 0, 0, "on|off",
      "one JSON line per request on stdout", on_off, "on"},
     {"cors-origins", "CORS_ORIGINS", OPT_ORIGINS, FIELD(cors_origins), 1,
@@ -178,6 +177,16 @@ static enum config_status apply(struct config *cfg, const struct opt *o,
     void *field = (char *)cfg + o->offset;
     uint64_t v;
 
+    if (o->kind == OPT_LEVEL) {
+        enum log_level level;
+        if (log_level_parse(value, &level) == 0) {
+            *(enum log_level *)field = level;
+            return CONFIG_OK;
+        }
+        snprintf(err, errlen, "%s: '%s' is not one of %s", source, value,
+                 o->arg);
+        return CONFIG_ERROR;
+    }
     if (o->kind == OPT_WORD) {
         for (uint64_t w = 0; o->words[w] != NULL; w++)
             if (strcmp(value, o->words[w]) == 0) {

@@ -10,21 +10,7 @@
 #include <string.h>
 
 #include "cover_internal.h"
-
-uint64_t cover_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-
-static unsigned popcount32(uint32_t m)
-{
-    m = m - ((m >> 1) & 0x55555555u);
-    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-    return (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
+#include "grid.h"
 
 static unsigned ctz32(uint32_t m)
 {
@@ -297,12 +283,12 @@ static unsigned choose(const struct cover_ws *w, uint16_t *cell, uint8_t *digit)
         }
     }
     for (unsigned c = 0; c < w->ncells && best > 2; c++)
-        if (!w->val[c] && popcount32(w->cand[c]) < best) {
-            best = popcount32(w->cand[c]);
+        if (!w->val[c] && (unsigned)grid_popcount(w->cand[c]) < best) {
+            best = (unsigned)grid_popcount(w->cand[c]);
             bc = c;
         }
     for (unsigned e = 0; e < w->nunits * n && best > 2; e++) {
-        unsigned pc = popcount32(w->place[e]);
+        unsigned pc = (unsigned)grid_popcount(w->place[e]);
         if (pc >= 2 && pc < best) {
             best = pc;
             be = e;
@@ -324,10 +310,10 @@ static unsigned choose(const struct cover_ws *w, uint16_t *cell, uint8_t *digit)
     return k;
 }
 
-static void shuffle(uint64_t *rng, uint16_t *cell, uint8_t *digit, unsigned k)
+static void shuffle(struct rng *rng, uint16_t *cell, uint8_t *digit, unsigned k)
 {
     for (unsigned i = k; i > 1; i--) {
-        unsigned j = (unsigned)(cover_rand(rng) % i);
+        unsigned j = rng_below(rng, i);
         uint16_t c = cell[i - 1];
         uint8_t d = digit[i - 1];
         cell[i - 1] = cell[j];
@@ -400,7 +386,7 @@ static void reset(struct cover_ws *w)
 enum cover_status cover_ws_count(struct cover_ws *w,
                                  const struct cover_grid *puzzle,
                                  unsigned limit, uint64_t max_nodes,
-                                 uint64_t *rng, struct cover_grid *solution,
+                                 struct rng *rng, struct cover_grid *solution,
                                  unsigned *count, struct sudoku_stats *stats)
 {
     int alive = 1;

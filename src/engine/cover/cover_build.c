@@ -10,38 +10,6 @@
 
 #define WORDS ((COVER_MAX_CELLS + 63) / 64)
 
-const int cover_knight[8][2] = {{-2, -1}, {-2, 1}, {-1, -2}, {-1, 2},
-                                {1, -2},  {1, 2},  {2, -1},  {2, 1}};
-const int cover_king[4][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
-
-unsigned cover_groups(const struct cover_rules *r, struct cover_group *g)
-{
-    unsigned n = r->n, k = 0;
-
-    for (unsigned i = 0; i < 3 * n; i++)
-        g[i].ncells = 0;
-    for (unsigned row = 0; row < n; row++)
-        for (unsigned col = 0; col < n; col++) {
-            uint16_t c = (uint16_t)(row * n + col);
-            g[row].cell[g[row].ncells++] = c;
-            g[n + col].cell[g[n + col].ncells++] = c;
-            struct cover_group *reg = &g[2 * n + r->region[c]];
-            reg->cell[reg->ncells++] = c;
-        }
-    k = 3 * n;
-    if (r->diagonals) {
-        g[k].ncells = g[k + 1].ncells = (uint8_t)n;
-        for (unsigned i = 0; i < n; i++) {
-            g[k].cell[i] = (uint16_t)(i * n + i);
-            g[k + 1].cell[i] = (uint16_t)(i * n + (n - 1 - i));
-        }
-        k += 2;
-    }
-    for (unsigned e = 0; e < r->nextra; e++)
-        g[k++] = r->extra[e];
-    return k;
-}
-
 /* ---- what the rules need, before the block is sized ----------------- */
 
 struct plan {

@@ -1,12 +1,12 @@
 /* cover_generate.c - unique puzzles for the generic engine: a random full
- * grid (the search with its options shuffled by a seeded splitmix64), then
+ * grid (the search with its options shuffled by the seeded rng of rng.h), then
  * its cells blanked in a seeded random order, each kept blank only while
  * the puzzle still has exactly one solution. Every count has a fixed node
  * budget, so the result depends on the seed and the rules alone unless the
  * wall-clock bound max_us cuts in. */
-#include <time.h>
-
+#include "clock.h"
 #include "cover_internal.h"
+#include "rng.h"
 
 /* A fill that runs past this many nodes restarts with the next random
  * state; a uniqueness count that does keeps its cell, so no puzzle made
@@ -16,24 +16,18 @@
 #define FILL_TRIES 64
 #define COUNT_NODES 1000
 
-static uint64_t now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 static int late(uint64_t start, uint64_t max_us)
 {
-    return max_us && now_us() - start > max_us;
+    return max_us && clock_now_us() - start > max_us;
 }
 
 /* A random full grid into *solution; COVER_BUDGET when max_us ran out or
  * FILL_TRIES fills all ran past their nodes (rules whose lack of a grid
  * takes long to prove, with no time bound, must not loop for ever),
  * COVER_NO_SOLUTION when the rules leave no grid at all. */
-static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
-                              uint64_t max_us, struct cover_grid *solution)
+static enum cover_status fill(struct cover_ws *w, struct rng *rng,
+                              uint64_t start, uint64_t max_us,
+                              struct cover_grid *solution)
 {
     struct cover_grid empty = {.n = (uint8_t)w->n};
     unsigned count = 0;
@@ -54,7 +48,7 @@ static enum cover_status fill(struct cover_ws *w, uint64_t *rng, uint64_t start,
 /* Blanks the cells of *puzzle in a seeded random order (with its mirror
  * cell when `symmetric`), keeping each blank only while the solution stays
  * unique within COUNT_NODES. */
-static enum cover_status blank(struct cover_ws *w, uint64_t *rng,
+static enum cover_status blank(struct cover_ws *w, struct rng *rng,
                                uint64_t start, uint64_t max_us, int symmetric,
                                const struct cover_grid *solution,
                                struct cover_grid *puzzle)
@@ -64,7 +58,7 @@ static enum cover_status blank(struct cover_ws *w, uint64_t *rng,
     for (unsigned i = 0; i < w->ncells; i++)
         order[i] = (uint16_t)i;
     for (unsigned i = w->ncells; i > 1; i--) {
-        unsigned j = (unsigned)(cover_rand(rng) % i);
+        unsigned j = rng_below(rng, i);
         uint16_t t = order[i - 1];
         order[i - 1] = order[j];
         order[j] = t;
@@ -92,12 +86,14 @@ static enum cover_status generate(const struct cover_rules *r, uint64_t seed,
                                   struct cover_grid *puzzle,
                                   struct cover_grid *solution)
 {
-    uint64_t start = now_us(), rng = seed;
+    uint64_t start = clock_now_us();
+    struct rng rng;
     struct cover_ws *w = cover_ws_new(r);
     enum cover_status st;
 
     if (!w)
         return COVER_NO_MEMORY;
+    rng_seed(&rng, seed);
     st = fill(w, &rng, start, max_us, solution);
     if (st == COVER_OK) {
         *puzzle = *solution;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cover.h"
+#include "rng.h"
 
 #define COVER_MAX_GROUPS (3 * COVER_MAX_N + 2 + COVER_MAX_EXTRA)
 
@@ -74,11 +75,14 @@ struct cover_ws {
     /* The search: */
     unsigned limit, count;
     uint64_t max_nodes, nodes, guesses;
-    uint64_t *rng; /* NULL: options in order; else shuffled */
+    struct rng *rng; /* NULL: options in order; else shuffled */
     struct cover_grid *solution;
     int out_of_budget;
     void *block; /* everything above that is not fixed size */
 };
+
+/* Is n one of the sizes the engine takes (4, 6, 8, 9, 12, 16, 25)? */
+int cover_size_ok(unsigned n);
 
 /* Every all-different group of checked rules r into g: the n rows, the n
  * columns, the n regions (cells row-major), the two diagonals when r has
@@ -93,15 +97,12 @@ void cover_ws_free(struct cover_ws *w);
 enum cover_status cover_ws_count(struct cover_ws *w,
                                  const struct cover_grid *puzzle,
                                  unsigned limit, uint64_t max_nodes,
-                                 uint64_t *rng, struct cover_grid *solution,
+                                 struct rng *rng, struct cover_grid *solution,
                                  unsigned *count, struct sudoku_stats *stats);
 
 /* The (row, column) steps of a knight's move and of a king's diagonal
  * move, in row-major order of the cell reached. */
 extern const int cover_knight[8][2];
 extern const int cover_king[4][2];
-
-/* splitmix64: the next value of the generator state *s. */
-uint64_t cover_rand(uint64_t *s);
 
 #endif

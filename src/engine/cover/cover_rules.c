@@ -1,14 +1,16 @@
-/* cover_rules.c - the generic engine's rules and text: sizes and box shapes,
- * the checks of jigsaw regions (a partition into n 4-connected regions of n
- * cells) and extra groups, the board text, and the rule breaks of a board
- * (cover_conflicts), which the search does not need: it never breaks one. */
+/* cover_rules.c - the generic engine's rules: sizes and box shapes, the
+ * checks of jigsaw regions (a partition into n 4-connected regions of n
+ * cells) and extra groups, and what the rules make of a grid: its
+ * all-different groups and the knight's and king's moves. The board text
+ * and the rule breaks are in cover_text.c, the work space in
+ * cover_build.c; both read this file, it reads neither. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cover_internal.h"
 
-static int size_ok(unsigned n)
+int cover_size_ok(unsigned n)
 {
     return n == 4 || n == 6 || n == 8 || n == 9 || n == 12 || n == 16 ||
            n == 25;
@@ -18,7 +20,7 @@ enum cover_status cover_rules_init(struct cover_rules *r, unsigned n)
 {
     static const uint8_t rows[26] = {
         [4] = 2, [6] = 2, [8] = 2, [9] = 3, [12] = 3, [16] = 4, [25] = 5};
-    if (!size_ok(n))
+    if (!cover_size_ok(n))
         return COVER_BAD_SIZE;
     memset(r, 0, sizeof(*r));
     r->n = (uint8_t)n;
@@ -150,7 +152,7 @@ enum cover_status cover_rules_check(struct cover_rules *r, int *bad, char *why,
         *bad = -1;
     if (why && why_len)
         why[0] = '\0';
-    if (!size_ok(n))
+    if (!cover_size_ok(n))
         return fail(COVER_BAD_SIZE, bad, -1, why, why_len,
                     "size %u is not one of 4, 6, 8, 9, 12, 16 and 25", n);
     if (r->has_regions) {
@@ -169,168 +171,36 @@ enum cover_status cover_rules_check(struct cover_rules *r, int *bad, char *why,
     return check_extra(r, bad, why, why_len);
 }
 
-/* ---- the board's text ------------------------------------------------ */
+/* ---- the groups and moves the rules make ---------------------------- */
 
-/* A character's digit: 0 blank, 1..25, or -1 for anything else. */
-static int char_digit(char ch)
+const int cover_knight[8][2] = {{-2, -1}, {-2, 1}, {-1, -2}, {-1, 2},
+                                {1, -2},  {1, 2},  {2, -1},  {2, 1}};
+const int cover_king[4][2] = {{-1, -1}, {-1, 1}, {1, -1}, {1, 1}};
+
+unsigned cover_groups(const struct cover_rules *r, struct cover_group *g)
 {
-    if (ch == '.' || ch == '0')
-        return 0;
-    if (ch >= '1' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'A' && ch <= 'P')
-        return ch - 'A' + 10;
-    if (ch >= 'a' && ch <= 'p')
-        return ch - 'a' + 10;
-    return -1;
-}
+    unsigned n = r->n, k = 0;
 
-enum cover_status cover_parse(const char *text, size_t len, unsigned n,
-                              struct cover_grid *out, size_t *bad_index)
-{
-    struct cover_grid g;
-
-    if (!size_ok(n) || len != (size_t)n * n)
-        return COVER_BAD_SIZE;
-    g.n = (uint8_t)n;
-    for (size_t i = 0; i < len; i++) {
-        int d = char_digit(text[i]);
-        if (d < 0 || d > (int)n) {
-            if (bad_index)
-                *bad_index = i;
-            return COVER_BAD_CHAR;
-        }
-        g.cell[i] = (uint8_t)d;
-    }
-    memcpy(out->cell, g.cell, len);
-    out->n = g.n;
-    return COVER_OK;
-}
-
-char cover_digit_char(unsigned digit)
-{
-    if (digit == 0)
-        return '.';
-    if (digit <= 9)
-        return (char)('0' + digit);
-    if (digit <= COVER_MAX_N)
-        return (char)('A' + digit - 10);
-    return '?';
-}
-
-void cover_format(const struct cover_grid *g, char *out)
-{
-    size_t ncells = (size_t)g->n * g->n;
-
-    for (size_t i = 0; i < ncells; i++)
-        out[i] = cover_digit_char(g->cell[i]);
-    out[ncells] = '\0';
-}
-
-/* ---- rule breaks ----------------------------------------------------- */
-
-struct sink {
-    struct cover_conflict *out;
-    size_t max, total;
-};
-
-static void emit(struct sink *s, enum cover_unit unit, unsigned index,
-                 unsigned digit, const uint16_t *cell, unsigned ncells)
-{
-    if (s->total < s->max) {
-        struct cover_conflict *c = &s->out[s->total];
-        c->unit = unit;
-        c->index = (uint8_t)index;
-        c->digit = (uint8_t)digit;
-        c->ncells = (uint8_t)ncells;
-        memcpy(c->cell, cell, ncells * sizeof(*cell));
-    }
-    s->total++;
-}
-
-/* Each digit that occurs twice or more in group g. */
-static void group_conflicts(struct sink *s, const struct cover_grid *grid,
-                            const struct cover_group *g, enum cover_unit unit,
-                            unsigned index)
-{
-    for (unsigned d = 1; d <= grid->n; d++) {
-        uint16_t cell[COVER_MAX_N];
-        unsigned k = 0;
-        for (unsigned i = 0; i < g->ncells; i++)
-            if (grid->cell[g->cell[i]] == d)
-                cell[k++] = g->cell[i];
-        if (k > 1)
-            emit(s, unit, index, d, cell, k);
-    }
-}
-
-/* The pairs a move apart (each once, the first cell lower) holding one
- * digit, by digit then cells. */
-static void move_conflicts(struct sink *s, const struct cover_grid *grid,
-                           enum cover_unit unit, const int (*mv)[2],
-                           unsigned nmv)
-{
-    int n = grid->n;
-
-    for (int d = 1; d <= n; d++)
-        for (int a = 0; a < n * n; a++) {
-            if (grid->cell[a] != d)
-                continue;
-            uint16_t pairs[8];
-            unsigned k = 0;
-            for (unsigned m = 0; m < nmv; m++) {
-                int r2 = a / n + mv[m][0], c2 = a % n + mv[m][1];
-                int b = r2 * n + c2;
-                if (r2 >= 0 && c2 >= 0 && r2 < n && c2 < n && b > a &&
-                    grid->cell[b] == d)
-                    pairs[k++] = (uint16_t)b;
-            }
-            /* The moves are listed row by row, so b ascends already. */
-            for (unsigned i = 0; i < k; i++) {
-                uint16_t two[2] = {(uint16_t)a, pairs[i]};
-                emit(s, unit, 0, (unsigned)d, two, 2);
-            }
-        }
-}
-
-size_t cover_conflicts(const struct cover_rules *r, const struct cover_grid *g,
-                       struct cover_conflict *out, size_t max)
-{
-    struct cover_group grp[COVER_MAX_GROUPS];
-    unsigned ng = cover_groups(r, grp), n = r->n, first_extra;
-    struct sink s = {out, out ? max : 0, 0};
-
-    if (g->n != n)
-        return 0;
     for (unsigned i = 0; i < 3 * n; i++)
-        group_conflicts(&s, g, &grp[i], (enum cover_unit)(i / n), i % n);
-    first_extra = 3 * n;
+        g[i].ncells = 0;
+    for (unsigned row = 0; row < n; row++)
+        for (unsigned col = 0; col < n; col++) {
+            uint16_t c = (uint16_t)(row * n + col);
+            g[row].cell[g[row].ncells++] = c;
+            g[n + col].cell[g[n + col].ncells++] = c;
+            struct cover_group *reg = &g[2 * n + r->region[c]];
+            reg->cell[reg->ncells++] = c;
+        }
+    k = 3 * n;
     if (r->diagonals) {
-        group_conflicts(&s, g, &grp[3 * n], COVER_DIAGONAL, 0);
-        group_conflicts(&s, g, &grp[3 * n + 1], COVER_DIAGONAL, 1);
-        first_extra += 2;
+        g[k].ncells = g[k + 1].ncells = (uint8_t)n;
+        for (unsigned i = 0; i < n; i++) {
+            g[k].cell[i] = (uint16_t)(i * n + i);
+            g[k + 1].cell[i] = (uint16_t)(i * n + (n - 1 - i));
+        }
+        k += 2;
     }
-    for (unsigned i = first_extra; i < ng; i++)
-        group_conflicts(&s, g, &grp[i], COVER_EXTRA, i - first_extra);
-    if (r->anti_knight)
-        move_conflicts(&s, g, COVER_KNIGHT, cover_knight, 8);
-    if (r->anti_king)
-        move_conflicts(&s, g, COVER_KING, cover_king, 4);
-    return s.total;
-}
-
-int cover_is_solution_of(const struct cover_rules *r,
-                         const struct cover_grid *puzzle,
-                         const struct cover_grid *solution)
-{
-    unsigned n = r->n;
-
-    if (puzzle->n != n || solution->n != n)
-        return 0;
-    for (unsigned c = 0; c < n * n; c++) {
-        unsigned v = solution->cell[c];
-        if (v == 0 || v > n || (puzzle->cell[c] && puzzle->cell[c] != v))
-            return 0;
-    }
-    return cover_conflicts(r, solution, NULL, 0) == 0;
+    for (unsigned e = 0; e < r->nextra; e++)
+        g[k++] = r->extra[e];
+    return k;
 }

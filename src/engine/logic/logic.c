@@ -5,10 +5,10 @@
  * digits ascending) that removes at least one candidate. logic_step tries the
  * techniques simplest first, so repeating step + apply is how a careful
  * person solves, and the hardest technique that loop needed is the grade. */
+#include "clock.h"
 #include "logic.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "logic_internal.h"
 
@@ -54,23 +54,6 @@ static const char *const technique_names[LOGIC_NTECHNIQUES] = {
     "forcing_net",
 };
 
-/* Base ratings in tenths, on Sudoku Explainer's published scale where it
- * has the technique (singles 1.2-2.3, locked candidates 2.6/2.8, subsets
- * 3.0-5.4, fish 3.2/3.8/5.2, XY- and XYZ-wing 4.2/4.4, unique rectangles
- * 4.5/4.6, BUG 5.6, turbot fish 6.6, chains 6.5-7.0, forcing chains 7.5,
- * cell and region forcing chains 8.0, nested forcing 9.5+; a type 3
- * rectangle adds SE's naked-set bonus: 4.6, 4.7, 4.8 for a pair, triple,
- * quad). Techniques SE does not name (finned fish, W-wing, ALS-XZ,
- * ALS-XY-wing) sit with the chains that SE would use to find the same
- * eliminations: ALS-XZ is a four-node chain (7.0, as an AIC), the
- * ALS-XY-wing a six-node one (7.0 and SE's length bonus, 7.1). Chains add SE's
- * length bonus (logic_chain_bonus); forcing nets add 1.0 per level of nesting.
- */
-static const uint8_t technique_ratings[LOGIC_NTECHNIQUES] = {
-    23, 15, 26, 28, 30, 34, 36, 40, 50, 54, 32, 38, 42, 44, 52, 45, 46, 45, 46,
-    56, 66, 66, 66, 66, 68, 70, 66, 66, 66, 66, 70, 71, 70, 75, 80, 80, 95,
-};
-
 static const char *const level_names[LOGIC_NLEVELS] = {"easy", "medium", "hard",
                                                        "expert", "extreme"};
 
@@ -103,37 +86,8 @@ unsigned logic_level_max_rating(enum logic_level l)
 enum logic_level logic_technique_level(enum logic_technique t)
 {
     return (unsigned)t < LOGIC_NTECHNIQUES
-               ? logic_rating_level(technique_ratings[t])
+               ? logic_rating_level(logic_technique_rating(t))
                : LOGIC_EXTREME;
-}
-
-unsigned logic_technique_rating(enum logic_technique t)
-{
-    return (unsigned)t < LOGIC_NTECHNIQUES ? technique_ratings[t] : 120;
-}
-
-/* Sudoku Explainer's length bonus: nothing up to 4 links, then 0.1 more
- * each time the length passes a ceiling that grows by 3/2 and 4/3 in
- * turn (6, 8, 12, 16, 24, ...). */
-unsigned logic_chain_bonus(unsigned length)
-{
-    unsigned ceil = 4, added = 0;
-    int odd = 0;
-
-    while (length > ceil) {
-        added++;
-        ceil = odd ? ceil * 4 / 3 : ceil * 3 / 2;
-        odd = !odd;
-    }
-    return added;
-}
-
-uint64_t logic_now_us(void)
-{
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 int logic_level_parse(const char *name, enum logic_level *out)
@@ -148,54 +102,13 @@ int logic_level_parse(const char *name, enum logic_level *out)
 }
 
 /* ------------------------------------------------------------------------
- * Steps and the grid
+ * The grid
  * ------------------------------------------------------------------------ */
-
-void logic_step_start(struct logic_step *s, enum logic_technique t,
-                      uint16_t digits)
-{
-    memset(s, 0, sizeof(*s));
-    s->technique = t;
-    s->digits = digits;
-    s->rating = (uint8_t)logic_technique_rating(t);
-}
-
-void logic_step_link(struct logic_step *s, int cell, int digit, int kind)
-{
-    if (s->nlinks < LOGIC_MAX_LINKS) {
-        struct logic_link *l = &s->links[s->nlinks++];
-        memset(l, 0, sizeof(*l));
-        l->cells[0] = (uint8_t)cell;
-        l->ncells = 1;
-        l->digit = (uint8_t)digit;
-        l->link = (uint8_t)kind;
-    }
-}
-
-void logic_step_elim(struct logic_step *s, int cell, int digit)
-{
-    if (s->neliminations < LOGIC_MAX_ELIMINATIONS)
-        s->eliminations[s->neliminations++] =
-            (struct logic_move){(uint8_t)cell, (uint8_t)digit};
-}
-
-void logic_step_unit(struct logic_step *s, int u)
-{
-    if (s->nunits < LOGIC_MAX_UNITS)
-        s->units[s->nunits++] =
-            (struct logic_unit){(enum sudoku_unit)(u / 9), (uint8_t)(u % 9)};
-}
-
-void logic_step_cell(struct logic_step *s, int cell)
-{
-    if (s->ncells < LOGIC_MAX_CELLS)
-        s->cells[s->ncells++] = (uint8_t)cell;
-}
 
 static void place(struct logic_grid *g, int cell, int digit)
 {
     uint16_t keep = (uint16_t) ~(1u << (digit - 1));
-    int r = logic_row(cell), c = logic_col(cell);
+    int r = grid_row(cell), c = grid_col(cell);
     int br = r / 3 * 3, bc = c / 3 * 3;
 
     g->value[cell] = (uint8_t)digit;
@@ -244,9 +157,9 @@ static int consistent(const struct logic_grid *g)
         unsigned m = g->value[i] ? 1u << (g->value[i] - 1) : g->cand[i];
         if (m == 0)
             return 0;
-        rows[logic_row(i)] |= m;
-        cols[logic_col(i)] |= m;
-        boxes[logic_box(i)] |= m;
+        rows[grid_row(i)] |= m;
+        cols[grid_col(i)] |= m;
+        boxes[grid_box(i)] |= m;
     }
     for (int k = 0; k < 9; k++)
         all &= rows[k] & cols[k] & boxes[k];
@@ -256,7 +169,7 @@ static int consistent(const struct logic_grid *g)
 static int placed_in(const struct logic_grid *g, int u, int digit)
 {
     for (int k = 0; k < 9; k++)
-        if (g->value[logic_unit_cell(u, k)] == digit)
+        if (g->value[grid_unit_cell(u, k)] == digit)
             return 1;
     return 0;
 }
@@ -277,12 +190,12 @@ static void single(struct logic_step *out, enum logic_technique t, int cell,
 static int naked_single(const struct logic_grid *g, struct logic_step *out)
 {
     for (int i = 0; i < SUDOKU_CELLS; i++) {
-        if (g->value[i] || logic_popcount(g->cand[i]) != 1)
+        if (g->value[i] || grid_popcount(g->cand[i]) != 1)
             continue;
         single(out, LOGIC_NAKED_SINGLE, i, __builtin_ctz(g->cand[i]) + 1);
-        logic_step_unit(out, logic_row(i));
-        logic_step_unit(out, 9 + logic_col(i));
-        logic_step_unit(out, 18 + logic_box(i));
+        logic_step_unit(out, grid_row(i));
+        logic_step_unit(out, 9 + grid_col(i));
+        logic_step_unit(out, 18 + grid_box(i));
         return 1;
     }
     return 0;
@@ -290,11 +203,11 @@ static int naked_single(const struct logic_grid *g, struct logic_step *out)
 
 static int hidden_single(const struct logic_grid *g, struct logic_step *out)
 {
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
+    for (int u = 0; u < GRID_UNITS; u++) {
         /* the digits with exactly one place in the unit, in one pass */
         unsigned once = 0, twice = 0;
         for (int k = 0; k < 9; k++) {
-            unsigned c = g->cand[logic_unit_cell(u, k)];
+            unsigned c = g->cand[grid_unit_cell(u, k)];
             twice |= once & c;
             once |= c;
         }
@@ -302,7 +215,7 @@ static int hidden_single(const struct logic_grid *g, struct logic_step *out)
             int d = __builtin_ctz(h) + 1;
             unsigned m = logic_positions(g, u, d);
             single(out, LOGIC_HIDDEN_SINGLE,
-                   logic_unit_cell(u, __builtin_ctz(m)), d);
+                   grid_unit_cell(u, __builtin_ctz(m)), d);
             logic_step_unit(out, u);
             if (u >= 18)
                 out->rating = 12; /* SE: a hidden single in a box is 1.2 */
@@ -326,17 +239,17 @@ static int locked(const struct logic_grid *g, enum logic_technique t, int from,
 
     logic_step_start(out, t, (uint16_t)bit);
     for (int k = 0; k < 9; k++) {
-        int c = logic_unit_cell(to, k), inside = 0;
+        int c = grid_unit_cell(to, k), inside = 0;
         for (int j = 0; j < 9; j++)
-            inside |= logic_unit_cell(from, j) == c;
+            inside |= grid_unit_cell(from, j) == c;
         if (!inside && (g->cand[c] & bit))
             logic_step_elim(out, c, digit);
     }
     if (out->neliminations == 0)
         return 0;
     for (int k = 0; k < 9; k++)
-        if (g->cand[logic_unit_cell(from, k)] & bit)
-            logic_step_cell(out, logic_unit_cell(from, k));
+        if (g->cand[grid_unit_cell(from, k)] & bit)
+            logic_step_cell(out, grid_unit_cell(from, k));
     logic_step_unit(out, from);
     logic_step_unit(out, to);
     return 1;
@@ -349,12 +262,12 @@ static int common_unit(const struct logic_grid *g, int u, int digit, int kind)
     int found = -1;
 
     for (int k = 0; k < 9; k++) {
-        int c = logic_unit_cell(u, k), w;
+        int c = grid_unit_cell(u, k), w;
         if (!(g->cand[c] & (1u << (digit - 1))))
             continue;
-        w = kind == 0   ? logic_row(c)
-            : kind == 1 ? 9 + logic_col(c)
-                        : 18 + logic_box(c);
+        w = kind == 0   ? grid_row(c)
+            : kind == 1 ? 9 + grid_col(c)
+                        : 18 + grid_box(c);
         if (found >= 0 && found != w)
             return -1;
         found = w;
@@ -364,7 +277,7 @@ static int common_unit(const struct logic_grid *g, int u, int digit, int kind)
 
 static int pointing(const struct logic_grid *g, struct logic_step *out)
 {
-    for (int u = 18; u < LOGIC_NUNITS; u++)
+    for (int u = 18; u < GRID_UNITS; u++)
         for (int d = 1; d <= 9; d++)
             for (int kind = 0; kind < 2; kind++) {
                 int line = common_unit(g, u, d, kind);
@@ -399,10 +312,10 @@ static const enum logic_technique hidden_kind[5] = {
 static int naked_subset(const struct logic_grid *g, int n,
                         struct logic_step *out)
 {
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
+    for (int u = 0; u < GRID_UNITS; u++) {
         int cells[9], m = 0, idx[4];
         for (int k = 0; k < 9; k++) {
-            int c = logic_unit_cell(u, k), pc = logic_popcount(g->cand[c]);
+            int c = grid_unit_cell(u, k), pc = grid_popcount(g->cand[c]);
             if (g->value[c] == 0 && pc >= 2 && pc <= n)
                 cells[m++] = c;
         }
@@ -414,11 +327,11 @@ static int naked_subset(const struct logic_grid *g, int n,
             unsigned uni = 0;
             for (int i = 0; i < n; i++)
                 uni |= g->cand[cells[idx[i]]];
-            if (logic_popcount(uni) != n)
+            if (grid_popcount(uni) != n)
                 continue;
             logic_step_start(out, naked_kind[n], (uint16_t)uni);
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k), member = 0;
+                int c = grid_unit_cell(u, k), member = 0;
                 for (int i = 0; i < n; i++)
                     member |= cells[idx[i]] == c;
                 if (member)
@@ -443,12 +356,12 @@ static int naked_subset(const struct logic_grid *g, int n,
 static int hidden_subset(const struct logic_grid *g, int n,
                          struct logic_step *out)
 {
-    for (int u = 0; u < LOGIC_NUNITS; u++) {
+    for (int u = 0; u < GRID_UNITS; u++) {
         int digits[9], m = 0, idx[4];
         unsigned pos[9];
         for (int d = 1; d <= 9; d++) {
             unsigned p = logic_positions(g, u, d);
-            int pc = logic_popcount(p);
+            int pc = grid_popcount(p);
             if (pc >= 2 && pc <= n && !placed_in(g, u, d)) {
                 pos[m] = p;
                 digits[m++] = d;
@@ -464,11 +377,11 @@ static int hidden_subset(const struct logic_grid *g, int n,
                 where |= pos[idx[i]];
                 set |= 1u << (digits[idx[i]] - 1);
             }
-            if (logic_popcount(where) != n)
+            if (grid_popcount(where) != n)
                 continue;
             logic_step_start(out, hidden_kind[n], (uint16_t)set);
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 if (!(where & (1u << k)))
                     continue;
                 for (int d = 1; d <= 9; d++)
@@ -479,7 +392,7 @@ static int hidden_subset(const struct logic_grid *g, int n,
                 continue;
             for (int k = 0; k < 9; k++)
                 if (where & (1u << k))
-                    logic_step_cell(out, logic_unit_cell(u, k));
+                    logic_step_cell(out, grid_unit_cell(u, k));
             logic_step_unit(out, u);
             return 1;
         } while (logic_next_comb(idx, n, m));
@@ -496,16 +409,11 @@ enum logic_status logic_step(const struct logic_grid *g, struct logic_step *out)
     return logic_step_budget(g, NULL, out);
 }
 
-int logic_expired(const struct logic_budget *b)
-{
-    return b != NULL && b->deadline_us != 0 && logic_now_us() >= b->deadline_us;
-}
-
 /* The techniques up to the chains, simplest first (without the forcing
  * ones, which logic_step_budget tries last). 1 with *s set, 0 when none
  * applies, -1 when the budget ran out. */
-int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
-                       struct logic_step *s)
+static int find_pattern(const struct logic_grid *g,
+                        const struct logic_budget *b, struct logic_step *s)
 {
     unsigned cap = b != NULL && b->max_rating ? b->max_rating : 255;
     int r;
@@ -513,7 +421,7 @@ int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
 /* Tries one technique unless its base rating is over the cap. */
 #define TRY(t, call)                                                           \
     do {                                                                       \
-        if (technique_ratings[t] <= cap && (r = (call)) != 0)                  \
+        if (logic_technique_rating(t) <= cap && (r = (call)) != 0)             \
             return r;                                                          \
     } while (0)
 
@@ -560,15 +468,13 @@ enum logic_status logic_step_budget(const struct logic_grid *g,
                                     struct logic_step *out)
 {
     struct logic_step s;
-    int blank = 0, r;
+    int r;
 
-    for (int i = 0; i < SUDOKU_CELLS && !blank; i++)
-        blank = g->value[i] == 0;
     if (!consistent(g))
         return LOGIC_CONTRADICTION;
-    if (!blank)
+    if (grid_blanks(g->value) == 0)
         return LOGIC_SOLVED;
-    r = logic_find_pattern(g, b, &s);
+    r = find_pattern(g, b, &s);
     if (r < 0)
         return LOGIC_BUDGET;
     if (r == 0)
@@ -592,7 +498,7 @@ enum logic_status logic_grade_budget(const struct sudoku_grid *board,
     unsigned max_steps = lim ? lim->max_steps : 0;
     struct logic_grid g;
     struct logic_step s;
-    struct logic_budget b = {max_us ? logic_now_us() + max_us : 0,
+    struct logic_budget b = {max_us ? clock_now_us() + max_us : 0,
                              lim ? lim->max_rating : 0};
     enum logic_status st;
 
@@ -626,11 +532,66 @@ enum logic_status logic_grade_budget(const struct sudoku_grid *board,
         out->level = LOGIC_EASY;
     if (out->needs_guessing)
         out->level = LOGIC_EXTREME;
-    for (int i = 0; i < SUDOKU_CELLS; i++)
-        out->blanks_left += g.value[i] == 0;
+    out->blanks_left = grid_blanks(g.value);
     if (end != NULL)
         *end = g;
     return st == LOGIC_CONTRADICTION ? LOGIC_CONTRADICTION
            : st == LOGIC_BUDGET      ? LOGIC_BUDGET
                                      : LOGIC_OK;
+}
+
+/* ------------------------------------------------------------------------
+ * The hint's fallback and the explain walk
+ * ------------------------------------------------------------------------ */
+
+int logic_fallback_step(const struct logic_grid *g,
+                        const struct sudoku_grid *solution,
+                        struct logic_step *out)
+{
+    int best = -1;
+
+    for (int i = 0; i < SUDOKU_CELLS; i++)
+        if (g->value[i] == 0 && (best < 0 || grid_popcount(g->cand[i]) <
+                                                 grid_popcount(g->cand[best])))
+            best = i;
+    if (best < 0)
+        return -1;
+    memset(out, 0, sizeof(*out));
+    out->nplacements = 1;
+    out->placements[0].cell = (uint8_t)best;
+    out->placements[0].digit = solution->cell[best];
+    out->digits = (uint16_t)(1u << (solution->cell[best] - 1));
+    out->ncells = 1;
+    out->cells[0] = (uint8_t)best;
+    return 0;
+}
+
+enum logic_status logic_walk(const struct sudoku_grid *board,
+                             const struct logic_budget *b,
+                             struct logic_step *steps, size_t max_steps,
+                             struct logic_walk *out)
+{
+    struct logic_grid g;
+    enum logic_status st = LOGIC_OK;
+    size_t n = 0;
+
+    out->rating = 10;
+    out->hardest = -1;
+    logic_init(&g, board); /* a conflict: the first step says so */
+    while (n < max_steps &&
+           (st = logic_step_budget(&g, b, &steps[n])) == LOGIC_OK) {
+        const struct logic_step *s = &steps[n++];
+        if (s->rating > out->rating ||
+            (s->rating == out->rating && (int)s->technique > out->hardest)) {
+            out->rating = s->rating;
+            out->hardest = (int)s->technique;
+        }
+        logic_apply(&g, s);
+    }
+    out->nsteps = n;
+    out->status = st;
+    out->level = st != LOGIC_SOLVED ? LOGIC_EXTREME
+                 : out->hardest < 0 ? LOGIC_EASY
+                                    : logic_rating_level(out->rating);
+    return st;
 }

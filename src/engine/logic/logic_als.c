@@ -35,8 +35,8 @@ static int found_before(const uint8_t *list, int n, int u)
     if (u < 18)
         return 0;
     for (int i = 1; i < n; i++) {
-        row &= logic_row(list[i]) == logic_row(list[0]);
-        col &= logic_col(list[i]) == logic_col(list[0]);
+        row &= grid_row(list[i]) == grid_row(list[0]);
+        col &= grid_col(list[i]) == grid_col(list[0]);
     }
     return row || col;
 }
@@ -46,10 +46,10 @@ static int collect(const struct logic_grid *g, struct als *out, int max)
     int n = 0;
 
     for (int size = 1; size <= 4; size++)
-        for (int u = 0; u < LOGIC_NUNITS; u++) {
+        for (int u = 0; u < GRID_UNITS; u++) {
             int cells[9], m = 0;
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 if (!g->value[c])
                     cells[m++] = c;
             }
@@ -58,14 +58,14 @@ static int collect(const struct logic_grid *g, struct als *out, int max)
                 uint8_t list[4];
                 struct als *a = &out[n];
                 int k = 0;
-                if (logic_popcount(sub) != size)
+                if (grid_popcount(sub) != size)
                     continue;
                 for (int i = 0; i < m; i++)
                     if (sub & (1u << i)) {
                         digits |= g->cand[cells[i]];
                         list[k++] = (uint8_t)cells[i];
                     }
-                if (logic_popcount(digits) != size + 1 ||
+                if (grid_popcount(digits) != size + 1 ||
                     found_before(list, size, u))
                     continue;
                 if (n >= max)

@@ -53,7 +53,7 @@ struct logic_cells logic_peers(int cell)
     static const cells128 row = 0x1FF;
     const cells128 col = (cells128)0x8040201008040201ull | ((cells128)1 << 72);
     const cells128 box = 0x7 | (0x7 << 9) | (0x7 << 18);
-    int r = logic_row(cell), c = logic_col(cell);
+    int r = grid_row(cell), c = grid_col(cell);
     cells128 m =
         (row << (9 * r)) | (col << c) | (box << (27 * (r / 3) + 3 * (c / 3)));
     struct logic_cells s;
@@ -89,11 +89,11 @@ static int find_node(const struct graph *gr, int d, int u, unsigned m)
 {
     struct logic_cells s = {{0, 0}};
 
-    if (logic_popcount(m) == 1)
-        return gr->single[logic_unit_cell(u, __builtin_ctz(m))][d - 1];
+    if (grid_popcount(m) == 1)
+        return gr->single[grid_unit_cell(u, __builtin_ctz(m))][d - 1];
     for (int k = 0; k < 9; k++)
         if (m & (1u << k))
-            logic_cells_add(&s, logic_unit_cell(u, k));
+            logic_cells_add(&s, grid_unit_cell(u, k));
     for (int k = 0; k < gr->nbydigit[d - 1]; k++) {
         int i = gr->bydigit[d - 1][k];
         if (gr->node[i].ncells > 1 && gr->node[i].set.w[0] == s.w[0] &&
@@ -118,7 +118,7 @@ static int add_nodes(struct graph *gr, const struct logic_grid *g,
     memset(gr->single, 0xFF, sizeof(gr->single));
     for (int c = 0; c < SUDOKU_CELLS; c++) {
         if (g->value[c] ||
-            (kind == LOGIC_CHAIN_XY && logic_popcount(g->cand[c]) != 2))
+            (kind == LOGIC_CHAIN_XY && grid_popcount(g->cand[c]) != 2))
             continue;
         for (int d = 1; d <= 9; d++)
             if ((g->cand[c] & (1u << (d - 1))) &&
@@ -166,26 +166,26 @@ static void add_strong(struct graph *gr, const struct logic_grid *g,
         for (int q = 0; q < 3; q++) {
             /* only the row, column and box of its first cell can hold
              * all of its cells */
-            int u = q == 0   ? logic_row(a->cells[0])
-                    : q == 1 ? 9 + logic_col(a->cells[0])
-                             : 18 + logic_box(a->cells[0]);
+            int u = q == 0   ? grid_row(a->cells[0])
+                    : q == 1 ? 9 + grid_col(a->cells[0])
+                             : 18 + grid_box(a->cells[0]);
             unsigned p = 0, mine = 0;
             int m;
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 if (g->cand[c] & (1u << (a->digit - 1)))
                     p |= 1u << k;
                 if (logic_cells_has(&a->set, c))
                     mine |= 1u << k;
             }
-            if (logic_popcount(mine) != a->ncells || (p & ~mine) == 0)
+            if (grid_popcount(mine) != a->ncells || (p & ~mine) == 0)
                 continue;
             m = find_node(gr, a->digit, u, p & ~mine);
             if (m >= 0 && *ns < MAX_STRONG)
                 gr->strong[(*ns)++] = (uint16_t)m;
         }
     if (a->ncells == 1 && kind != LOGIC_CHAIN_X &&
-        logic_popcount(g->cand[a->cells[0]]) == 2) {
+        grid_popcount(g->cand[a->cells[0]]) == 2) {
         int other =
             __builtin_ctz(g->cand[a->cells[0]] & ~(1u << (a->digit - 1))) + 1;
         int m = gr->single[a->cells[0]][other - 1];
@@ -263,7 +263,7 @@ static int conclude(const struct graph *gr, const struct logic_grid *g, int s,
             if (d != a->digit && d != b->digit &&
                 (g->cand[a->cells[0]] & (1u << (d - 1))))
                 logic_step_elim(out, a->cells[0], d);
-    } else if (logic_sees(a->cells[0], b->cells[0])) {
+    } else if (grid_sees(a->cells[0], b->cells[0])) {
         if (g->cand[a->cells[0]] & (1u << (b->digit - 1)))
             logic_step_elim(out, a->cells[0], b->digit);
         if (g->cand[b->cells[0]] & (1u << (a->digit - 1)))

@@ -27,11 +27,9 @@ static void put(struct text *t, const char *fmt, ...)
         t->len += (size_t)n;
 }
 
-static const char *const unit_words[] = {"row", "column", "box"};
-
 static void put_unit(struct text *t, const struct logic_unit *u)
 {
-    put(t, "%s %d", unit_words[u->unit], u->index);
+    put(t, "%s %d", grid_unit_name(u->unit), u->index);
 }
 
 static void put_cell(struct text *t, int cell)
@@ -55,7 +53,7 @@ static void put_cells(struct text *t, const uint8_t *cells, int n)
 
 static void put_digits(struct text *t, unsigned mask)
 {
-    int n = logic_popcount(mask), i = 0;
+    int n = grid_popcount(mask), i = 0;
 
     for (int d = 1; d <= 9; d++)
         if (mask & (1u << (d - 1)))
@@ -229,8 +227,8 @@ static void explain_finned(struct text *t, const struct logic_step *s)
         ". If no fin is %d, the %s fills those %ss with %d; if a fin "
         "is, it rules %d out of its box. Either way, the cells of the "
         "%ss inside the fin's box that are not in a base %s lose %d: ",
-        d, names[n - 2], unit_words[s->units[n].unit], d, d,
-        unit_words[s->units[n].unit], unit_words[s->units[0].unit], d);
+        d, names[n - 2], grid_unit_name(s->units[n].unit), d, d,
+        grid_unit_name(s->units[n].unit), grid_unit_name(s->units[0].unit), d);
     put_eliminations(t, s);
 }
 
@@ -420,7 +418,7 @@ static void explain_subset(struct text *t, const struct logic_step *s,
         put(t,
             ". These %d digits must fill these %d cells, so no other "
             "cell of the %s can have them: ",
-            s->ncells, s->ncells, unit_words[s->units[0].unit]);
+            s->ncells, s->ncells, grid_unit_name(s->units[0].unit));
     } else {
         put(t, ", the digits ");
         put_digits(t, s->digits);
@@ -448,8 +446,8 @@ static void explain_fish(struct text *t, const struct logic_step *s, int d)
     put(t,
         ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
         "from those %ss: ",
-        n, unit_words[s->units[0].unit], d, n, unit_words[s->units[n].unit],
-        unit_words[s->units[0].unit]);
+        n, grid_unit_name(s->units[0].unit), d, n,
+        grid_unit_name(s->units[n].unit), grid_unit_name(s->units[0].unit));
     put_eliminations(t, s);
 }
 

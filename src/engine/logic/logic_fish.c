@@ -31,7 +31,7 @@ int logic_find_fish(const struct logic_grid *g, int size,
                 for (int k = 0; k < 9; k++)
                     if (g->cand[line_cell(by_row, line, k)] & bit)
                         p |= 1u << k;
-                if (logic_popcount(p) >= 2 && logic_popcount(p) <= size) {
+                if (grid_popcount(p) >= 2 && grid_popcount(p) <= size) {
                     mask[m] = p;
                     lines[m++] = line;
                 }
@@ -46,7 +46,7 @@ int logic_find_fish(const struct logic_grid *g, int size,
                     cover |= mask[idx[i]];
                     base |= 1u << lines[idx[i]];
                 }
-                if (logic_popcount(cover) == size) {
+                if (grid_popcount(cover) == size) {
                     logic_step_start(out, kinds[size], (uint16_t)bit);
                     for (int line = 0; line < 9; line++) {
                         if (!(cover & (1u << line)))
@@ -82,11 +82,11 @@ int logic_find_fish(const struct logic_grid *g, int size,
 /* The first unit (row, column, box) that cells a and b share, 0-26. */
 static int shared_unit(int a, int b)
 {
-    if (logic_row(a) == logic_row(b))
-        return logic_row(a);
-    if (logic_col(a) == logic_col(b))
-        return 9 + logic_col(a);
-    return 18 + logic_box(a);
+    if (grid_row(a) == grid_row(b))
+        return grid_row(a);
+    if (grid_col(a) == grid_col(b))
+        return 9 + grid_col(a);
+    return 18 + grid_box(a);
 }
 
 /* Removes z from every cell that sees all of the given cells (n of them);
@@ -97,7 +97,7 @@ static int eliminate_seen(const struct logic_grid *g, const int *cells, int n,
     for (int c = 0; c < SUDOKU_CELLS; c++) {
         int all = (g->cand[c] & z) != 0;
         for (int i = 0; i < n && all; i++)
-            all = logic_sees(c, cells[i]);
+            all = grid_sees(c, cells[i]);
         if (all)
             logic_step_elim(out, c, __builtin_ctz(z) + 1);
     }
@@ -119,17 +119,17 @@ int logic_find_xy_wing(const struct logic_grid *g, struct logic_step *out)
 {
     for (int p = 0; p < SUDOKU_CELLS; p++) {
         unsigned pc = g->cand[p];
-        if (logic_popcount(pc) != 2)
+        if (grid_popcount(pc) != 2)
             continue;
         for (int a = 0; a < SUDOKU_CELLS; a++) {
             unsigned ac = g->cand[a];
-            if (!logic_sees(p, a) || logic_popcount(ac) != 2 ||
-                logic_popcount(ac & pc) != 1)
+            if (!grid_sees(p, a) || grid_popcount(ac) != 2 ||
+                grid_popcount(ac & pc) != 1)
                 continue;
             unsigned z = ac & ~pc, want = (pc & ~ac) | z;
             for (int b = 0; b < SUDOKU_CELLS; b++) {
                 int pincers[2] = {a, b};
-                if (b == a || g->cand[b] != want || !logic_sees(p, b))
+                if (b == a || g->cand[b] != want || !grid_sees(p, b))
                     continue;
                 logic_step_start(out, LOGIC_XY_WING, (uint16_t)(pc | z));
                 if (eliminate_seen(g, pincers, 2, z, out) > 0) {
@@ -148,17 +148,17 @@ int logic_find_xyz_wing(const struct logic_grid *g, struct logic_step *out)
 {
     for (int p = 0; p < SUDOKU_CELLS; p++) {
         unsigned pc = g->cand[p];
-        if (logic_popcount(pc) != 3)
+        if (grid_popcount(pc) != 3)
             continue;
         for (int a = 0; a < SUDOKU_CELLS; a++) {
             unsigned ac = g->cand[a];
-            if (!logic_sees(p, a) || logic_popcount(ac) != 2 || (ac & ~pc))
+            if (!grid_sees(p, a) || grid_popcount(ac) != 2 || (ac & ~pc))
                 continue;
             for (int b = a + 1; b < SUDOKU_CELLS; b++) {
                 unsigned bc = g->cand[b], z = ac & bc;
                 int trio[3] = {p, a, b};
-                if (!logic_sees(p, b) || logic_popcount(bc) != 2 ||
-                    (bc & ~pc) || bc == ac || logic_popcount(z) != 1)
+                if (!grid_sees(p, b) || grid_popcount(bc) != 2 || (bc & ~pc) ||
+                    bc == ac || grid_popcount(z) != 1)
                     continue;
                 logic_step_start(out, LOGIC_XYZ_WING, (uint16_t)pc);
                 if (eliminate_seen(g, trio, 3, z, out) > 0) {
@@ -200,13 +200,13 @@ static int fin_box(const struct finned *f, unsigned cover, int *sashimi)
         unsigned fins = f->mask[f->idx[i]] & ~cover;
         if (in == 0)
             return -1;
-        *sashimi |= logic_popcount(in) == 1 && fins;
+        *sashimi |= grid_popcount(in) == 1 && fins;
         for (unsigned rest = fins; rest; rest &= rest - 1) {
             int c =
                 line_cell(f->by_row, f->lines[f->idx[i]], __builtin_ctz(rest));
-            if (finbox >= 0 && logic_box(c) != finbox)
+            if (finbox >= 0 && grid_box(c) != finbox)
                 return -1;
-            finbox = logic_box(c);
+            finbox = grid_box(c);
         }
     }
     return finbox;
@@ -231,7 +231,7 @@ static int finned_step(const struct finned *f, unsigned base, unsigned cover,
         for (int k = k0; k < k0 + 3; k++) {
             int c = line_cell(!f->by_row, line, k);
             if (!(base & (1u << k)) && (f->g->cand[c] & bit) &&
-                logic_box(c) == finbox)
+                grid_box(c) == finbox)
                 logic_step_elim(out, c, f->d);
         }
     }
@@ -263,7 +263,7 @@ static int try_bases(const struct finned *f, struct logic_step *out)
         uni |= f->mask[f->idx[i]];
         base |= 1u << f->lines[f->idx[i]];
     }
-    if (logic_popcount(uni) <= f->size || logic_popcount(uni) > f->size + 3)
+    if (grid_popcount(uni) <= f->size || grid_popcount(uni) > f->size + 3)
         return 0;
     /* The fins lie in one box, so in one stack of three lines s: the
      * cover holds every line of the union outside s, and the rest of its
@@ -271,11 +271,11 @@ static int try_bases(const struct finned *f, struct logic_step *out)
     for (int st = 0; st < 3; st++) {
         unsigned outside = uni & ~(7u << (3 * st));
         unsigned inside = (uni >> (3 * st)) & 7u;
-        int need = f->size - logic_popcount(outside);
+        int need = f->size - grid_popcount(outside);
         for (unsigned sub = 0; need >= 0 && sub < 8; sub++) {
             unsigned cover = outside | (sub << (3 * st));
             int finbox, sashimi;
-            if ((sub & ~inside) || logic_popcount(sub) != need)
+            if ((sub & ~inside) || grid_popcount(sub) != need)
                 continue;
             finbox = fin_box(f, cover, &sashimi);
             if (finbox >= 0 &&
@@ -300,7 +300,7 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
                 for (int k = 0; k < 9; k++)
                     if (g->cand[line_cell(f.by_row, line, k)] & bit)
                         p |= 1u << k;
-                if (logic_popcount(p) >= 1 && logic_popcount(p) <= size + 3) {
+                if (grid_popcount(p) >= 1 && grid_popcount(p) <= size + 3) {
                     f.mask[f.m] = p;
                     f.lines[f.m++] = line;
                 }

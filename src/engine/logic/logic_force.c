@@ -36,7 +36,7 @@ struct trail {
 static void assign(struct logic_grid *g, int c, int d)
 {
     uint16_t keep = (uint16_t) ~(1u << (d - 1));
-    int r = logic_row(c), col = logic_col(c), br = r / 3 * 3, bc = col / 3 * 3;
+    int r = grid_row(c), col = grid_col(c), br = r / 3 * 3, bc = col / 3 * 3;
 
     g->value[c] = (uint8_t)d;
     g->cand[c] = 0;
@@ -79,10 +79,10 @@ static int singles(struct logic_grid *g, struct trail *t)
                 progress = 1;
             }
         }
-        for (int u = 0; u < LOGIC_NUNITS; u++) {
+        for (int u = 0; u < GRID_UNITS; u++) {
             unsigned once = 0, twice = 0, placed = 0, hid;
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 if (g->value[c]) {
                     placed |= 1u << (g->value[c] - 1);
                 } else {
@@ -101,7 +101,7 @@ static int singles(struct logic_grid *g, struct trail *t)
             for (; hid; hid &= hid - 1) {
                 int d = __builtin_ctz(hid) + 1, done = 0;
                 for (int k = 0; k < 9 && !done; k++) {
-                    int c = logic_unit_cell(u, k);
+                    int c = grid_unit_cell(u, k);
                     if (g->cand[c] & (1u << (d - 1))) {
                         assign(g, c, d);
                         record(t, c, d);
@@ -173,7 +173,7 @@ static int order(const struct logic_grid *g, uint8_t *cells, uint8_t *digits)
 
     for (int k = 2; k <= 9; k++)
         for (int c = 0; c < SUDOKU_CELLS; c++)
-            if (!g->value[c] && logic_popcount(g->cand[c]) == k)
+            if (!g->value[c] && grid_popcount(g->cand[c]) == k)
                 for (int d = 1; d <= 9; d++)
                     if (g->cand[c] & (1u << (d - 1))) {
                         cells[n] = (uint8_t)c;
@@ -255,7 +255,7 @@ static int forcing_set(const struct logic_grid *g, int cell, int unit,
         }
     } else {
         for (int k = 0; k < 9; k++) {
-            int c = logic_unit_cell(unit, k);
+            int c = grid_unit_cell(unit, k);
             if (g->cand[c] & (1u << (digit - 1))) {
                 bc[n] = c;
                 bd[n++] = digit;
@@ -365,7 +365,7 @@ int logic_find_forcing(const struct logic_grid *g, const struct logic_budget *b,
     for (int c = 0; c < SUDOKU_CELLS; c++)
         if (!g->value[c] && forcing_set(g, c, -1, 0, out))
             return 1;
-    for (int u = 0; u < LOGIC_NUNITS; u++)
+    for (int u = 0; u < GRID_UNITS; u++)
         for (int d = 1; d <= 9; d++)
             if (forcing_set(g, -1, u, d, out))
                 return 1;

@@ -3,53 +3,16 @@
  * wings; logic_unique.c: rectangles and BUG; logic_turbot.c: turbot
  * fish and W-wing; logic_chain.c: chains;
  * logic_als.c: ALS-XZ, ALS-XY-wing; logic_force.c: forcing chains and nets;
- * logic_explain.c: the sentences). Not a contract: include/engine/logic.h is.
+ * logic_explain.c: the sentences; logic_step.c, the leaf: ratings, step
+ * builders, the budget check). Not a contract: include/engine/logic.h is.
  */
 #ifndef LOGIC_INTERNAL_H
 #define LOGIC_INTERNAL_H
 
 #include <stdint.h>
 
+#include "grid.h" /* the geometry, popcount and unit names */
 #include "logic.h"
-
-/* The 27 units: 0-8 rows, 9-17 columns, 18-26 boxes. */
-#define LOGIC_NUNITS 27
-
-/* Cell k (0-8) of unit u (0-26): along a row or column, boxes row-major. */
-static inline int logic_unit_cell(int u, int k)
-{
-    int i = u % 9;
-
-    switch (u / 9) {
-    case 0:
-        return i * 9 + k;
-    case 1:
-        return k * 9 + i;
-    default:
-        return ((i / 3) * 3 + k / 3) * 9 + (i % 3) * 3 + k % 3;
-    }
-}
-
-static inline int logic_row(int cell)
-{
-    return cell / 9;
-}
-static inline int logic_col(int cell)
-{
-    return cell % 9;
-}
-static inline int logic_box(int cell)
-{
-    return (cell / 27) * 3 + (cell % 9) / 3;
-}
-
-/* Do two different cells share a row, column or box? */
-static inline int logic_sees(int a, int b)
-{
-    return a != b &&
-           (logic_row(a) == logic_row(b) || logic_col(a) == logic_col(b) ||
-            logic_box(a) == logic_box(b));
-}
 
 /* Bit k set when cell k of unit u has `digit` as a candidate. */
 static inline unsigned logic_positions(const struct logic_grid *g, int u,
@@ -58,7 +21,7 @@ static inline unsigned logic_positions(const struct logic_grid *g, int u,
     unsigned m = 0, bit = 1u << (digit - 1);
 
     for (int k = 0; k < 9; k++)
-        if (g->cand[logic_unit_cell(u, k)] & bit)
+        if (g->cand[grid_unit_cell(u, k)] & bit)
             m |= 1u << k;
     return m;
 }
@@ -79,18 +42,9 @@ static inline int logic_next_comb(int *idx, int n, int m)
     return 1;
 }
 
-/* Bits set in a candidate mask. Written out because the default build has
- * no popcnt instruction, and libgcc's call was 6% of grading time. */
-static inline int logic_popcount(unsigned x)
-{
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
-}
-
-/* Step building: start a step, then add to it. Additions past the array
- * sizes are dropped (a step with fewer eliminations is still sound). */
+/* Step building (logic_step.c): start a step, then add to it. Additions past
+ * the array sizes are dropped (a step with fewer eliminations is still sound).
+ */
 void logic_step_start(struct logic_step *s, enum logic_technique t,
                       uint16_t digits);
 void logic_step_elim(struct logic_step *s, int cell, int digit);
@@ -104,11 +58,6 @@ unsigned logic_chain_bonus(unsigned length);
 
 /* Has the budget's deadline passed? (b may be NULL: never.) */
 int logic_expired(const struct logic_budget *b);
-
-/* Every technique, simplest first: 1 with *s set,
- * 0 when none applies, -1 when the budget ran out. */
-int logic_find_pattern(const struct logic_grid *g, const struct logic_budget *b,
-                       struct logic_step *s);
 
 /* Sets of cells: bit i of w[i / 64] for cell i. */
 struct logic_cells {

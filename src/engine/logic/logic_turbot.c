@@ -17,8 +17,8 @@ static void elim_seeing_both(const struct logic_grid *g, int a, int b, int d,
                              struct logic_step *out)
 {
     for (int c = 0; c < SUDOKU_CELLS; c++)
-        if ((g->cand[c] & (1u << (d - 1))) && logic_sees(c, a) &&
-            logic_sees(c, b))
+        if ((g->cand[c] & (1u << (d - 1))) && grid_sees(c, a) &&
+            grid_sees(c, b))
             logic_step_elim(out, c, d);
 }
 
@@ -45,18 +45,18 @@ static int skyscraper(const struct logic_grid *g, int d, int kind,
 {
     for (int l1 = 0; l1 < 9; l1++) {
         unsigned p1 = logic_positions(g, kind * 9 + l1, d);
-        if (logic_popcount(p1) != 2)
+        if (grid_popcount(p1) != 2)
             continue;
         for (int l2 = l1 + 1; l2 < 9; l2++) {
             unsigned p2 = logic_positions(g, kind * 9 + l2, d), same = p1 & p2;
-            if (logic_popcount(p2) != 2 || logic_popcount(same) != 1)
+            if (grid_popcount(p2) != 2 || grid_popcount(same) != 1)
                 continue;
             int base = __builtin_ctz(same);
             int t1 = __builtin_ctz(p1 & ~same), t2 = __builtin_ctz(p2 & ~same);
-            int cells[4] = {logic_unit_cell(kind * 9 + l1, t1),
-                            logic_unit_cell(kind * 9 + l1, base),
-                            logic_unit_cell(kind * 9 + l2, base),
-                            logic_unit_cell(kind * 9 + l2, t2)};
+            int cells[4] = {grid_unit_cell(kind * 9 + l1, t1),
+                            grid_unit_cell(kind * 9 + l1, base),
+                            grid_unit_cell(kind * 9 + l2, base),
+                            grid_unit_cell(kind * 9 + l2, t2)};
             logic_step_start(out, LOGIC_SKYSCRAPER, (uint16_t)(1u << (d - 1)));
             elim_seeing_both(g, cells[0], cells[3], d, out);
             if (out->neliminations == 0)
@@ -76,11 +76,11 @@ static int kite(const struct logic_grid *g, int d, struct logic_step *out)
 {
     for (int r = 0; r < 9; r++) {
         unsigned pr = logic_positions(g, r, d);
-        if (logic_popcount(pr) != 2)
+        if (grid_popcount(pr) != 2)
             continue;
         for (int c = 0; c < 9; c++) {
             unsigned pc = logic_positions(g, 9 + c, d);
-            if (logic_popcount(pc) != 2)
+            if (grid_popcount(pc) != 2)
                 continue;
             for (int i = 0; i < 2; i++)
                 for (int j = 0; j < 2; j++) {
@@ -90,9 +90,9 @@ static int kite(const struct logic_grid *g, int d, struct logic_step *out)
                     int cin = ck[j] * 9 + c, cout = ck[1 - j] * 9 + c;
                     int cells[4] = {rout, rin, cin, cout};
                     if (rin == cin || rout == cin || cout == rin ||
-                        logic_box(rin) != logic_box(cin) ||
-                        logic_box(rout) == logic_box(rin) ||
-                        logic_box(cout) == logic_box(cin))
+                        grid_box(rin) != grid_box(cin) ||
+                        grid_box(rout) == grid_box(rin) ||
+                        grid_box(cout) == grid_box(cin))
                         continue;
                     logic_step_start(out, LOGIC_TWO_STRING_KITE,
                                      (uint16_t)(1u << (d - 1)));
@@ -102,7 +102,7 @@ static int kite(const struct logic_grid *g, int d, struct logic_step *out)
                     link4(out, cells, d);
                     logic_step_unit(out, r);
                     logic_step_unit(out, 9 + c);
-                    logic_step_unit(out, 18 + logic_box(rin));
+                    logic_step_unit(out, 18 + grid_box(rin));
                     return 1;
                 }
         }
@@ -126,7 +126,7 @@ static void er_links(struct logic_step *out, int far, int near, int b, int d,
         memset(l, 0, sizeof(*l));
         for (int q = 0; q < 9; q++)
             if (m & (1u << q) && l->ncells < 3)
-                l->cells[l->ncells++] = (uint8_t)logic_unit_cell(18 + b, q);
+                l->cells[l->ncells++] = (uint8_t)grid_unit_cell(18 + b, q);
         l->digit = (uint8_t)d;
         l->link = part == 0 ? LOGIC_LINK_STRONG : LOGIC_LINK_END;
         out->nlinks++;
@@ -146,7 +146,7 @@ static int empty_rectangle(const struct logic_grid *g, int d,
 
     for (int b = 0; b < 9; b++) {
         unsigned pb = logic_positions(g, 18 + b, d);
-        if (logic_popcount(pb) < 2)
+        if (grid_popcount(pb) < 2)
             continue;
         for (int i = 0; i < 3; i++)
             for (int j = 0; j < 3; j++) {
@@ -161,7 +161,7 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                         int u = swap ? line : 9 + line;
                         unsigned p = logic_positions(g, u, d);
                         int near, far, target;
-                        if (logic_popcount(p) != 2 ||
+                        if (grid_popcount(p) != 2 ||
                             (swap ? line / 3 == b / 3 : line / 3 == b % 3))
                             continue;
                         for (int e = 0; e < 2; e++) {
@@ -169,14 +169,14 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                                 e ? 31 - __builtin_clz(p) : __builtin_ctz(p);
                             int ko =
                                 e ? __builtin_ctz(p) : 31 - __builtin_clz(p);
-                            near = logic_unit_cell(u, k);
-                            far = logic_unit_cell(u, ko);
-                            if (swap ? logic_col(near) != C
-                                     : logic_row(near) != R)
+                            near = grid_unit_cell(u, k);
+                            far = grid_unit_cell(u, ko);
+                            if (swap ? grid_col(near) != C
+                                     : grid_row(near) != R)
                                 continue;
-                            target = swap ? R * 9 + logic_col(far)
-                                          : logic_row(far) * 9 + C;
-                            if (logic_box(target) == b || target == far ||
+                            target = swap ? R * 9 + grid_col(far)
+                                          : grid_row(far) * 9 + C;
+                            if (grid_box(target) == b || target == far ||
                                 !(g->cand[target] & bit) || g->value[target])
                                 continue;
                             logic_step_start(out, LOGIC_EMPTY_RECTANGLE,
@@ -187,7 +187,7 @@ static int empty_rectangle(const struct logic_grid *g, int d,
                             for (int q = 0; q < 9; q++)
                                 if (pb & (1u << q))
                                     logic_step_cell(out,
-                                                    logic_unit_cell(18 + b, q));
+                                                    grid_unit_cell(18 + b, q));
                             logic_step_unit(out, 18 + b);
                             logic_step_unit(out, u);
                             logic_step_unit(out, R);
@@ -230,29 +230,29 @@ int logic_find_w_wing(const struct logic_grid *g, struct logic_step *out)
 {
     for (int a = 0; a < SUDOKU_CELLS; a++) {
         unsigned pair = g->cand[a];
-        if (g->value[a] || logic_popcount(pair) != 2)
+        if (g->value[a] || grid_popcount(pair) != 2)
             continue;
         for (int b = a + 1; b < SUDOKU_CELLS; b++) {
-            if (g->cand[b] != pair || logic_sees(a, b))
+            if (g->cand[b] != pair || grid_sees(a, b))
                 continue;
             for (int yi = 0; yi < 2; yi++) {
                 unsigned ybit = yi ? pair & (pair - 1) : pair & -pair;
                 int y = __builtin_ctz(ybit) + 1;
                 int x = __builtin_ctz(pair & ~ybit) + 1;
-                for (int u = 0; u < LOGIC_NUNITS; u++) {
+                for (int u = 0; u < GRID_UNITS; u++) {
                     unsigned p = logic_positions(g, u, y);
                     int p1, p2;
-                    if (logic_popcount(p) != 2)
+                    if (grid_popcount(p) != 2)
                         continue;
-                    p1 = logic_unit_cell(u, __builtin_ctz(p));
-                    p2 = logic_unit_cell(u, 31 - __builtin_clz(p));
+                    p1 = grid_unit_cell(u, __builtin_ctz(p));
+                    p2 = grid_unit_cell(u, 31 - __builtin_clz(p));
                     if (p1 == a || p1 == b || p2 == a || p2 == b)
                         continue;
-                    if (!(logic_sees(p1, a) && logic_sees(p2, b))) {
+                    if (!(grid_sees(p1, a) && grid_sees(p2, b))) {
                         int t = p1;
                         p1 = p2;
                         p2 = t;
-                        if (!(logic_sees(p1, a) && logic_sees(p2, b)))
+                        if (!(grid_sees(p1, a) && grid_sees(p2, b)))
                             continue;
                     }
                     logic_step_start(out, LOGIC_W_WING, (uint16_t)pair);

@@ -14,21 +14,21 @@ static void rect_common(struct logic_step *out, const int *cells)
 {
     for (int i = 0; i < 4; i++)
         logic_step_cell(out, cells[i]);
-    logic_step_unit(out, logic_row(cells[0]));
-    logic_step_unit(out, logic_row(cells[3]));
-    logic_step_unit(out, 9 + logic_col(cells[0]));
-    logic_step_unit(out, 9 + logic_col(cells[3]));
+    logic_step_unit(out, grid_row(cells[0]));
+    logic_step_unit(out, grid_row(cells[3]));
+    logic_step_unit(out, 9 + grid_col(cells[0]));
+    logic_step_unit(out, 9 + grid_col(cells[3]));
 }
 
 /* The unit (0-26) other than `skip` that cells a and b share, or -1. */
 static int unit_of_pair(int a, int b, int skip)
 {
-    if (logic_row(a) == logic_row(b) && logic_row(a) != skip)
-        return logic_row(a);
-    if (logic_col(a) == logic_col(b) && 9 + logic_col(a) != skip)
-        return 9 + logic_col(a);
-    if (logic_box(a) == logic_box(b) && 18 + logic_box(a) != skip)
-        return 18 + logic_box(a);
+    if (grid_row(a) == grid_row(b) && grid_row(a) != skip)
+        return grid_row(a);
+    if (grid_col(a) == grid_col(b) && 9 + grid_col(a) != skip)
+        return 9 + grid_col(a);
+    if (grid_box(a) == grid_box(b) && 18 + grid_box(a) != skip)
+        return 18 + grid_box(a);
     return -1;
 }
 
@@ -46,9 +46,9 @@ static int rect_type3(const struct logic_grid *g, const int *cells,
     int others[9], m = 0, idx[3];
 
     for (int k = 0; k < 9; k++) {
-        int c = logic_unit_cell(u, k);
+        int c = grid_unit_cell(u, k);
         if (!g->value[c] && c != roof[0] && c != roof[1] &&
-            !(g->cand[c] & ab) && logic_popcount(g->cand[c]) <= 4)
+            !(g->cand[c] & ab) && grid_popcount(g->cand[c]) <= 4)
             others[m++] = c;
     }
     for (int n = 1; n <= 3 && n <= m; n++) {
@@ -58,11 +58,11 @@ static int rect_type3(const struct logic_grid *g, const int *cells,
             unsigned set = x;
             for (int i = 0; i < n; i++)
                 set |= g->cand[others[idx[i]]];
-            if (logic_popcount(set) != n + 1)
+            if (grid_popcount(set) != n + 1)
                 continue;
             logic_step_start(out, LOGIC_UNIQUE_RECTANGLE_3, (uint16_t)ab);
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k), member = 0;
+                int c = grid_unit_cell(u, k), member = 0;
                 for (int i = 0; i < n; i++)
                     member |= others[idx[i]] == c;
                 if (member || c == roof[0] || c == roof[1])
@@ -106,17 +106,17 @@ static int try_rect(const struct logic_grid *g, const int *cells, unsigned ab,
         return 1;
     }
     if (nf != 2 || nr != 2 ||
-        (logic_row(roof[0]) != logic_row(roof[1]) &&
-         logic_col(roof[0]) != logic_col(roof[1])))
+        (grid_row(roof[0]) != grid_row(roof[1]) &&
+         grid_col(roof[0]) != grid_col(roof[1])))
         return 0;
     if (type == 2) {
         unsigned x = g->cand[roof[0]] & ~ab;
-        if (logic_popcount(x) != 1 || (g->cand[roof[1]] & ~ab) != x)
+        if (grid_popcount(x) != 1 || (g->cand[roof[1]] & ~ab) != x)
             return 0;
         logic_step_start(out, LOGIC_UNIQUE_RECTANGLE_2, (uint16_t)(ab | x));
         for (int c = 0; c < SUDOKU_CELLS; c++)
-            if ((g->cand[c] & x) && logic_sees(c, roof[0]) &&
-                logic_sees(c, roof[1]))
+            if ((g->cand[c] & x) && grid_sees(c, roof[0]) &&
+                grid_sees(c, roof[1]))
                 logic_step_elim(out, c, __builtin_ctz(x) + 1);
         if (out->neliminations == 0)
             return 0;
@@ -125,7 +125,7 @@ static int try_rect(const struct logic_grid *g, const int *cells, unsigned ab,
     }
     if (type == 3) {
         unsigned x = (g->cand[roof[0]] | g->cand[roof[1]]) & ~ab;
-        if (logic_popcount(x) < 2 || logic_popcount(x) > 3)
+        if (grid_popcount(x) < 2 || grid_popcount(x) > 3)
             return 0;
         for (int skip = -1, u; (u = unit_of_pair(roof[0], roof[1], skip)) >= 0;
              skip = u) {
@@ -147,7 +147,7 @@ static int try_rect(const struct logic_grid *g, const int *cells, unsigned ab,
             if (!(ab & bit))
                 continue;
             for (int k = 0; k < 9 && only; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 only = c == roof[0] || c == roof[1] || !(g->cand[c] & bit);
             }
             if (!only)
@@ -186,7 +186,7 @@ int logic_find_unique_rectangle(const struct logic_grid *g,
                         for (int i = 0; i < 4; i++)
                             common &=
                                 g->value[cells[i]] ? 0 : g->cand[cells[i]];
-                        if (logic_popcount(common) < 2)
+                        if (grid_popcount(common) < 2)
                             continue;
                         for (unsigned a = common; a; a &= a - 1)
                             for (unsigned b = a & (a - 1); b; b &= b - 1) {
@@ -204,7 +204,7 @@ int logic_find_bug(const struct logic_grid *g, struct logic_step *out)
     int extra = -1, digit = 0;
 
     for (int c = 0; c < SUDOKU_CELLS; c++) {
-        int n = g->value[c] ? 0 : logic_popcount(g->cand[c]);
+        int n = g->value[c] ? 0 : grid_popcount(g->cand[c]);
         if (n == 0 || n == 2)
             continue;
         if (n != 3 || extra >= 0)
@@ -219,18 +219,18 @@ int logic_find_bug(const struct logic_grid *g, struct logic_step *out)
         if (!(g->cand[extra] & (1u << (d - 1))))
             continue;
         for (int k = 0; k < 9; k++)
-            n += (g->cand[logic_row(extra) * 9 + k] >> (d - 1)) & 1;
+            n += (g->cand[grid_row(extra) * 9 + k] >> (d - 1)) & 1;
         if (n == 3)
             digit = d;
     }
     if (!digit)
         return 0;
     /* Without it, every digit must appear 0 or 2 times in every unit. */
-    for (int u = 0; u < LOGIC_NUNITS; u++)
+    for (int u = 0; u < GRID_UNITS; u++)
         for (int d = 1; d <= 9; d++) {
             int n = 0;
             for (int k = 0; k < 9; k++) {
-                int c = logic_unit_cell(u, k);
+                int c = grid_unit_cell(u, k);
                 n += (c != extra || d != digit) &&
                      (g->cand[c] & (1u << (d - 1)));
             }
@@ -241,8 +241,8 @@ int logic_find_bug(const struct logic_grid *g, struct logic_step *out)
     out->placements[0] = (struct logic_move){(uint8_t)extra, (uint8_t)digit};
     out->nplacements = 1;
     logic_step_cell(out, extra);
-    logic_step_unit(out, logic_row(extra));
-    logic_step_unit(out, 9 + logic_col(extra));
-    logic_step_unit(out, 18 + logic_box(extra));
+    logic_step_unit(out, grid_row(extra));
+    logic_step_unit(out, 9 + grid_col(extra));
+    logic_step_unit(out, 18 + grid_box(extra));
     return 1;
 }
