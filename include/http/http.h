@@ -46,9 +46,9 @@ long http_server_connections(const struct http_server *srv);
  * listening sockets refuse new connections (those already waiting in their
  * backlogs are taken in first), idle connections are closed, and every
  * later response closes its connection. Then waits up to timeout_ms for
- * every connection to close; at that deadline running batches
- * are told to stop (http_jobs_halt). Returns the number of requests still
- * in flight when it stopped waiting. */
+ * every connection to close; at that deadline running batches are told
+ * to stop. Returns the number of requests still in flight when it stopped
+ * waiting. */
 long http_server_drain(struct http_server *srv, unsigned timeout_ms);
 
 /* Stops and frees srv: long jobs not started yet are answered 503, running
