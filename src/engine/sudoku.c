@@ -50,9 +50,35 @@
  */
 #include "sudoku.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "sudoku_bits.h"
+
+/* The kernel (propagation and search, the sections below "Text and rules")
+ * is built once per instruction set: sudoku_avx2.c and sudoku_avx512.c
+ * include this file with SUDOKU_KERNEL naming their entry point, and the
+ * Makefile gives each its -m flags, so the compiler spends the width and
+ * instructions it has (three-input logic, masks, popcount) on the same code:
+ * the same nodes and guesses on every path. This build is the baseline
+ * (SSE2 on x86-64) and holds the rest of the library and the dispatch. */
+#ifndef SUDOKU_KERNEL
+#define SUDOKU_KERNEL sudoku_kernel_sse2
+#define SUDOKU_BASELINE 1
+#else
+#define SUDOKU_BASELINE 0
+#endif
+
+/* The kernels' entry points, one per path (sudoku_count's contract). */
+#define SUDOKU_KERNEL_ARGS                                                     \
+    const struct sudoku_grid *puzzle, unsigned limit, uint64_t max_nodes,      \
+        struct sudoku_grid *solution, unsigned *count,                         \
+        struct sudoku_stats *stats
+enum sudoku_status sudoku_kernel_sse2(SUDOKU_KERNEL_ARGS);
+enum sudoku_status sudoku_kernel_avx2(SUDOKU_KERNEL_ARGS);
+enum sudoku_status sudoku_kernel_avx512(SUDOKU_KERNEL_ARGS);
+
+#if SUDOKU_BASELINE
 
 /* ========================================================================
  * Text and rules
@@ -168,6 +194,8 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
     }
     return sudoku_conflicts(solution, NULL, 0) == 0;
 }
+
+#endif /* SUDOKU_BASELINE */
 
 /* ========================================================================
  * Propagation
@@ -529,14 +557,14 @@ static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
 #pragma GCC unroll 3
         for (unsigned k = 0; k < 3; k++) {
             fits[k][d] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
-            total[k] += pop6[fits[k][d]];
+            total[k] += npat(fits[k][d]);
         }
 #pragma GCC unroll 3
         for (unsigned j = 0; j < 3; j++) {
             unsigned f = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
                                (c[2] >> (3 * j)) & 7u);
             fits[3 + j][d] = f;
-            total[3 + j] += pop6[f];
+            total[3 + j] += npat(f);
         }
     }
     if (vany((r3 ^ TRIAD_LOW) | (c3 ^ ROW_BITS) | i4 | j4))
@@ -602,7 +630,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
             fewest = total[b], best = b;
     unsigned digit = 9, n = 7;
     for (unsigned d = 0; d < 9 && best < 6; d++) {
-        unsigned m = pop6[fits[best][d]];
+        unsigned m = npat(fits[best][d]);
         if (m >= 2 && m < n)
             n = m, digit = d;
     }
@@ -691,10 +719,7 @@ static void search(struct search *sr, struct bb *s, int locked)
     }
 }
 
-enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
-                                unsigned limit, uint64_t max_nodes,
-                                struct sudoku_grid *solution, unsigned *count,
-                                struct sudoku_stats *stats)
+enum sudoku_status SUDOKU_KERNEL(SUDOKU_KERNEL_ARGS)
 {
     struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution, 0};
     struct bb s;
@@ -741,6 +766,122 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
     return sr.out_of_budget ? SUDOKU_BUDGET : SUDOKU_OK;
 }
 
+#if SUDOKU_BASELINE
+/* ========================================================================
+ * Dispatch
+ * ===================================================================== */
+
+typedef enum sudoku_status sudoku_kernel_fn(SUDOKU_KERNEL_ARGS);
+
+/* The AVX kernels exist where sudoku_avx2.c and sudoku_avx512.c build
+ * them: x86-64 with GCC or Clang (their __builtin_cpu_supports). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SUDOKU_ISA_KERNELS 1
+#else
+#define SUDOKU_ISA_KERNELS 0
+#endif
+
+static sudoku_kernel_fn *const isa_kernels[SUDOKU_ISA_COUNT] = {
+    sudoku_kernel_sse2,
+#if SUDOKU_ISA_KERNELS
+    sudoku_kernel_avx2, sudoku_kernel_avx512
+#else
+    sudoku_kernel_sse2, sudoku_kernel_sse2
+#endif
+};
+
+const char *sudoku_isa_name(enum sudoku_isa isa)
+{
+    switch (isa) {
+    case SUDOKU_ISA_AVX2:
+        return "avx2";
+    case SUDOKU_ISA_AVX512:
+        return "avx512";
+    default:
+        return SUDOKU_ISA_KERNELS ? "sse2" : "generic";
+    }
+}
+
+int sudoku_isa_supported(enum sudoku_isa isa)
+{
+#if SUDOKU_ISA_KERNELS
+    /* Every extension the Makefile enables for the file, since the
+     * compiler may use any of them; the OS must save the registers
+     * (libgcc's and compiler-rt's checks read XCR0 for AVX and AVX-512). */
+    __builtin_cpu_init();
+    int avx2 =
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    switch (isa) {
+    case SUDOKU_ISA_SSE2:
+        return 1;
+    case SUDOKU_ISA_AVX2:
+        return avx2;
+    case SUDOKU_ISA_AVX512:
+        return avx2 && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512vbmi");
+    }
+    return 0;
+#else
+    return isa == SUDOKU_ISA_SSE2;
+#endif
+}
+
+/* The path SUDOKUD_ISA names when the CPU has it, else the best it has. */
+static enum sudoku_isa isa_pick(void)
+{
+    const char *want = getenv("SUDOKUD_ISA");
+
+    for (int i = SUDOKU_ISA_COUNT - 1; want && i >= 0; i--)
+        if (strcmp(want, sudoku_isa_name((enum sudoku_isa)i)) == 0 &&
+            sudoku_isa_supported((enum sudoku_isa)i))
+            return (enum sudoku_isa)i;
+    for (int i = SUDOKU_ISA_COUNT - 1; i > 0; i--)
+        if (sudoku_isa_supported((enum sudoku_isa)i))
+            return (enum sudoku_isa)i;
+    return SUDOKU_ISA_SSE2;
+}
+
+/* The path sudoku_count takes, chosen once by the constructor below. It is
+ * the library's one static that is written: once, before main and so
+ * before any thread exists, and only read afterwards, so every caller sees
+ * one value with no lock and no atomics on the solver's path. -1 until
+ * then: a call from another constructor that runs first picks on the spot
+ * (the same choice) without storing it. */
+static int isa_chosen = -1;
+
+__attribute__((constructor)) static void isa_init(void)
+{
+    isa_chosen = (int)isa_pick();
+}
+
+enum sudoku_isa sudoku_isa_current(void)
+{
+    return isa_chosen >= 0 ? (enum sudoku_isa)isa_chosen : isa_pick();
+}
+
+enum sudoku_status sudoku_count_isa(enum sudoku_isa isa,
+                                    const struct sudoku_grid *puzzle,
+                                    unsigned limit, uint64_t max_nodes,
+                                    struct sudoku_grid *solution,
+                                    unsigned *count, struct sudoku_stats *stats)
+{
+    if ((unsigned)isa >= SUDOKU_ISA_COUNT || !sudoku_isa_supported(isa))
+        isa = SUDOKU_ISA_SSE2;
+    return isa_kernels[isa](puzzle, limit, max_nodes, solution, count, stats);
+}
+
+enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
+                                unsigned limit, uint64_t max_nodes,
+                                struct sudoku_grid *solution, unsigned *count,
+                                struct sudoku_stats *stats)
+{
+    return isa_kernels[sudoku_isa_current()](puzzle, limit, max_nodes, solution,
+                                             count, stats);
+}
+
 enum sudoku_status sudoku_solve(const struct sudoku_grid *puzzle,
                                 uint64_t max_nodes,
                                 struct sudoku_grid *solution, int *solved,
@@ -752,3 +893,4 @@ enum sudoku_status sudoku_solve(const struct sudoku_grid *puzzle,
     *solved = count > 0;
     return st;
 }
+#endif /* SUDOKU_BASELINE */
