@@ -55,6 +55,10 @@
 
 #include "sudoku_bits.h"
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 /* The kernel (propagation and search, the sections below "Text and rules")
  * is built once per instruction set: sudoku_avx2.c and sudoku_avx512.c
  * include this file with SUDOKU_KERNEL naming their entry point, and the
@@ -510,8 +514,60 @@ static unsigned hidden_triads(struct bb *s, const vband in[9],
     return dirty;
 }
 
-/* Fills fits[b][d] for the three bands (b 0-2) and stacks (b 3-5) and
- * returns in total[b] the number of patterns summed over the digits.
+/* The patterns that fit digit d in the three bands (lanes 0-2 of *band)
+ * and the three stacks (*stack), from its row triads o (at their lowest
+ * bits) and column triads c (bit c) per band. Adds their numbers to *nband
+ * and *nstack. Where the kernel has byte shuffles (AVX2), the nine lookups
+ * of perm_by_row are three shuffles of a vector; else lane by lane. */
+static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
+                              vband *nband, vband *nstack)
+{
+    /* row r's three triads gathered at bits 9r..9r+2 (o's bits are 3
+     * apart, so the shifts do not overlap) */
+    vband x = (o | (o << 2) | (o << 4)) >> 4;
+#ifdef __AVX2__
+    const __m128i t0 = _mm_loadl_epi64((const __m128i *)perm_by_row[0]);
+    const __m128i t1 = _mm_loadl_epi64((const __m128i *)perm_by_row[1]);
+    const __m128i t2 = _mm_loadl_epi64((const __m128i *)perm_by_row[2]);
+    const __m128i pop4 =
+        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    const __m128i by_stack = _mm_setr_epi32(0, 3, 6, 0);
+    /* Each lane's index in its low byte, its other bytes 0: table[0] is 0
+     * in every table, so they look up 0. */
+    vband fb = (vband)_mm_shuffle_epi8(t0, (__m128i)(x & 7u)) &
+               (vband)_mm_shuffle_epi8(t1, (__m128i)((x >> 9) & 7u)) &
+               (vband)_mm_shuffle_epi8(t2, (__m128i)((x >> 18) & 7u));
+    /* stack j in lane j: band k's columns 3j..3j+2 from lane k */
+    __m128i c0 = _mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x00), by_stack);
+    __m128i c1 = _mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x55), by_stack);
+    __m128i c2 = _mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0xAA), by_stack);
+    vband fs = (vband)_mm_shuffle_epi8(t0, (__m128i)((vband)c0 & 7u)) &
+               (vband)_mm_shuffle_epi8(t1, (__m128i)((vband)c1 & 7u)) &
+               (vband)_mm_shuffle_epi8(t2, (__m128i)((vband)c2 & 7u));
+    *nband += (vband)_mm_add_epi8(_mm_shuffle_epi8(pop4, (__m128i)(fb & 15u)),
+                                  _mm_shuffle_epi8(pop4, (__m128i)(fb >> 4)));
+    *nstack += (vband)_mm_add_epi8(_mm_shuffle_epi8(pop4, (__m128i)(fs & 15u)),
+                                   _mm_shuffle_epi8(pop4, (__m128i)(fs >> 4)));
+    *band = fb;
+    *stack = fs;
+#else
+#pragma GCC unroll 3
+    for (unsigned k = 0; k < 3; k++) {
+        (*band)[k] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
+        (*nband)[k] += npat((*band)[k]);
+    }
+#pragma GCC unroll 3
+    for (unsigned j = 0; j < 3; j++) {
+        (*stack)[j] = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
+                            (c[2] >> (3 * j)) & 7u);
+        (*nstack)[j] += npat((*stack)[j]);
+    }
+#endif
+}
+
+/* Fills fits[0][d] with digit d's patterns in the three bands (lanes 0-2)
+ * and fits[1][d] in the three stacks, and returns in total[b] the number of
+ * patterns summed over the digits (b 0-2 bands, 3-5 stacks).
  * Returns 0 on a dead end: a triad (three cells of a row, or of a column,
  * in one box) where fewer than three digits can stand, or more than three
  * must; it holds three. Without this check the pattern branches wander
@@ -520,7 +576,7 @@ static unsigned hidden_triads(struct bb *s, const vband in[9],
  * locked candidates, exactly when every pattern left to it holds the
  * triad. Returns 2 when hidden triads cleared candidates (*dirty: their
  * digits), else 1. */
-static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
+static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
                     unsigned *dirty)
 {
     const vband bands = {~0u, ~0u, ~0u, 0};
@@ -531,41 +587,36 @@ static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
     vband c1 = r1, c2 = r1, c3 = r1, c4 = r1;
     vband i1 = r1, i2 = r1, i3 = r1, i4 = r1, j1 = r1, j2 = r1, j3 = r1,
           j4 = r1;
-    vband in[9], cin[9];
+    vband in[9], cin[9], nband = r1, nstack = r1;
 
-    for (unsigned b = 0; b < 6; b++)
-        total[b] = 0;
     for (unsigned d = 0; d < 9; d++) {
         vband w = s->cand[d];
         vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
-        /* row r's three triads gathered at bits 9r..9r+2 (o's bits are
-         * 3 apart, so the shifts do not overlap) */
-        vband x = (o | (o << 2) | (o << 4)) >> 4;
         r4 |= r3 & o, r3 |= r2 & o, r2 |= r1 & o, r1 |= o;
         vband c = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
         c4 |= c3 & c, c3 |= c2 & c, c2 |= c1 & c, c1 |= c;
-        vband m = lone(o & 0x49u) | lone(o & (0x49u << 9)) |
-                  lone(o & (0x49u << 18)) | lone(o & COL_BITS) |
-                  lone(o & (COL_BITS << 3)) | lone(o & (COL_BITS << 6));
+        /* the triads alone in their row of boxes or in their box: o less
+         * those with a mate in both (shifts kept inside rows and bands) */
+        vband row_mates =
+            ((o << 3) & (0x48u * COL_BITS)) | ((o << 6) & (0x40u * COL_BITS)) |
+            ((o >> 3) & (0x09u * COL_BITS)) | ((o >> 6) & COL_BITS);
+        vband box_mates =
+            ((o << 9) | (o << 18) | (o >> 9) | (o >> 18)) & TRIAD_LOW;
+        vband m = o & ~(row_mates & box_mates);
         uint32_t twice = (c[0] & c[1]) | (c[0] & c[2]) | (c[1] & c[2]);
-        vband n = ((c & ~twice) | lone(c & 7u) | lone(c & (7u << 3)) |
-                   lone(c & (7u << 6))) &
-                  bands;
+        /* the same for the column triads: alone in their band's stack,
+         * or in their column of bands */
+        vband stack_mates = ((c << 1) & 0x1B6u) | ((c << 2) & 0x124u) |
+                            ((c >> 1) & 0x0DBu) | ((c >> 2) & 0x049u);
+        vband n = c & ~(twice & stack_mates) & bands;
         in[d] = m, cin[d] = n;
         i4 |= i3 & m, i3 |= i2 & m, i2 |= i1 & m, i1 |= m;
         j4 |= j3 & n, j3 |= j2 & n, j2 |= j1 & n, j1 |= n;
-#pragma GCC unroll 3
-        for (unsigned k = 0; k < 3; k++) {
-            fits[k][d] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
-            total[k] += npat(fits[k][d]);
-        }
-#pragma GCC unroll 3
-        for (unsigned j = 0; j < 3; j++) {
-            unsigned f = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
-                               (c[2] >> (3 * j)) & 7u);
-            fits[3 + j][d] = f;
-            total[3 + j] += npat(f);
-        }
+        digit_fits(o, c, &fits[0][d], &fits[1][d], &nband, &nstack);
+    }
+    for (unsigned k = 0; k < 3; k++) {
+        total[k] = nband[k];
+        total[3 + k] = nstack[k];
     }
     if (vany((r3 ^ TRIAD_LOW) | (c3 ^ ROW_BITS) | i4 | j4))
         return 0;
@@ -605,7 +656,8 @@ static int pair_cell(const struct bb *s, struct branch *br)
 static int choose_branch(struct bb *s, struct branch *br, int dense,
                          unsigned *dirty)
 {
-    unsigned fits[6][9], total[6], best = 6, fewest = 1000;
+    vband fits[2][9];
+    unsigned total[6], best = 6, fewest = 1000;
 
     /* Dense puzzles (46 unsolved cells or fewer after the root's
      * propagation) branch on a cell with two candidates when there is one,
@@ -630,7 +682,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
             fewest = total[b], best = b;
     unsigned digit = 9, n = 7;
     for (unsigned d = 0; d < 9 && best < 6; d++) {
-        unsigned m = npat(fits[best][d]);
+        unsigned m = npat(fits[best / 3][d][best % 3]);
         if (m >= 2 && m < n)
             n = m, digit = d;
     }
@@ -638,7 +690,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         br->kind = best < 3 ? BR_BAND : BR_STACK;
         br->index = best % 3;
         br->pos = digit;
-        br->alts = fits[best][digit];
+        br->alts = fits[best / 3][digit][best % 3];
         return 1;
     }
     br->kind = BR_CELL;
