@@ -299,6 +299,110 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     return placed;
 }
 
+#ifdef __AVX2__
+/* ------------------------------------------------------------------------
+ * Byte-shuffle lookups for the AVX kernels: each lane's index in its low
+ * byte and its other bytes 0 (entry 0 of every table is 0, so they stay 0).
+ * ------------------------------------------------------------------------ */
+
+/* fits3 of each lane: the patterns that fit triad sets g0, g1, g2. */
+static inline vband fits3_v(vband g0, vband g1, vband g2)
+{
+    const __m128i t0 = _mm_loadl_epi64((const __m128i *)perm_by_row[0]);
+    const __m128i t1 = _mm_loadl_epi64((const __m128i *)perm_by_row[1]);
+    const __m128i t2 = _mm_loadl_epi64((const __m128i *)perm_by_row[2]);
+
+    return (vband)_mm_shuffle_epi8(t0, (__m128i)g0) &
+           (vband)_mm_shuffle_epi8(t1, (__m128i)g1) &
+           (vband)_mm_shuffle_epi8(t2, (__m128i)g2);
+}
+
+/* npat of each lane (a pattern set, under 64). */
+static inline vband npat_v(vband f)
+{
+    const __m128i pop4 =
+        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    return (vband)_mm_add_epi8(_mm_shuffle_epi8(pop4, (__m128i)(f & 15u)),
+                               _mm_shuffle_epi8(pop4, (__m128i)(f >> 4)));
+}
+
+/* pattern_union of each lane's pattern set f: the union of patterns 0-3
+ * and of patterns 4-5, each a 16-entry table (bit 8 only ever comes from
+ * patterns 0-3). Generated from pattern_union; the tests hold the AVX
+ * paths to the baseline node for node. */
+static inline vband union_v(vband f)
+{
+    const __m128i lo = _mm_setr_epi8(
+        0x00, 0x11, (char)0xA1, (char)0xB1, 0x0A, 0x1B, (char)0xAB, (char)0xBB,
+        0x62, 0x73, (char)0xE3, (char)0xF3, 0x6A, 0x7B, (char)0xEB, (char)0xFB);
+    const __m128i lo8 =
+        _mm_setr_epi8(0, 1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1);
+    const __m128i hi = _mm_setr_epi8(0x00, (char)0x8C, 0x54, (char)0xDC, 0, 0,
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    __m128i a = (__m128i)(f & 15u), b = (__m128i)(f >> 4);
+
+    return (vband)_mm_or_si128(_mm_shuffle_epi8(lo, a),
+                               _mm_shuffle_epi8(hi, b)) |
+           ((vband)_mm_shuffle_epi8(lo8, a) << 8);
+}
+
+/* Lane j of *g0, *g1, *g2: bits 3j..3j+2 of lanes 0, 1, 2 of c (stack j's
+ * columns in bands 0, 1, 2); lane 3 gets 0. */
+static inline void by_stack(vband c, vband *g0, vband *g1, vband *g2)
+{
+    const __m128i shift = _mm_setr_epi32(0, 3, 6, 32);
+    *g0 =
+        (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x00), shift) & 7u;
+    *g1 =
+        (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x55), shift) & 7u;
+    *g2 =
+        (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0xAA), shift) & 7u;
+}
+
+/* Band locked candidates as below, the three bands and the three stacks
+ * each at once. */
+static int band_locked(struct bb *s, unsigned d)
+{
+    const vband bands = {~0u, ~0u, ~0u, 0};
+    const __m128i spread =
+        _mm_setr_epi8(0, 1, 8, 9, 64, 65, 72, 73, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i by_band = _mm_setr_epi32(0, 3, 6, 32);
+    vband w = s->cand[d];
+    vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
+    vband x = (o | (o << 2) | (o << 4)) >> 4;
+    vband fit = union_v(fits3_v(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u));
+
+    if (vany((vband)(fit == 0)))
+        return -1;
+    /* the triads of fit (bit 3r + b) back at bits 9r + 3b, then cells */
+    vband t = (vband)_mm_shuffle_epi8(spread, (__m128i)(fit & 7u)) |
+              (vband)_mm_shuffle_epi8(spread, (__m128i)((fit >> 3) & 7u)) << 9 |
+              (vband)_mm_shuffle_epi8(spread, (__m128i)(fit >> 6)) << 18;
+    w &= t | (t << 1) | (t << 2);
+
+    vband c = (w | (w >> 9) | (w >> 18)) & ROW_BITS, g0, g1, g2;
+    by_stack(c, &g0, &g1, &g2);
+    vband sfit = union_v(fits3_v(g0, g1, g2));
+    if (vany((vband)(sfit == 0) & bands))
+        return -1;
+    /* lane j: stack j's triads to clear, bit 3k + column of band k; moved
+     * to lane k, bit 3j + column */
+    vband gone = (g0 | (g1 << 3) | (g2 << 6)) & ~sfit & bands;
+    vband h = ((vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)gone, 0x00),
+                                     by_band) &
+               7u) |
+              ((vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)gone, 0x55),
+                                     by_band) &
+               7u) << 3 |
+              ((vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)gone, 0xAA),
+                                     by_band) &
+               7u) << 6;
+    w &= ~(h | (h << 9) | (h << 18));
+    int changed = vany(w ^ s->cand[d]);
+    s->cand[d] = w;
+    return changed;
+}
+#else
 /* Band locked candidates of digit d: its occupied triads of each band and
  * stack (3x3, bit 3r + b) are cut to the union of the patterns that fit
  * them. Returns -1 on a dead end, else 1 when it cleared a candidate, 0
@@ -342,6 +446,8 @@ static int band_locked(struct bb *s, unsigned d)
     }
     return changed;
 }
+
+#endif /* __AVX2__ */
 
 /* Runs the rules to a fixpoint, cheapest first: naked singles until none,
  * then hidden singles, then locked candidates, each time only for the
@@ -517,8 +623,8 @@ static unsigned hidden_triads(struct bb *s, const vband in[9],
 /* The patterns that fit digit d in the three bands (lanes 0-2 of *band)
  * and the three stacks (*stack), from its row triads o (at their lowest
  * bits) and column triads c (bit c) per band. Adds their numbers to *nband
- * and *nstack. Where the kernel has byte shuffles (AVX2), the nine lookups
- * of perm_by_row are three shuffles of a vector; else lane by lane. */
+ * and *nstack. Where the kernel has byte shuffles (AVX2), the lookups of
+ * perm_by_row are three shuffles per vector; else lane by lane. */
 static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
                               vband *nband, vband *nstack)
 {
@@ -526,30 +632,12 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
      * apart, so the shifts do not overlap) */
     vband x = (o | (o << 2) | (o << 4)) >> 4;
 #ifdef __AVX2__
-    const __m128i t0 = _mm_loadl_epi64((const __m128i *)perm_by_row[0]);
-    const __m128i t1 = _mm_loadl_epi64((const __m128i *)perm_by_row[1]);
-    const __m128i t2 = _mm_loadl_epi64((const __m128i *)perm_by_row[2]);
-    const __m128i pop4 =
-        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
-    const __m128i by_stack = _mm_setr_epi32(0, 3, 6, 0);
-    /* Each lane's index in its low byte, its other bytes 0: table[0] is 0
-     * in every table, so they look up 0. */
-    vband fb = (vband)_mm_shuffle_epi8(t0, (__m128i)(x & 7u)) &
-               (vband)_mm_shuffle_epi8(t1, (__m128i)((x >> 9) & 7u)) &
-               (vband)_mm_shuffle_epi8(t2, (__m128i)((x >> 18) & 7u));
-    /* stack j in lane j: band k's columns 3j..3j+2 from lane k */
-    __m128i c0 = _mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x00), by_stack);
-    __m128i c1 = _mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x55), by_stack);
-    __m128i c2 = _mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0xAA), by_stack);
-    vband fs = (vband)_mm_shuffle_epi8(t0, (__m128i)((vband)c0 & 7u)) &
-               (vband)_mm_shuffle_epi8(t1, (__m128i)((vband)c1 & 7u)) &
-               (vband)_mm_shuffle_epi8(t2, (__m128i)((vband)c2 & 7u));
-    *nband += (vband)_mm_add_epi8(_mm_shuffle_epi8(pop4, (__m128i)(fb & 15u)),
-                                  _mm_shuffle_epi8(pop4, (__m128i)(fb >> 4)));
-    *nstack += (vband)_mm_add_epi8(_mm_shuffle_epi8(pop4, (__m128i)(fs & 15u)),
-                                   _mm_shuffle_epi8(pop4, (__m128i)(fs >> 4)));
-    *band = fb;
-    *stack = fs;
+    vband g0, g1, g2;
+    by_stack(c, &g0, &g1, &g2);
+    *band = fits3_v(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
+    *stack = fits3_v(g0, g1, g2);
+    *nband += npat_v(*band);
+    *nstack += npat_v(*stack);
 #else
 #pragma GCC unroll 3
     for (unsigned k = 0; k < 3; k++) {
