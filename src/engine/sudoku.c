@@ -653,6 +653,91 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
 #endif
 }
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
+typedef uint32_t vquad __attribute__((vector_size(64)));
+
+static inline vquad quad_shuffle(vquad table, vquad idx)
+{
+    return (vquad)_mm512_shuffle_epi8((__m512i)table, (__m512i)idx);
+}
+
+static inline vquad quad_bytes(__m128i x)
+{
+    return (vquad)_mm512_broadcast_i32x4(x);
+}
+
+/* all_fits' work for digits d0..d0+3 at once (only d0 when `lanes` is
+ * 0xF): their row triads o and column triads c, the triads each must
+ * stand in (in, cin), their patterns (fits) and the patterns' numbers,
+ * added per lane to *nb and *ns. The same operations as the one-digit
+ * code, on four times the width. */
+static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
+                             vband o[9], vband c[9], vband in[9], vband cin[9],
+                             vband fits[2][9], vquad *nb, vquad *ns)
+{
+    const vquad bands = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0,
+                         ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
+    const vquad t0 =
+        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[0]));
+    const vquad t1 =
+        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[1]));
+    const vquad t2 =
+        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[2]));
+    const vquad pop4 = quad_bytes(
+        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const __m512i shift = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 3, 6, 32));
+    vquad w = (vquad)_mm512_maskz_loadu_epi32(lanes, &s->cand[d0]);
+    vquad ow = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
+    vquad cw = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+    vquad row_mates = ((ow << 3) & (0x48u * COL_BITS)) |
+                      ((ow << 6) & (0x40u * COL_BITS)) |
+                      ((ow >> 3) & (0x09u * COL_BITS)) | ((ow >> 6) & COL_BITS);
+    vquad box_mates =
+        ((ow << 9) | (ow << 18) | (ow >> 9) | (ow >> 18)) & TRIAD_LOW;
+    vquad m = ow & ~(row_mates & box_mates);
+    /* the columns held in two bands or more, in every band's lane */
+    vquad next = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xC9);
+    vquad prev = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xD2);
+    vquad twice = (cw & next) | (cw & prev) | (next & prev);
+    vquad stack_mates = ((cw << 1) & 0x1B6u) | ((cw << 2) & 0x124u) |
+                        ((cw >> 1) & 0x0DBu) | ((cw >> 2) & 0x049u);
+    vquad n = cw & ~(twice & stack_mates) & bands;
+    vquad x = (ow | (ow << 2) | (ow << 4)) >> 4;
+    vquad g0 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x00),
+                                        shift) &
+               7u;
+    vquad g1 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x55),
+                                        shift) &
+               7u;
+    vquad g2 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0xAA),
+                                        shift) &
+               7u;
+    vquad fb = quad_shuffle(t0, x & 7u) & quad_shuffle(t1, (x >> 9) & 7u) &
+               quad_shuffle(t2, (x >> 18) & 7u);
+    vquad fs =
+        quad_shuffle(t0, g0) & quad_shuffle(t1, g1) & quad_shuffle(t2, g2);
+    *nb += quad_shuffle(pop4, fb & 15u) + quad_shuffle(pop4, fb >> 4);
+    *ns += quad_shuffle(pop4, fs & 15u) + quad_shuffle(pop4, fs >> 4);
+    _mm512_mask_storeu_epi32(&o[d0], lanes, (__m512i)ow);
+    _mm512_mask_storeu_epi32(&c[d0], lanes, (__m512i)cw);
+    _mm512_mask_storeu_epi32(&in[d0], lanes, (__m512i)m);
+    _mm512_mask_storeu_epi32(&cin[d0], lanes, (__m512i)n);
+    _mm512_mask_storeu_epi32(&fits[0][d0], lanes, (__m512i)fb);
+    _mm512_mask_storeu_epi32(&fits[1][d0], lanes, (__m512i)fs);
+}
+
+/* The sum of v's four 128-bit lanes. */
+static inline vband quad_sum(vquad v)
+{
+    __m512i x = (__m512i)v;
+    return (vband)_mm_add_epi32(_mm_add_epi32(_mm512_castsi512_si128(x),
+                                              _mm512_extracti32x4_epi32(x, 1)),
+                                _mm_add_epi32(_mm512_extracti32x4_epi32(x, 2),
+                                              _mm512_extracti32x4_epi32(x, 3)));
+}
+#endif
+
 /* Fills fits[0][d] with digit d's patterns in the three bands (lanes 0-2)
  * and fits[1][d] in the three stacks, and returns in total[b] the number of
  * patterns summed over the digits (b 0-2 bands, 3-5 stacks).
@@ -667,7 +752,6 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
 static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
                     unsigned *dirty)
 {
-    const vband bands = {~0u, ~0u, ~0u, 0};
     /* Counts to four, bit-sliced over the digits, per band: the row
      * triads at their lowest bits, the column triads at bit c; r and c
      * count the digits that can stand there, i and j those that must. */
@@ -677,6 +761,24 @@ static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
           j4 = r1;
     vband in[9], cin[9], nband = r1, nstack = r1;
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+    /* the work per digit four digits at a time, then the counts */
+    vband o[9], c[9];
+    vquad nb = {0}, ns = {0};
+    quad_fits(s, 0, 0xFFFF, o, c, in, cin, fits, &nb, &ns);
+    quad_fits(s, 4, 0xFFFF, o, c, in, cin, fits, &nb, &ns);
+    quad_fits(s, 8, 0x000F, o, c, in, cin, fits, &nb, &ns);
+    nband = quad_sum(nb);
+    nstack = quad_sum(ns);
+    for (unsigned d = 0; d < 9; d++) {
+        vband m = in[d], n = cin[d];
+        r4 |= r3 & o[d], r3 |= r2 & o[d], r2 |= r1 & o[d], r1 |= o[d];
+        c4 |= c3 & c[d], c3 |= c2 & c[d], c2 |= c1 & c[d], c1 |= c[d];
+        i4 |= i3 & m, i3 |= i2 & m, i2 |= i1 & m, i1 |= m;
+        j4 |= j3 & n, j3 |= j2 & n, j2 |= j1 & n, j1 |= n;
+    }
+#else
+    const vband bands = {~0u, ~0u, ~0u, 0};
     for (unsigned d = 0; d < 9; d++) {
         vband w = s->cand[d];
         vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
@@ -702,6 +804,7 @@ static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
         j4 |= j3 & n, j3 |= j2 & n, j2 |= j1 & n, j1 |= n;
         digit_fits(o, c, &fits[0][d], &fits[1][d], &nband, &nstack);
     }
+#endif
     for (unsigned k = 0; k < 3; k++) {
         total[k] = nband[k];
         total[3 + k] = nstack[k];
@@ -969,6 +1072,15 @@ int sudoku_isa_supported(enum sudoku_isa isa)
 #endif
 }
 
+/* The best path the CPU has (each needs what the one below it needs). */
+static enum sudoku_isa isa_best(void)
+{
+    for (int i = SUDOKU_ISA_COUNT - 1; i > 0; i--)
+        if (sudoku_isa_supported((enum sudoku_isa)i))
+            return (enum sudoku_isa)i;
+    return SUDOKU_ISA_SSE2;
+}
+
 /* The path SUDOKUD_ISA names when the CPU has it, else the best it has. */
 static enum sudoku_isa isa_pick(void)
 {
@@ -978,22 +1090,20 @@ static enum sudoku_isa isa_pick(void)
         if (strcmp(want, sudoku_isa_name((enum sudoku_isa)i)) == 0 &&
             sudoku_isa_supported((enum sudoku_isa)i))
             return (enum sudoku_isa)i;
-    for (int i = SUDOKU_ISA_COUNT - 1; i > 0; i--)
-        if (sudoku_isa_supported((enum sudoku_isa)i))
-            return (enum sudoku_isa)i;
-    return SUDOKU_ISA_SSE2;
+    return isa_best();
 }
 
-/* The path sudoku_count takes, chosen once by the constructor below. It is
- * the library's one static that is written: once, before main and so
- * before any thread exists, and only read afterwards, so every caller sees
- * one value with no lock and no atomics on the solver's path. -1 until
- * then: a call from another constructor that runs first picks on the spot
- * (the same choice) without storing it. */
-static int isa_chosen = -1;
+/* The path sudoku_count takes and the best one, chosen once by the
+ * constructor below. They are the library's only statics that are
+ * written: once, before main and so before any thread exists, and only read
+ * afterwards, so every caller sees one value with no lock and no atomics on
+ * the solver's path. -1 until then: a call from another constructor that
+ * runs first decides on the spot (the same way) without storing it. */
+static int isa_chosen = -1, isa_top = -1;
 
 __attribute__((constructor)) static void isa_init(void)
 {
+    isa_top = (int)isa_best();
     isa_chosen = (int)isa_pick();
 }
 
@@ -1008,7 +1118,9 @@ enum sudoku_status sudoku_count_isa(enum sudoku_isa isa,
                                     struct sudoku_grid *solution,
                                     unsigned *count, struct sudoku_stats *stats)
 {
-    if ((unsigned)isa >= SUDOKU_ISA_COUNT || !sudoku_isa_supported(isa))
+    int top = isa_top >= 0 ? isa_top : (int)isa_best();
+
+    if ((unsigned)isa >= SUDOKU_ISA_COUNT || (int)isa > top)
         isa = SUDOKU_ISA_SSE2;
     return isa_kernels[isa](puzzle, limit, max_nodes, solution, count, stats);
 }
