@@ -47,6 +47,13 @@
  * the last is tried on a copy of the state, the last one in place. A node is
  * the root or one alternative tried; the node budget is checked before each
  * node.
+ *
+ * Kernels: everything from "Propagation" down is built once per instruction
+ * set (sudoku_avx2.c, sudoku_avx512.c; see "Dispatch" at the end). The
+ * AVX2 build does the triad check's and locked candidates' table lookups as
+ * byte shuffles of whole vectors, the AVX-512 build the triad check's work
+ * per digit four digits at a time; the rules and their order are the same,
+ * so every path visits the same nodes.
  */
 #include "sudoku.h"
 
@@ -328,8 +335,8 @@ static inline vband npat_v(vband f)
 
 /* pattern_union of each lane's pattern set f: the union of patterns 0-3
  * and of patterns 4-5, each a 16-entry table (bit 8 only ever comes from
- * patterns 0-3). Generated from pattern_union; the tests hold the AVX
- * paths to the baseline node for node. */
+ * patterns 0-3): entries 0-15 of pattern_union, and 0, 16, 32, 48. The
+ * path test holds the AVX paths to the baseline node for node. */
 static inline vband union_v(vband f)
 {
     const __m128i lo = _mm_setr_epi8(
@@ -620,38 +627,48 @@ static unsigned hidden_triads(struct bb *s, const vband in[9],
     return dirty;
 }
 
+/* The patterns that fit each digit in each band and stack (bit p for
+ * band_perms[p] or stack_perms[p]), and their numbers summed over the
+ * digits; b 0-2 are the bands, 3-5 the stacks. Vectors of three lanes
+ * where the kernel fills them as vectors (AVX2), else plain words: the
+ * baseline has no cheap way to set one lane of a vector. */
+struct fits {
+#ifdef __AVX2__
+    vband of[2][9]; /* digit d in band or stack b: of[b / 3][d][b % 3] */
+#else
+    unsigned of[6][9]; /* of[b][d] */
+#endif
+    unsigned total[6];
+};
+
+static inline unsigned fits_of(const struct fits *f, unsigned b, unsigned d)
+{
+#ifdef __AVX2__
+    return f->of[b / 3][d][b % 3];
+#else
+    return f->of[b][d];
+#endif
+}
+
+#ifdef __AVX2__
 /* The patterns that fit digit d in the three bands (lanes 0-2 of *band)
  * and the three stacks (*stack), from its row triads o (at their lowest
- * bits) and column triads c (bit c) per band. Adds their numbers to *nband
- * and *nstack. Where the kernel has byte shuffles (AVX2), the lookups of
- * perm_by_row are three shuffles per vector; else lane by lane. */
+ * bits) and column triads c (bit c) per band, and their numbers added to
+ * *nband and *nstack: the lookups of perm_by_row as byte shuffles. */
 static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
                               vband *nband, vband *nstack)
 {
     /* row r's three triads gathered at bits 9r..9r+2 (o's bits are 3
      * apart, so the shifts do not overlap) */
-    vband x = (o | (o << 2) | (o << 4)) >> 4;
-#ifdef __AVX2__
-    vband g0, g1, g2;
+    vband x = (o | (o << 2) | (o << 4)) >> 4, g0, g1, g2;
+
     by_stack(c, &g0, &g1, &g2);
     *band = fits3_v(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
     *stack = fits3_v(g0, g1, g2);
     *nband += npat_v(*band);
     *nstack += npat_v(*stack);
-#else
-#pragma GCC unroll 3
-    for (unsigned k = 0; k < 3; k++) {
-        (*band)[k] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
-        (*nband)[k] += npat((*band)[k]);
-    }
-#pragma GCC unroll 3
-    for (unsigned j = 0; j < 3; j++) {
-        (*stack)[j] = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
-                            (c[2] >> (3 * j)) & 7u);
-        (*nstack)[j] += npat((*stack)[j]);
-    }
-#endif
 }
+#endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
 /* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
@@ -674,7 +691,7 @@ static inline vquad quad_bytes(__m128i x)
  * code, on four times the width. */
 static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
                              vband o[9], vband c[9], vband in[9], vband cin[9],
-                             vband fits[2][9], vquad *nb, vquad *ns)
+                             struct fits *f, vquad *nb, vquad *ns)
 {
     const vquad bands = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0,
                          ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
@@ -723,8 +740,8 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
     _mm512_mask_storeu_epi32(&c[d0], lanes, (__m512i)cw);
     _mm512_mask_storeu_epi32(&in[d0], lanes, (__m512i)m);
     _mm512_mask_storeu_epi32(&cin[d0], lanes, (__m512i)n);
-    _mm512_mask_storeu_epi32(&fits[0][d0], lanes, (__m512i)fb);
-    _mm512_mask_storeu_epi32(&fits[1][d0], lanes, (__m512i)fs);
+    _mm512_mask_storeu_epi32(&f->of[0][d0], lanes, (__m512i)fb);
+    _mm512_mask_storeu_epi32(&f->of[1][d0], lanes, (__m512i)fs);
 }
 
 /* The sum of v's four 128-bit lanes. */
@@ -738,9 +755,8 @@ static inline vband quad_sum(vquad v)
 }
 #endif
 
-/* Fills fits[0][d] with digit d's patterns in the three bands (lanes 0-2)
- * and fits[1][d] in the three stacks, and returns in total[b] the number of
- * patterns summed over the digits (b 0-2 bands, 3-5 stacks).
+/* Fills *f: the patterns that fit each digit in each band and stack, and
+ * their numbers summed over the digits.
  * Returns 0 on a dead end: a triad (three cells of a row, or of a column,
  * in one box) where fewer than three digits can stand, or more than three
  * must; it holds three. Without this check the pattern branches wander
@@ -749,8 +765,7 @@ static inline vband quad_sum(vquad v)
  * locked candidates, exactly when every pattern left to it holds the
  * triad. Returns 2 when hidden triads cleared candidates (*dirty: their
  * digits), else 1. */
-static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
-                    unsigned *dirty)
+static int all_fits(struct bb *s, struct fits *f, unsigned *dirty)
 {
     /* Counts to four, bit-sliced over the digits, per band: the row
      * triads at their lowest bits, the column triads at bit c; r and c
@@ -759,17 +774,16 @@ static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
     vband c1 = r1, c2 = r1, c3 = r1, c4 = r1;
     vband i1 = r1, i2 = r1, i3 = r1, i4 = r1, j1 = r1, j2 = r1, j3 = r1,
           j4 = r1;
-    vband in[9], cin[9], nband = r1, nstack = r1;
+    vband in[9], cin[9];
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
     /* the work per digit four digits at a time, then the counts */
     vband o[9], c[9];
     vquad nb = {0}, ns = {0};
-    quad_fits(s, 0, 0xFFFF, o, c, in, cin, fits, &nb, &ns);
-    quad_fits(s, 4, 0xFFFF, o, c, in, cin, fits, &nb, &ns);
-    quad_fits(s, 8, 0x000F, o, c, in, cin, fits, &nb, &ns);
-    nband = quad_sum(nb);
-    nstack = quad_sum(ns);
+    quad_fits(s, 0, 0xFFFF, o, c, in, cin, f, &nb, &ns);
+    quad_fits(s, 4, 0xFFFF, o, c, in, cin, f, &nb, &ns);
+    quad_fits(s, 8, 0x000F, o, c, in, cin, f, &nb, &ns);
+    vband nband = quad_sum(nb), nstack = quad_sum(ns);
     for (unsigned d = 0; d < 9; d++) {
         vband m = in[d], n = cin[d];
         r4 |= r3 & o[d], r3 |= r2 & o[d], r2 |= r1 & o[d], r1 |= o[d];
@@ -779,6 +793,12 @@ static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
     }
 #else
     const vband bands = {~0u, ~0u, ~0u, 0};
+#ifdef __AVX2__
+    vband nband = r1, nstack = r1;
+#else
+    for (unsigned b = 0; b < 6; b++)
+        f->total[b] = 0;
+#endif
     for (unsigned d = 0; d < 9; d++) {
         vband w = s->cand[d];
         vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
@@ -802,13 +822,33 @@ static int all_fits(struct bb *s, vband fits[2][9], unsigned total[6],
         in[d] = m, cin[d] = n;
         i4 |= i3 & m, i3 |= i2 & m, i2 |= i1 & m, i1 |= m;
         j4 |= j3 & n, j3 |= j2 & n, j2 |= j1 & n, j1 |= n;
-        digit_fits(o, c, &fits[0][d], &fits[1][d], &nband, &nstack);
+#ifdef __AVX2__
+        digit_fits(o, c, &f->of[0][d], &f->of[1][d], &nband, &nstack);
+#else
+        /* row r's three triads gathered at bits 9r..9r+2 (o's bits are
+         * 3 apart, so the shifts do not overlap) */
+        vband x = (o | (o << 2) | (o << 4)) >> 4;
+#pragma GCC unroll 3
+        for (unsigned k = 0; k < 3; k++) {
+            f->of[k][d] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
+            f->total[k] += npat(f->of[k][d]);
+        }
+#pragma GCC unroll 3
+        for (unsigned j = 0; j < 3; j++) {
+            unsigned fit = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
+                                 (c[2] >> (3 * j)) & 7u);
+            f->of[3 + j][d] = fit;
+            f->total[3 + j] += npat(fit);
+        }
+#endif
     }
 #endif
+#ifdef __AVX2__
     for (unsigned k = 0; k < 3; k++) {
-        total[k] = nband[k];
-        total[3 + k] = nstack[k];
+        f->total[k] = nband[k];
+        f->total[3 + k] = nstack[k];
     }
+#endif
     if (vany((r3 ^ TRIAD_LOW) | (c3 ^ ROW_BITS) | i4 | j4))
         return 0;
     vband rows = i3 & r4, cols = j3 & c4;
@@ -847,8 +887,8 @@ static int pair_cell(const struct bb *s, struct branch *br)
 static int choose_branch(struct bb *s, struct branch *br, int dense,
                          unsigned *dirty)
 {
-    vband fits[2][9];
-    unsigned total[6], best = 6, fewest = 1000;
+    struct fits f;
+    unsigned best = 6, fewest = 1000;
 
     /* Dense puzzles (46 unsolved cells or fewer after the root's
      * propagation) branch on a cell with two candidates when there is one,
@@ -857,7 +897,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
      * sparser keep the patterns all the way down. */
     if (dense && pair_cell(s, br))
         return 1;
-    int fit = all_fits(s, fits, total, dirty);
+    int fit = all_fits(s, &f, dirty);
     if (fit != 1)
         return fit;
     /* Sparse states (more than 62 unsolved cells, an empty board at the
@@ -869,11 +909,11 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         return 1;
     }
     for (unsigned b = 0; b < 6; b++)
-        if (total[b] > 9 && total[b] < fewest)
-            fewest = total[b], best = b;
+        if (f.total[b] > 9 && f.total[b] < fewest)
+            fewest = f.total[b], best = b;
     unsigned digit = 9, n = 7;
     for (unsigned d = 0; d < 9 && best < 6; d++) {
-        unsigned m = npat(fits[best / 3][d][best % 3]);
+        unsigned m = npat(fits_of(&f, best, d));
         if (m >= 2 && m < n)
             n = m, digit = d;
     }
@@ -881,7 +921,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         br->kind = best < 3 ? BR_BAND : BR_STACK;
         br->index = best % 3;
         br->pos = digit;
-        br->alts = fits[best / 3][digit][best % 3];
+        br->alts = fits_of(&f, best, digit);
         return 1;
     }
     br->kind = BR_CELL;
