@@ -107,9 +107,19 @@ $(LAYER_OK): tools/check-layers.sh $(shell find src include -name '*.[chS]')
 	@tools/check-layers.sh
 	@touch $@
 
+# The solver's kernel per instruction set (src/engine/sudoku_avx2.c and
+# sudoku_avx512.c include sudoku.c; it picks one at run time): each file gets
+# the flags of its path, on x86-64 only. The rest of the build stays baseline.
+ISA_AVX2   := -mavx2 -mbmi -mbmi2 -mpopcnt
+ISA_AVX512 := $(ISA_AVX2) -mavx512f -mavx512bw -mavx512vl -mavx512vbmi
+ifneq ($(filter x86_64%,$(shell $(CC) -dumpmachine)),)
+%/engine/sudoku_avx2.o:   ISA_CFLAGS := $(ISA_AVX2)
+%/engine/sudoku_avx512.o: ISA_CFLAGS := $(ISA_AVX512)
+endif
+
 $(B)/obj/%.o: src/%.c | $(LAYER_OK)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(LAYER_INC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(LAYER_INC) $(ALL_CFLAGS) $(ISA_CFLAGS) -c -o $@ $<
 
 $(B)/obj/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -251,7 +261,7 @@ FUZZ_MAX_LEN_sudoku := 256
 
 $(FUZZ_DIR)/obj/%.o: src/%.c | $(LAYER_OK)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(INC_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+	$(FUZZ_CC) $(CPPFLAGS) $(INC_ALL) $(FUZZ_CFLAGS) $(ISA_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 $(FUZZ_DIR)/obj/api/assets.o: src/api/assets.S openapi.yaml $(wildcard src/web/* src/web/js/*)
 	@mkdir -p $(@D)
@@ -260,7 +270,9 @@ $(FUZZ_DIR)/obj/api/assets.o: src/api/assets.S openapi.yaml $(wildcard src/web/*
 $(FUZZ_DIR)/fuzz_api: tests/fuzz/fuzz_api.c $(FUZZ_LIB_OBJ)
 	$(FUZZ_CC) $(CPPFLAGS) $(INC_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LIBS) $(LDLIBS)
 
-$(FUZZ_DIR)/fuzz_sudoku: tests/fuzz/fuzz_sudoku.c $(FUZZ_DIR)/obj/engine/sudoku.o
+$(FUZZ_DIR)/fuzz_sudoku: tests/fuzz/fuzz_sudoku.c \
+    $(FUZZ_DIR)/obj/engine/sudoku.o $(FUZZ_DIR)/obj/engine/sudoku_avx2.o \
+    $(FUZZ_DIR)/obj/engine/sudoku_avx512.o
 	$(FUZZ_CC) $(CPPFLAGS) $(INC_ENGINE) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
 
 fuzz-build:

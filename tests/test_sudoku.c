@@ -725,6 +725,113 @@ static void four_threads_solve_the_hardest_set_as_one_does(void **state)
     }
 }
 
+/* ------------------------------------------------------ kernel paths */
+
+/* One search on path isa, all it returns. */
+struct path_run {
+    enum sudoku_status status;
+    unsigned count;
+    struct sudoku_grid solution;
+    struct sudoku_stats stats;
+};
+
+static struct path_run run_path(enum sudoku_isa isa,
+                                const struct sudoku_grid *g, unsigned limit,
+                                uint64_t max_nodes)
+{
+    struct path_run r;
+    memset(&r, 0, sizeof r);
+    r.status = sudoku_count_isa(isa, g, limit, max_nodes, &r.solution, &r.count,
+                                &r.stats);
+    return r;
+}
+
+/* Every path the CPU has against the baseline on board g: the same status,
+ * count, first solution, nodes and guesses. */
+static void compare_paths(const struct sudoku_grid *g, unsigned limit,
+                          uint64_t max_nodes, unsigned lineno)
+{
+    struct path_run base = run_path(SUDOKU_ISA_SSE2, g, limit, max_nodes);
+
+    for (unsigned isa = 1; isa < SUDOKU_ISA_COUNT; isa++) {
+        if (!sudoku_isa_supported((enum sudoku_isa)isa))
+            continue;
+        struct path_run r = run_path((enum sudoku_isa)isa, g, limit, max_nodes);
+        if (r.status != base.status || r.count != base.count ||
+            r.stats.nodes != base.stats.nodes ||
+            r.stats.guesses != base.stats.guesses ||
+            (base.count > 0 &&
+             memcmp(&r.solution, &base.solution, sizeof r.solution) != 0))
+            fail_msg("line %u, limit %u: path %s differs from %s (count %u "
+                     "against %u, nodes %llu against %llu, guesses %llu "
+                     "against %llu)",
+                     lineno, limit, sudoku_isa_name((enum sudoku_isa)isa),
+                     sudoku_isa_name(SUDOKU_ISA_SSE2), r.count, base.count,
+                     (unsigned long long)r.stats.nodes,
+                     (unsigned long long)base.stats.nodes,
+                     (unsigned long long)r.stats.guesses,
+                     (unsigned long long)base.stats.guesses);
+    }
+}
+
+static void compare_line(const char *line, unsigned lineno, void *ctx)
+{
+    struct sudoku_grid g;
+    (void)ctx;
+
+    assert_int_equal(sudoku_parse(line, 81, &g, NULL), SUDOKU_OK);
+    compare_paths(&g, 1, 0, lineno);
+    compare_paths(&g, 2, 0, lineno);
+    compare_paths(&g, 2, 7, lineno); /* cut short by the budget */
+}
+
+/* The 600 sample puzzles (count to 2, first solution, a budget of 7
+ * nodes) and boards cut from a solution (count to 300) on every path. */
+static void
+every_isa_path_gives_the_baselines_answers_nodes_and_guesses(void **state)
+{
+    static const char *const sets[] = {
+        "puzzles2_17_clue", "puzzles3_magictour_top1465",
+        "puzzles5_forum_hardest_1905_11+", "puzzles7_serg_benchmark"};
+    (void)state;
+
+    for (unsigned k = 0; k < sizeof sets / sizeof sets[0]; k++)
+        assert_int_equal(each_puzzle(sets[k], compare_line, NULL), 150);
+    struct sudoku_grid full = grid_of(example_solution);
+    uint32_t seed = 4242;
+    for (unsigned blanks = 20; blanks <= 64; blanks += 4) {
+        struct sudoku_grid g = full;
+        blank_cells(&g, blanks, &seed);
+        compare_paths(&g, 300, 0, blanks);
+    }
+}
+
+/* The chosen path is one the CPU has, and sudoku_count takes it. */
+static void
+current_isa_is_supported_and_an_unknown_one_runs_the_baseline(void **state)
+{
+    (void)state;
+    enum sudoku_isa cur = sudoku_isa_current();
+
+    assert_true(sudoku_isa_supported(SUDOKU_ISA_SSE2));
+    assert_true(sudoku_isa_supported(cur));
+    assert_string_equal(sudoku_isa_name(SUDOKU_ISA_AVX2), "avx2");
+    assert_string_equal(sudoku_isa_name(SUDOKU_ISA_AVX512), "avx512");
+    /* an unsupported or unknown path runs the baseline: no SIGILL */
+    struct sudoku_grid g = grid_of(example);
+    struct path_run a = run_path((enum sudoku_isa)SUDOKU_ISA_COUNT, &g, 2, 0);
+    struct path_run b = run_path(cur, &g, 2, 0);
+    unsigned count = 0;
+    struct sudoku_grid s;
+    struct sudoku_stats st;
+    assert_int_equal(sudoku_count(&g, 2, 0, &s, &count, &st), SUDOKU_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(a.count, 1);
+    assert_int_equal(b.count, 1);
+    assert_memory_equal(&s, &b.solution, sizeof s);
+    assert_int_equal(st.nodes, b.stats.nodes);
+}
+
 int test_sudoku(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -759,6 +866,10 @@ int test_sudoku(unsigned *ntests)
         cmocka_unit_test(grid_units_agree_with_conflicts),
         cmocka_unit_test(clock_is_monotonic),
         cmocka_unit_test(four_threads_solve_the_hardest_set_as_one_does),
+        cmocka_unit_test(
+            every_isa_path_gives_the_baselines_answers_nodes_and_guesses),
+        cmocka_unit_test(
+            current_isa_is_supported_and_an_unknown_one_runs_the_baseline),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("sudoku", tests, NULL, NULL);

@@ -75,6 +75,33 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
                                 struct sudoku_grid *solution, unsigned *count,
                                 struct sudoku_stats *stats);
 
+/* The solver's kernel is built for several instruction sets and one is
+ * chosen once, at start: the best the CPU has, or the one the environment
+ * variable SUDOKUD_ISA names ("sse2", "avx2", "avx512") when the CPU has it
+ * (an unknown or unsupported name is ignored: the best is used). Every path
+ * gives the same solutions, counts, nodes and guesses; only time differs.
+ * Off x86-64 there is one path, named "generic". */
+enum sudoku_isa { SUDOKU_ISA_SSE2 = 0, SUDOKU_ISA_AVX2, SUDOKU_ISA_AVX512 };
+#define SUDOKU_ISA_COUNT 3
+
+/* The name of a path: "sse2" (or "generic"), "avx2", "avx512". */
+const char *sudoku_isa_name(enum sudoku_isa isa);
+
+/* 1 when this build has the path and the CPU (and OS) can run it, else 0. */
+int sudoku_isa_supported(enum sudoku_isa isa);
+
+/* The path sudoku_count and sudoku_solve take. */
+enum sudoku_isa sudoku_isa_current(void);
+
+/* sudoku_count on path `isa` (the baseline when it is not supported): for
+ * tests and benchmarks that compare the paths in one process. */
+enum sudoku_status sudoku_count_isa(enum sudoku_isa isa,
+                                    const struct sudoku_grid *puzzle,
+                                    unsigned limit, uint64_t max_nodes,
+                                    struct sudoku_grid *solution,
+                                    unsigned *count,
+                                    struct sudoku_stats *stats);
+
 /* sudoku_count with limit 1: *solved is 1 when *solution holds a solution. */
 enum sudoku_status sudoku_solve(const struct sudoku_grid *puzzle,
                                 uint64_t max_nodes,

@@ -47,13 +47,50 @@
  * the last is tried on a copy of the state, the last one in place. A node is
  * the root or one alternative tried; the node budget is checked before each
  * node.
+ *
+ * Kernels: everything from "Propagation" down is built once per instruction
+ * set (sudoku_avx2.c, sudoku_avx512.c; see "Dispatch" at the end). The
+ * AVX2 build does the triad check's and locked candidates' table lookups as
+ * byte shuffles of whole vectors, the AVX-512 build the triad check's work
+ * per digit four digits at a time; the rules and their order are the same,
+ * so every path visits the same nodes.
  */
 #include "sudoku.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "grid.h"
 #include "sudoku_bits.h"
+
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
+/* The kernel (propagation and search, the sections below "Text and rules")
+ * is built once per instruction set: sudoku_avx2.c and sudoku_avx512.c
+ * include this file with SUDOKU_KERNEL naming their entry point, and the
+ * Makefile gives each its -m flags, so the compiler spends the width and
+ * instructions it has (three-input logic, masks, popcount) on the same code:
+ * the same nodes and guesses on every path. This build is the baseline
+ * (SSE2 on x86-64) and holds the rest of the library and the dispatch. */
+#ifndef SUDOKU_KERNEL
+#define SUDOKU_KERNEL sudoku_kernel_sse2
+#define SUDOKU_BASELINE 1
+#else
+#define SUDOKU_BASELINE 0
+#endif
+
+/* The kernels' entry points, one per path (sudoku_count's contract). */
+#define SUDOKU_KERNEL_ARGS                                                     \
+    const struct sudoku_grid *puzzle, unsigned limit, uint64_t max_nodes,      \
+        struct sudoku_grid *solution, unsigned *count,                         \
+        struct sudoku_stats *stats
+enum sudoku_status sudoku_kernel_sse2(SUDOKU_KERNEL_ARGS);
+enum sudoku_status sudoku_kernel_avx2(SUDOKU_KERNEL_ARGS);
+enum sudoku_status sudoku_kernel_avx512(SUDOKU_KERNEL_ARGS);
+
+#if SUDOKU_BASELINE
 
 /* ========================================================================
  * Text and rules
@@ -158,6 +195,8 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
     return sudoku_conflicts(solution, NULL, 0) == 0;
 }
 
+#endif /* SUDOKU_BASELINE */
+
 /* ========================================================================
  * Propagation
  * ===================================================================== */
@@ -256,6 +295,110 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     return placed;
 }
 
+#ifdef __AVX2__
+/* ------------------------------------------------------------------------
+ * Byte-shuffle lookups for the AVX kernels: each lane's index in its low
+ * byte and its other bytes 0 (entry 0 of every table is 0, so they stay 0).
+ * ------------------------------------------------------------------------ */
+
+/* fits3 of each lane: the patterns that fit triad sets g0, g1, g2. */
+static inline vband fits3_v(vband g0, vband g1, vband g2)
+{
+    const __m128i t0 = _mm_loadl_epi64((const __m128i *)perm_by_row[0]);
+    const __m128i t1 = _mm_loadl_epi64((const __m128i *)perm_by_row[1]);
+    const __m128i t2 = _mm_loadl_epi64((const __m128i *)perm_by_row[2]);
+
+    return (vband)_mm_shuffle_epi8(t0, (__m128i)g0) &
+           (vband)_mm_shuffle_epi8(t1, (__m128i)g1) &
+           (vband)_mm_shuffle_epi8(t2, (__m128i)g2);
+}
+
+/* npat of each lane (a pattern set, under 64). */
+static inline vband npat_v(vband f)
+{
+    const __m128i pop4 =
+        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4);
+    return (vband)_mm_add_epi8(_mm_shuffle_epi8(pop4, (__m128i)(f & 15u)),
+                               _mm_shuffle_epi8(pop4, (__m128i)(f >> 4)));
+}
+
+/* pattern_union of each lane's pattern set f: the union of patterns 0-3
+ * and of patterns 4-5, each a 16-entry table (bit 8 only ever comes from
+ * patterns 0-3): entries 0-15 of pattern_union, and 0, 16, 32, 48. The
+ * path test holds the AVX paths to the baseline node for node. */
+static inline vband union_v(vband f)
+{
+    const __m128i lo = _mm_setr_epi8(
+        0x00, 0x11, (char)0xA1, (char)0xB1, 0x0A, 0x1B, (char)0xAB, (char)0xBB,
+        0x62, 0x73, (char)0xE3, (char)0xF3, 0x6A, 0x7B, (char)0xEB, (char)0xFB);
+    const __m128i lo8 =
+        _mm_setr_epi8(0, 1, 0, 1, 1, 1, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1);
+    const __m128i hi = _mm_setr_epi8(0x00, (char)0x8C, 0x54, (char)0xDC, 0, 0,
+                                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    __m128i a = (__m128i)(f & 15u), b = (__m128i)(f >> 4);
+
+    return (vband)_mm_or_si128(_mm_shuffle_epi8(lo, a),
+                               _mm_shuffle_epi8(hi, b)) |
+           ((vband)_mm_shuffle_epi8(lo8, a) << 8);
+}
+
+/* Lane j of *g0, *g1, *g2: bits 3j..3j+2 of lanes 0, 1, 2 of c (stack j's
+ * columns in bands 0, 1, 2); lane 3 gets 0. */
+static inline void by_stack(vband c, vband *g0, vband *g1, vband *g2)
+{
+    const __m128i shift = _mm_setr_epi32(0, 3, 6, 32);
+    *g0 =
+        (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x00), shift) & 7u;
+    *g1 =
+        (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0x55), shift) & 7u;
+    *g2 =
+        (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0xAA), shift) & 7u;
+}
+
+/* Band locked candidates as below, the three bands and the three stacks
+ * each at once. */
+static int band_locked(struct bb *s, unsigned d)
+{
+    const vband bands = {~0u, ~0u, ~0u, 0};
+    const __m128i spread =
+        _mm_setr_epi8(0, 1, 8, 9, 64, 65, 72, 73, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m128i by_band = _mm_setr_epi32(0, 3, 6, 32);
+    vband w = s->cand[d];
+    vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
+    vband x = (o | (o << 2) | (o << 4)) >> 4;
+    vband fit = union_v(fits3_v(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u));
+
+    if (vany((vband)(fit == 0)))
+        return -1;
+    /* the triads of fit (bit 3r + b) back at bits 9r + 3b, then cells */
+    vband t = (vband)_mm_shuffle_epi8(spread, (__m128i)(fit & 7u)) |
+              (vband)_mm_shuffle_epi8(spread, (__m128i)((fit >> 3) & 7u)) << 9 |
+              (vband)_mm_shuffle_epi8(spread, (__m128i)(fit >> 6)) << 18;
+    w &= t | (t << 1) | (t << 2);
+
+    vband c = (w | (w >> 9) | (w >> 18)) & ROW_BITS, g0, g1, g2;
+    by_stack(c, &g0, &g1, &g2);
+    vband sfit = union_v(fits3_v(g0, g1, g2));
+    if (vany((vband)(sfit == 0) & bands))
+        return -1;
+    /* lane j: stack j's triads to clear, bit 3k + column of band k; moved
+     * to lane k, bit 3j + column */
+    vband gone = (g0 | (g1 << 3) | (g2 << 6)) & ~sfit & bands;
+    vband h = ((vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)gone, 0x00),
+                                     by_band) &
+               7u) |
+              ((vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)gone, 0x55),
+                                     by_band) &
+               7u) << 3 |
+              ((vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)gone, 0xAA),
+                                     by_band) &
+               7u) << 6;
+    w &= ~(h | (h << 9) | (h << 18));
+    int changed = vany(w ^ s->cand[d]);
+    s->cand[d] = w;
+    return changed;
+}
+#else
 /* Band locked candidates of digit d: its occupied triads of each band and
  * stack (3x3, bit 3r + b) are cut to the union of the patterns that fit
  * them. Returns -1 on a dead end, else 1 when it cleared a candidate, 0
@@ -299,6 +442,8 @@ static int band_locked(struct bb *s, unsigned d)
     }
     return changed;
 }
+
+#endif /* __AVX2__ */
 
 /* Runs the rules to a fixpoint, cheapest first: naked singles until none,
  * then hidden singles, then locked candidates, each time only for the
@@ -471,8 +616,136 @@ static unsigned hidden_triads(struct bb *s, const vband in[9],
     return dirty;
 }
 
-/* Fills fits[b][d] for the three bands (b 0-2) and stacks (b 3-5) and
- * returns in total[b] the number of patterns summed over the digits.
+/* The patterns that fit each digit in each band and stack (bit p for
+ * band_perms[p] or stack_perms[p]), and their numbers summed over the
+ * digits; b 0-2 are the bands, 3-5 the stacks. Vectors of three lanes
+ * where the kernel fills them as vectors (AVX2), else plain words: the
+ * baseline has no cheap way to set one lane of a vector. */
+struct fits {
+#ifdef __AVX2__
+    vband of[2][9]; /* digit d in band or stack b: of[b / 3][d][b % 3] */
+#else
+    unsigned of[6][9]; /* of[b][d] */
+#endif
+    unsigned total[6];
+};
+
+static inline unsigned fits_of(const struct fits *f, unsigned b, unsigned d)
+{
+#ifdef __AVX2__
+    return f->of[b / 3][d][b % 3];
+#else
+    return f->of[b][d];
+#endif
+}
+
+#ifdef __AVX2__
+/* The patterns that fit digit d in the three bands (lanes 0-2 of *band)
+ * and the three stacks (*stack), from its row triads o (at their lowest
+ * bits) and column triads c (bit c) per band, and their numbers added to
+ * *nband and *nstack: the lookups of perm_by_row as byte shuffles. */
+static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
+                              vband *nband, vband *nstack)
+{
+    /* row r's three triads gathered at bits 9r..9r+2 (o's bits are 3
+     * apart, so the shifts do not overlap) */
+    vband x = (o | (o << 2) | (o << 4)) >> 4, g0, g1, g2;
+
+    by_stack(c, &g0, &g1, &g2);
+    *band = fits3_v(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
+    *stack = fits3_v(g0, g1, g2);
+    *nband += npat_v(*band);
+    *nstack += npat_v(*stack);
+}
+#endif
+
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
+typedef uint32_t vquad __attribute__((vector_size(64)));
+
+static inline vquad quad_shuffle(vquad table, vquad idx)
+{
+    return (vquad)_mm512_shuffle_epi8((__m512i)table, (__m512i)idx);
+}
+
+static inline vquad quad_bytes(__m128i x)
+{
+    return (vquad)_mm512_broadcast_i32x4(x);
+}
+
+/* all_fits' work for digits d0..d0+3 at once (only d0 when `lanes` is
+ * 0xF): their row triads o and column triads c, the triads each must
+ * stand in (in, cin), their patterns (fits) and the patterns' numbers,
+ * added per lane to *nb and *ns. The same operations as the one-digit
+ * code, on four times the width. */
+static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
+                             vband o[9], vband c[9], vband in[9], vband cin[9],
+                             struct fits *f, vquad *nb, vquad *ns)
+{
+    const vquad bands = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0,
+                         ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
+    const vquad t0 =
+        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[0]));
+    const vquad t1 =
+        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[1]));
+    const vquad t2 =
+        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[2]));
+    const vquad pop4 = quad_bytes(
+        _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
+    const __m512i shift = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 3, 6, 32));
+    vquad w = (vquad)_mm512_maskz_loadu_epi32(lanes, &s->cand[d0]);
+    vquad ow = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
+    vquad cw = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
+    vquad row_mates = ((ow << 3) & (0x48u * COL_BITS)) |
+                      ((ow << 6) & (0x40u * COL_BITS)) |
+                      ((ow >> 3) & (0x09u * COL_BITS)) | ((ow >> 6) & COL_BITS);
+    vquad box_mates =
+        ((ow << 9) | (ow << 18) | (ow >> 9) | (ow >> 18)) & TRIAD_LOW;
+    vquad m = ow & ~(row_mates & box_mates);
+    /* the columns held in two bands or more, in every band's lane */
+    vquad next = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xC9);
+    vquad prev = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xD2);
+    vquad twice = (cw & next) | (cw & prev) | (next & prev);
+    vquad stack_mates = ((cw << 1) & 0x1B6u) | ((cw << 2) & 0x124u) |
+                        ((cw >> 1) & 0x0DBu) | ((cw >> 2) & 0x049u);
+    vquad n = cw & ~(twice & stack_mates) & bands;
+    vquad x = (ow | (ow << 2) | (ow << 4)) >> 4;
+    vquad g0 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x00),
+                                        shift) &
+               7u;
+    vquad g1 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x55),
+                                        shift) &
+               7u;
+    vquad g2 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0xAA),
+                                        shift) &
+               7u;
+    vquad fb = quad_shuffle(t0, x & 7u) & quad_shuffle(t1, (x >> 9) & 7u) &
+               quad_shuffle(t2, (x >> 18) & 7u);
+    vquad fs =
+        quad_shuffle(t0, g0) & quad_shuffle(t1, g1) & quad_shuffle(t2, g2);
+    *nb += quad_shuffle(pop4, fb & 15u) + quad_shuffle(pop4, fb >> 4);
+    *ns += quad_shuffle(pop4, fs & 15u) + quad_shuffle(pop4, fs >> 4);
+    _mm512_mask_storeu_epi32(&o[d0], lanes, (__m512i)ow);
+    _mm512_mask_storeu_epi32(&c[d0], lanes, (__m512i)cw);
+    _mm512_mask_storeu_epi32(&in[d0], lanes, (__m512i)m);
+    _mm512_mask_storeu_epi32(&cin[d0], lanes, (__m512i)n);
+    _mm512_mask_storeu_epi32(&f->of[0][d0], lanes, (__m512i)fb);
+    _mm512_mask_storeu_epi32(&f->of[1][d0], lanes, (__m512i)fs);
+}
+
+/* The sum of v's four 128-bit lanes. */
+static inline vband quad_sum(vquad v)
+{
+    __m512i x = (__m512i)v;
+    return (vband)_mm_add_epi32(_mm_add_epi32(_mm512_castsi512_si128(x),
+                                              _mm512_extracti32x4_epi32(x, 1)),
+                                _mm_add_epi32(_mm512_extracti32x4_epi32(x, 2),
+                                              _mm512_extracti32x4_epi32(x, 3)));
+}
+#endif
+
+/* Fills *f: the patterns that fit each digit in each band and stack, and
+ * their numbers summed over the digits.
  * Returns 0 on a dead end: a triad (three cells of a row, or of a column,
  * in one box) where fewer than three digits can stand, or more than three
  * must; it holds three. Without this check the pattern branches wander
@@ -481,10 +754,8 @@ static unsigned hidden_triads(struct bb *s, const vband in[9],
  * locked candidates, exactly when every pattern left to it holds the
  * triad. Returns 2 when hidden triads cleared candidates (*dirty: their
  * digits), else 1. */
-static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
-                    unsigned *dirty)
+static int all_fits(struct bb *s, struct fits *f, unsigned *dirty)
 {
-    const vband bands = {~0u, ~0u, ~0u, 0};
     /* Counts to four, bit-sliced over the digits, per band: the row
      * triads at their lowest bits, the column triads at bit c; r and c
      * count the digits that can stand there, i and j those that must. */
@@ -494,40 +765,79 @@ static int all_fits(struct bb *s, unsigned fits[6][9], unsigned total[6],
           j4 = r1;
     vband in[9], cin[9];
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+    /* the work per digit four digits at a time, then the counts */
+    vband o[9], c[9];
+    vquad nb = {0}, ns = {0};
+    quad_fits(s, 0, 0xFFFF, o, c, in, cin, f, &nb, &ns);
+    quad_fits(s, 4, 0xFFFF, o, c, in, cin, f, &nb, &ns);
+    quad_fits(s, 8, 0x000F, o, c, in, cin, f, &nb, &ns);
+    vband nband = quad_sum(nb), nstack = quad_sum(ns);
+    for (unsigned d = 0; d < 9; d++) {
+        vband m = in[d], n = cin[d];
+        r4 |= r3 & o[d], r3 |= r2 & o[d], r2 |= r1 & o[d], r1 |= o[d];
+        c4 |= c3 & c[d], c3 |= c2 & c[d], c2 |= c1 & c[d], c1 |= c[d];
+        i4 |= i3 & m, i3 |= i2 & m, i2 |= i1 & m, i1 |= m;
+        j4 |= j3 & n, j3 |= j2 & n, j2 |= j1 & n, j1 |= n;
+    }
+#else
+    const vband bands = {~0u, ~0u, ~0u, 0};
+#ifdef __AVX2__
+    vband nband = r1, nstack = r1;
+#else
     for (unsigned b = 0; b < 6; b++)
-        total[b] = 0;
+        f->total[b] = 0;
+#endif
     for (unsigned d = 0; d < 9; d++) {
         vband w = s->cand[d];
         vband o = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
-        /* row r's three triads gathered at bits 9r..9r+2 (o's bits are
-         * 3 apart, so the shifts do not overlap) */
-        vband x = (o | (o << 2) | (o << 4)) >> 4;
         r4 |= r3 & o, r3 |= r2 & o, r2 |= r1 & o, r1 |= o;
         vband c = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
         c4 |= c3 & c, c3 |= c2 & c, c2 |= c1 & c, c1 |= c;
-        vband m = lone(o & 0x49u) | lone(o & (0x49u << 9)) |
-                  lone(o & (0x49u << 18)) | lone(o & COL_BITS) |
-                  lone(o & (COL_BITS << 3)) | lone(o & (COL_BITS << 6));
+        /* the triads alone in their row of boxes or in their box: o less
+         * those with a mate in both (shifts kept inside rows and bands) */
+        vband row_mates =
+            ((o << 3) & (0x48u * COL_BITS)) | ((o << 6) & (0x40u * COL_BITS)) |
+            ((o >> 3) & (0x09u * COL_BITS)) | ((o >> 6) & COL_BITS);
+        vband box_mates =
+            ((o << 9) | (o << 18) | (o >> 9) | (o >> 18)) & TRIAD_LOW;
+        vband m = o & ~(row_mates & box_mates);
         uint32_t twice = (c[0] & c[1]) | (c[0] & c[2]) | (c[1] & c[2]);
-        vband n = ((c & ~twice) | lone(c & 7u) | lone(c & (7u << 3)) |
-                   lone(c & (7u << 6))) &
-                  bands;
+        /* the same for the column triads: alone in their band's stack,
+         * or in their column of bands */
+        vband stack_mates = ((c << 1) & 0x1B6u) | ((c << 2) & 0x124u) |
+                            ((c >> 1) & 0x0DBu) | ((c >> 2) & 0x049u);
+        vband n = c & ~(twice & stack_mates) & bands;
         in[d] = m, cin[d] = n;
         i4 |= i3 & m, i3 |= i2 & m, i2 |= i1 & m, i1 |= m;
         j4 |= j3 & n, j3 |= j2 & n, j2 |= j1 & n, j1 |= n;
+#ifdef __AVX2__
+        digit_fits(o, c, &f->of[0][d], &f->of[1][d], &nband, &nstack);
+#else
+        /* row r's three triads gathered at bits 9r..9r+2 (o's bits are
+         * 3 apart, so the shifts do not overlap) */
+        vband x = (o | (o << 2) | (o << 4)) >> 4;
 #pragma GCC unroll 3
         for (unsigned k = 0; k < 3; k++) {
-            fits[k][d] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
-            total[k] += pop6[fits[k][d]];
+            f->of[k][d] = fits3(x[k] & 7u, (x[k] >> 9) & 7u, (x[k] >> 18) & 7u);
+            f->total[k] += npat(f->of[k][d]);
         }
 #pragma GCC unroll 3
         for (unsigned j = 0; j < 3; j++) {
-            unsigned f = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
-                               (c[2] >> (3 * j)) & 7u);
-            fits[3 + j][d] = f;
-            total[3 + j] += pop6[f];
+            unsigned fit = fits3((c[0] >> (3 * j)) & 7u, (c[1] >> (3 * j)) & 7u,
+                                 (c[2] >> (3 * j)) & 7u);
+            f->of[3 + j][d] = fit;
+            f->total[3 + j] += npat(fit);
         }
+#endif
     }
+#endif
+#ifdef __AVX2__
+    for (unsigned k = 0; k < 3; k++) {
+        f->total[k] = nband[k];
+        f->total[3 + k] = nstack[k];
+    }
+#endif
     if (vany((r3 ^ TRIAD_LOW) | (c3 ^ ROW_BITS) | i4 | j4))
         return 0;
     vband rows = i3 & r4, cols = j3 & c4;
@@ -566,7 +876,8 @@ static int pair_cell(const struct bb *s, struct branch *br)
 static int choose_branch(struct bb *s, struct branch *br, int dense,
                          unsigned *dirty)
 {
-    unsigned fits[6][9], total[6], best = 6, fewest = 1000;
+    struct fits f;
+    unsigned best = 6, fewest = 1000;
 
     /* Dense puzzles (46 unsolved cells or fewer after the root's
      * propagation) branch on a cell with two candidates when there is one,
@@ -575,7 +886,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
      * sparser keep the patterns all the way down. */
     if (dense && pair_cell(s, br))
         return 1;
-    int fit = all_fits(s, fits, total, dirty);
+    int fit = all_fits(s, &f, dirty);
     if (fit != 1)
         return fit;
     /* Sparse states (more than 62 unsolved cells, an empty board at the
@@ -587,11 +898,11 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         return 1;
     }
     for (unsigned b = 0; b < 6; b++)
-        if (total[b] > 9 && total[b] < fewest)
-            fewest = total[b], best = b;
+        if (f.total[b] > 9 && f.total[b] < fewest)
+            fewest = f.total[b], best = b;
     unsigned digit = 9, n = 7;
     for (unsigned d = 0; d < 9 && best < 6; d++) {
-        unsigned m = pop6[fits[best][d]];
+        unsigned m = npat(fits_of(&f, best, d));
         if (m >= 2 && m < n)
             n = m, digit = d;
     }
@@ -599,7 +910,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         br->kind = best < 3 ? BR_BAND : BR_STACK;
         br->index = best % 3;
         br->pos = digit;
-        br->alts = fits[best][digit];
+        br->alts = fits_of(&f, best, digit);
         return 1;
     }
     br->kind = BR_CELL;
@@ -680,10 +991,7 @@ static void search(struct search *sr, struct bb *s, int locked)
     }
 }
 
-enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
-                                unsigned limit, uint64_t max_nodes,
-                                struct sudoku_grid *solution, unsigned *count,
-                                struct sudoku_stats *stats)
+enum sudoku_status SUDOKU_KERNEL(SUDOKU_KERNEL_ARGS)
 {
     struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution, 0};
     struct bb s;
@@ -730,6 +1038,131 @@ enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
     return sr.out_of_budget ? SUDOKU_BUDGET : SUDOKU_OK;
 }
 
+#if SUDOKU_BASELINE
+/* ========================================================================
+ * Dispatch
+ * ===================================================================== */
+
+typedef enum sudoku_status sudoku_kernel_fn(SUDOKU_KERNEL_ARGS);
+
+/* The AVX kernels exist where sudoku_avx2.c and sudoku_avx512.c build
+ * them: x86-64 with GCC or Clang (their __builtin_cpu_supports). */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SUDOKU_ISA_KERNELS 1
+#else
+#define SUDOKU_ISA_KERNELS 0
+#endif
+
+static sudoku_kernel_fn *const isa_kernels[SUDOKU_ISA_COUNT] = {
+    sudoku_kernel_sse2,
+#if SUDOKU_ISA_KERNELS
+    sudoku_kernel_avx2, sudoku_kernel_avx512
+#else
+    sudoku_kernel_sse2, sudoku_kernel_sse2
+#endif
+};
+
+const char *sudoku_isa_name(enum sudoku_isa isa)
+{
+    switch (isa) {
+    case SUDOKU_ISA_AVX2:
+        return "avx2";
+    case SUDOKU_ISA_AVX512:
+        return "avx512";
+    default:
+        return SUDOKU_ISA_KERNELS ? "sse2" : "generic";
+    }
+}
+
+int sudoku_isa_supported(enum sudoku_isa isa)
+{
+#if SUDOKU_ISA_KERNELS
+    /* Every extension the Makefile enables for the file, since the
+     * compiler may use any of them; the OS must save the registers
+     * (libgcc's and compiler-rt's checks read XCR0 for AVX and AVX-512). */
+    __builtin_cpu_init();
+    int avx2 =
+        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+    switch (isa) {
+    case SUDOKU_ISA_SSE2:
+        return 1;
+    case SUDOKU_ISA_AVX2:
+        return avx2;
+    case SUDOKU_ISA_AVX512:
+        return avx2 && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("avx512vbmi");
+    }
+    return 0;
+#else
+    return isa == SUDOKU_ISA_SSE2;
+#endif
+}
+
+/* The best path the CPU has (each needs what the one below it needs). */
+static enum sudoku_isa isa_best(void)
+{
+    for (int i = SUDOKU_ISA_COUNT - 1; i > 0; i--)
+        if (sudoku_isa_supported((enum sudoku_isa)i))
+            return (enum sudoku_isa)i;
+    return SUDOKU_ISA_SSE2;
+}
+
+/* The path SUDOKUD_ISA names when the CPU has it, else the best it has. */
+static enum sudoku_isa isa_pick(void)
+{
+    const char *want = getenv("SUDOKUD_ISA");
+
+    for (int i = SUDOKU_ISA_COUNT - 1; want && i >= 0; i--)
+        if (strcmp(want, sudoku_isa_name((enum sudoku_isa)i)) == 0 &&
+            sudoku_isa_supported((enum sudoku_isa)i))
+            return (enum sudoku_isa)i;
+    return isa_best();
+}
+
+/* The path sudoku_count takes and the best one, chosen once by the
+ * constructor below. They are the library's only statics that are
+ * written: once, before main and so before any thread exists, and only read
+ * afterwards, so every caller sees one value with no lock and no atomics on
+ * the solver's path. -1 until then: a call from another constructor that
+ * runs first decides on the spot (the same way) without storing it. */
+static int isa_chosen = -1, isa_top = -1;
+
+__attribute__((constructor)) static void isa_init(void)
+{
+    isa_top = (int)isa_best();
+    isa_chosen = (int)isa_pick();
+}
+
+enum sudoku_isa sudoku_isa_current(void)
+{
+    return isa_chosen >= 0 ? (enum sudoku_isa)isa_chosen : isa_pick();
+}
+
+enum sudoku_status sudoku_count_isa(enum sudoku_isa isa,
+                                    const struct sudoku_grid *puzzle,
+                                    unsigned limit, uint64_t max_nodes,
+                                    struct sudoku_grid *solution,
+                                    unsigned *count, struct sudoku_stats *stats)
+{
+    int top = isa_top >= 0 ? isa_top : (int)isa_best();
+
+    if ((unsigned)isa >= SUDOKU_ISA_COUNT || (int)isa > top)
+        isa = SUDOKU_ISA_SSE2;
+    return isa_kernels[isa](puzzle, limit, max_nodes, solution, count, stats);
+}
+
+enum sudoku_status sudoku_count(const struct sudoku_grid *puzzle,
+                                unsigned limit, uint64_t max_nodes,
+                                struct sudoku_grid *solution, unsigned *count,
+                                struct sudoku_stats *stats)
+{
+    return isa_kernels[sudoku_isa_current()](puzzle, limit, max_nodes, solution,
+                                             count, stats);
+}
+
 enum sudoku_status sudoku_solve(const struct sudoku_grid *puzzle,
                                 uint64_t max_nodes,
                                 struct sudoku_grid *solution, int *solved,
@@ -741,3 +1174,4 @@ enum sudoku_status sudoku_solve(const struct sudoku_grid *puzzle,
     *solved = count > 0;
     return st;
 }
+#endif /* SUDOKU_BASELINE */

@@ -298,6 +298,72 @@ static void run_textbook(const struct set *s, double cap_s,
  * Main
  * ===================================================================== */
 
+/* ========================================================================
+ * Kernel paths
+ * ===================================================================== */
+
+/* Which path the solver took, and why, when SUDOKUD_ISA asked for another
+ * one (unknown name, or one this CPU lacks). */
+static void print_path(void)
+{
+    enum sudoku_isa cur = sudoku_isa_current();
+    const char *want = getenv("SUDOKUD_ISA");
+
+    printf("solver path: %s (this CPU has:", sudoku_isa_name(cur));
+    for (unsigned i = 0; i < SUDOKU_ISA_COUNT; i++)
+        if (sudoku_isa_supported((enum sudoku_isa)i))
+            printf(" %s", sudoku_isa_name((enum sudoku_isa)i));
+    printf(")");
+    if (want && *want && strcmp(want, sudoku_isa_name(cur)) != 0)
+        printf("; SUDOKUD_ISA=%s is unknown or not supported here, so the "
+               "best path is used",
+               want);
+    else if (want && *want)
+        printf(", forced by SUDOKUD_ISA");
+    printf("\n");
+}
+
+/* Count to 2 over the set on every path the CPU has, the paths
+ * interleaved over 3 rounds; prints each path's mean CPU time per puzzle
+ * (the best round) and 1 when their nodes differ (they must not). */
+static int time_paths(const struct set *s)
+{
+    double best[SUDOKU_ISA_COUNT];
+    uint64_t nodes[SUDOKU_ISA_COUNT] = {0};
+    int differ = 0;
+
+    for (unsigned i = 0; i < SUDOKU_ISA_COUNT; i++)
+        best[i] = 1e300;
+    for (unsigned round = 0; round < 3; round++) {
+        for (unsigned i = 0; i < SUDOKU_ISA_COUNT; i++) {
+            if (!sudoku_isa_supported((enum sudoku_isa)i))
+                continue;
+            uint64_t n = 0, c0 = bench_cpu_ns();
+            for (size_t j = 0; j < s->n; j++) {
+                struct sudoku_grid sol;
+                struct sudoku_stats st;
+                unsigned count;
+                sudoku_count_isa((enum sudoku_isa)i, &s->p[j].grid, 2, 0, &sol,
+                                 &count, &st);
+                n += st.nodes;
+            }
+            double us = (double)(bench_cpu_ns() - c0) / 1e3 / (double)s->n;
+            if (us < best[i])
+                best[i] = us;
+            nodes[i] = n;
+        }
+    }
+    printf("  check by path (cpu mean, best of 3 interleaved):");
+    for (unsigned i = 0; i < SUDOKU_ISA_COUNT; i++) {
+        if (!sudoku_isa_supported((enum sudoku_isa)i))
+            continue;
+        printf(" %s %.2f", sudoku_isa_name((enum sudoku_isa)i), best[i]);
+        differ |= nodes[i] != nodes[0];
+    }
+    printf("%s\n", differ ? "  NODES DIFFER" : "");
+    return differ;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 3) {
@@ -321,6 +387,7 @@ int main(int argc, char **argv)
            "thread unless marked wall\n"
            "solve = first solution (limit 1), check = uniqueness check "
            "(count to 2); every answer verified\n");
+    print_path();
     for (size_t k = 0; k < nsets; k++) {
         struct set s;
         struct figures solve, count2;
@@ -335,6 +402,7 @@ int main(int argc, char **argv)
         print_figures("check", &count2);
         printf("  check/solve cpu ratio %.2f\n",
                count2.batch_cpu_us / solve.batch_cpu_us);
+        wrong += (size_t)time_paths(&s);
         run_textbook(&s, cap_s, &solve, &wrong);
         wrong += solve.wrong + count2.wrong + s.malformed;
         total += s.n;

@@ -46,7 +46,7 @@ bench_accepts() {
 bench_cpu() {
     local model isa="" f
     model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null)
-    for f in avx512f avx512bw avx512vl avx512vbmi avx2 sse4_2 sse2 asimd; do
+    for f in avx512f avx512bw avx512vl avx512vbmi avx512ifma avx2 bmi2 popcnt sse4_2 sse2 asimd; do
         grep -qw "$f" /proc/cpuinfo 2>/dev/null && isa="$isa $f"
     done
     echo "cpu: ${model:-$(uname -m)}, $(nproc) cores; vector sets:${isa:- none known}"
