@@ -63,3 +63,22 @@ void kt_parse_ok(const char *text, struct killer_cages *k)
     if (killer_parse(text, strlen(text), k, &bad) != KILLER_OK)
         fail_msg("'%s' did not parse (bad at %zu)", text, bad);
 }
+
+void kt_cages_json(const struct killer_cages *k, char *out, size_t size)
+{
+    size_t len = (size_t)snprintf(out, size, "[");
+
+    for (unsigned c = 0; c < k->ncages && len < size; c++) {
+        len +=
+            (size_t)snprintf(out + len, size - len, "%s{\"sum\":%d,\"cells\":[",
+                             c ? "," : "", k->cage[c].sum);
+        for (unsigned i = 0; i < k->cage[c].ncells && len < size; i++)
+            len += (size_t)snprintf(out + len, size - len, "%s[%d,%d]",
+                                    i ? "," : "", k->row[k->cage[c].first + i],
+                                    k->col[k->cage[c].first + i]);
+        if (len < size)
+            len += (size_t)snprintf(out + len, size - len, "]}");
+    }
+    assert_true(len + 1 < size);
+    snprintf(out + len, size - len, "]");
+}

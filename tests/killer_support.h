@@ -32,4 +32,8 @@ struct sudoku_grid kt_grid_of(const char *text);
 /* Parses the cages of text into *k. */
 void kt_parse_ok(const char *text, struct killer_cages *k);
 
+/* k as the API's "cages" value, [{"sum": s, "cells": [[r, c], ...]}, ...],
+ * into out (size bytes; the running test fails if it does not fit). */
+void kt_cages_json(const struct killer_cages *k, char *out, size_t size);
+
 #endif

@@ -20,6 +20,7 @@
 #include "api_support.h"
 #include "codec.h"
 #include "killer.h"
+#include "killer_support.h"
 #include "support.h"
 #include "tests.h"
 
@@ -99,19 +100,10 @@ static void killer_body(char *out, size_t size)
                                   NULL),
                      KILLER_OK);
     len =
-        (size_t)snprintf(out, size, "{\"board\": \"%.81s\", \"cages\": [", buf);
-    for (unsigned c = 0; c < k.ncages; c++) {
-        len +=
-            (size_t)snprintf(out + len, size - len, "%s{\"sum\":%d,\"cells\":[",
-                             c ? "," : "", k.cage[c].sum);
-        for (unsigned i = 0; i < k.cage[c].ncells; i++)
-            len += (size_t)snprintf(out + len, size - len, "%s[%d,%d]",
-                                    i ? "," : "", k.row[k.cage[c].first + i],
-                                    k.col[k.cage[c].first + i]);
-        len += (size_t)snprintf(out + len, size - len, "]}");
-    }
-    snprintf(out + len, size - len, "]}");
-    assert_true(len + 3 < size);
+        (size_t)snprintf(out, size, "{\"board\": \"%.81s\", \"cages\": ", buf);
+    assert_true(len < size);
+    kt_cages_json(&k, out + len, size - len - 1);
+    strcat(out, "}");
 }
 
 static void killer_solve_parses_the_body_once(void **state)

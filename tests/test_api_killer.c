@@ -16,6 +16,7 @@
 
 #include "api.h"
 #include "killer.h"
+#include "killer_support.h"
 #include "sudoku.h"
 #include "support.h"
 #include "tests.h"
@@ -70,22 +71,9 @@ static void read_line(unsigned which, int with_givens, struct line *out)
 static void cages_json(const char *text, char *out, size_t size)
 {
     struct killer_cages k;
-    size_t len;
 
     assert_int_equal(killer_parse(text, strlen(text), &k, NULL), KILLER_OK);
-    len = (size_t)snprintf(out, size, "[");
-    for (unsigned c = 0; c < k.ncages; c++) {
-        len +=
-            (size_t)snprintf(out + len, size - len, "%s{\"sum\":%d,\"cells\":[",
-                             c ? "," : "", k.cage[c].sum);
-        for (unsigned i = 0; i < k.cage[c].ncells; i++)
-            len += (size_t)snprintf(out + len, size - len, "%s[%d,%d]",
-                                    i ? "," : "", k.row[k.cage[c].first + i],
-                                    k.col[k.cage[c].first + i]);
-        len += (size_t)snprintf(out + len, size - len, "]}");
-    }
-    snprintf(out + len, size - len, "]");
-    assert_true(len + 1 < size);
+    kt_cages_json(&k, out, size);
 }
 
 static void call_into(const char *path, const char *body,
