@@ -10,10 +10,12 @@
 #include <cmocka.h>
 
 #include <curl/curl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "http.h"
@@ -131,13 +133,46 @@ static char *padded_example(size_t size)
     return body;
 }
 
+/* Declares a 4 MiB body on a raw connection and sends none of it: the
+ * answer is a 413 body_too_large, then the end of the stream. */
+static void huge_body_answered_from_its_headers(unsigned port)
+{
+    static const char head[] = "POST /solve HTTP/1.1\r\nHost: x\r\n"
+                               "Content-Type: application/json\r\n"
+                               "Content-Length: 4194304\r\n\r\n";
+    char buf[4096];
+    size_t got = 0;
+    int fd = support_connect(port), closed = 0;
+    long deadline = support_now_ms() + 5000;
+
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, head, sizeof(head) - 1),
+                     (ssize_t)sizeof(head) - 1);
+    while (!closed && got < sizeof(buf) - 1 && support_now_ms() < deadline) {
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        ssize_t n;
+
+        if (poll(&p, 1, 100) <= 0)
+            continue;
+        n = read(fd, buf + got, sizeof(buf) - 1 - got);
+        if (n <= 0)
+            closed = 1;
+        else
+            got += (size_t)n;
+    }
+    buf[got] = '\0';
+    close(fd);
+    assert_true(strncmp(buf, "HTTP/1.1 413", 12) == 0);
+    assert_non_null(strstr(buf, "\"code\":\"body_too_large\""));
+    assert_true(closed);
+}
+
 static void body_over_16384_bytes_is_413_and_the_server_stays_fine(void **state)
 {
     struct ht_server *s = *state;
     CURL *curl = curl_easy_init();
     struct ht_reply r;
     char *at = padded_example(16384), *over = padded_example(16385);
-    char *huge = padded_example(4 << 20);
 
     ht_request(curl, s->port, "POST", "/solve", "application/json", at, 16384,
                &r);
@@ -148,14 +183,13 @@ static void body_over_16384_bytes_is_413_and_the_server_stays_fine(void **state)
     assert_true(ht_has_header(&r, "Content-Type: application/problem+json"));
     assert_non_null(strstr(r.body, "\"code\":\"body_too_large\""));
     assert_non_null(strstr(r.body, "\"limit\":16384"));
-    /* 4 MiB: answered without reading it all, connection closed after. */
-    assert_int_equal(ht_request(curl, s->port, "POST", "/solve",
-                                "application/json", huge, 4u << 20, &r),
-                     CURLE_OK);
-    assert_int_equal(r.status, 413);
-    assert_non_null(strstr(r.body, "\"code\":\"body_too_large\""));
+    /* 4 MiB declared: answered from the headers, before any of the body,
+     * and the connection closed after. (Sent from a raw socket that sends
+     * no body: a client still sending when the server closes may get a
+     * reset before it reads the answer, which would test the kernel.) */
+    huge_body_answered_from_its_headers(s->port);
     ht_solve_example(s->port, curl); /* the server is still fine */
-    free(at), free(over), free(huge);
+    free(at), free(over);
     curl_easy_cleanup(curl);
 }
 
