@@ -410,3 +410,11 @@ bench-smoke:
 	SOAK_SECONDS=6 SOAK_WARMUP=2 SOAK_INTERVAL=2 $(MAKE) --no-print-directory soak
 	@echo "bench-smoke: every benchmark script ran to its end"
 # --- benchmarks in CI (end) ---
+
+# --- SE rater (begin) ---
+# tests/tools/serate_tool.c rates puzzles from stdin as SE 1.2.1.3's serate
+# does (docs/rating.md); `make serate-check` compares it with the SE-rated
+# samples of tests/data/se/.
+$(B)/serate_tool: tests/tools/serate_tool.c $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS)
+# --- SE rater (end) ---

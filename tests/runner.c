@@ -21,7 +21,7 @@ static const struct suite suites[] = {
     {"killer", test_killer},       {"api_killer", test_api_killer},
     {"variant", test_api_variant}, {"codec_variant", test_codec_variant},
     {"cover", test_cover},         {"cli_variant", test_cli_variant},
-    {"layers", test_layers},
+    {"layers", test_layers},       {"serate", test_serate},
 };
 
 static int wanted(const char *name, int argc, char **argv)

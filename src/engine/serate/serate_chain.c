@@ -1,0 +1,1263 @@
+/* serate_chain.c - SE's Chaining producer: X/Y cycles and forcing chains
+ * (6.5-7.x), Nishio (7.5), multiple (8.0), dynamic (8.5) and the nested
+ * levels (9.0-11.x), each hint rated by its base plus SE's length step
+ * over its "complexity" (the distinct candidates in its chains).
+ *
+ * Method: a chain is SE's breadth-first propagation of "on"/"off"
+ * candidates. A run keeps every candidate it derived as a node with its
+ * parents, so the complexity is the size of a node's ancestor closure.
+ * Nodes are identified by pid = (cell * 9 + v - 1) * 2 + on. A run stores
+ * at most one node per pid (SE's LinkedSet keeps the first), except the
+ * cycle search, which like SE keeps every path to an "off" candidate. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "serate_internal.h"
+
+#define BIT(v) ((uint16_t)(1u << (v)))
+#define NCV 729
+#define NPID 1458
+#define MAX_DEPTH 8
+#define RUNS_PER_DEPTH 20
+
+enum { C_NONE = 0, C_NAKED, C_BLOCK, C_ROW, C_COL, C_ADV };
+
+struct cnode {
+    int32_t par;  /* first parent in the run's pool */
+    int32_t npar;
+    int32_t nested; /* nested chain record, -1 none */
+    int32_t cnt;    /* ancestor count, -1 not yet known */
+    uint16_t pid;
+    uint8_t cause;
+};
+
+struct run {
+    struct cnode *nodes;
+    int n, cap;
+    int32_t *pool;
+    int np, pcap;
+    int16_t at[2][NCV]; /* [on][cell * 9 + v - 1]: the stored node, -1 */
+    int16_t list[2][NCV];
+    int nl[2];
+    int32_t *q[2]; /* pending queues, FIFO */
+    int qh[2], qt[2], qcap;
+    struct se_grid save;
+    int oom;
+};
+
+/* What a nested chain contributes to the chains that use it. */
+struct nested_rec {
+    int complexity;
+    uint64_t finger;
+};
+
+struct se_chain_mem {
+    struct run *runs[MAX_DEPTH][RUNS_PER_DEPTH];
+    int used[MAX_DEPTH];
+    int depth;
+    uint32_t seen[NPID];
+    uint32_t stamp;
+    int32_t *stack;
+    int scap;
+    struct nested_rec *nrec;
+    int nn, ncap;
+    uint64_t zob[NPID];
+};
+
+/* ------------------------------------------------------------------ */
+/* Runs                                                                 */
+/* ------------------------------------------------------------------ */
+
+static int grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    int nc = *cap ? *cap : 256;
+    while (nc < need)
+        nc *= 2;
+    void *q = realloc(*p, (size_t)nc * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = nc;
+    return 0;
+}
+
+static void run_reset(struct run *r)
+{
+    r->n = 0;
+    r->np = 0;
+    r->nl[0] = r->nl[1] = 0;
+    r->qh[0] = r->qh[1] = r->qt[0] = r->qt[1] = 0;
+    r->oom = 0;
+    memset(r->at, 0xff, sizeof r->at);
+}
+
+static struct run *run_get(struct se_ctx *ctx)
+{
+    struct se_chain_mem *m = ctx->chain;
+    int d = m->depth;
+
+    if (d >= MAX_DEPTH || m->used[d] >= RUNS_PER_DEPTH)
+        return NULL;
+    struct run **slot = &m->runs[d][m->used[d]];
+    if (!*slot) {
+        *slot = calloc(1, sizeof **slot);
+        if (!*slot)
+            return NULL;
+    }
+    m->used[d]++;
+    run_reset(*slot);
+    return *slot;
+}
+
+static void runs_release(struct se_ctx *ctx, int mark)
+{
+    ctx->chain->used[ctx->chain->depth] = mark;
+}
+
+static int new_node(struct run *r, int pid, int cause, const int32_t *par,
+                    int npar)
+{
+    if (grow((void **)&r->nodes, &r->cap, r->n + 1, sizeof *r->nodes) ||
+        grow((void **)&r->pool, &r->pcap, r->np + npar + 64, sizeof *r->pool)) {
+        r->oom = 1;
+        return -1;
+    }
+    struct cnode *nd = &r->nodes[r->n];
+    nd->pid = (uint16_t)pid;
+    nd->cause = (uint8_t)cause;
+    nd->par = r->np;
+    nd->npar = npar;
+    nd->nested = -1;
+    nd->cnt = -1;
+    memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
+    r->np += npar;
+    return r->n++;
+}
+
+static void node_drop(struct run *r, int idx)
+{
+    if (idx == r->n - 1) {
+        r->np = r->nodes[idx].par;
+        r->n--;
+    }
+}
+
+static void store(struct run *r, int idx)
+{
+    int pid = r->nodes[idx].pid, on = pid & 1;
+    r->at[on][pid >> 1] = (int16_t)idx;
+    r->list[on][r->nl[on]++] = (int16_t)(pid >> 1);
+}
+
+static int push(struct run *r, int on, int idx)
+{
+    if (r->qt[on] >= r->qcap) {
+        int nc = r->qcap ? r->qcap * 2 : 1024;
+        for (int k = 0; k < 2; k++) {
+            int32_t *q = realloc(r->q[k], sizeof *q * (size_t)nc);
+            if (!q) {
+                r->oom = 1;
+                return -1;
+            }
+            r->q[k] = q;
+        }
+        r->qcap = nc;
+    }
+    r->q[on][r->qt[on]++] = idx;
+    return 0;
+}
+
+static int cv_of(int cell, int v)
+{
+    return cell * 9 + v - 1;
+}
+
+/* Distinct candidates among a node and its ancestors (getAncestorCount). */
+static int ancestors(struct se_ctx *ctx, struct run *r, int idx)
+{
+    struct se_chain_mem *m = ctx->chain;
+
+    if (r->nodes[idx].cnt >= 0)
+        return r->nodes[idx].cnt;
+    if (grow((void **)&m->stack, &m->scap, r->n + 1, sizeof *m->stack))
+        return 0;
+    if (++m->stamp == 0) {
+        memset(m->seen, 0, sizeof m->seen);
+        m->stamp = 1;
+    }
+    int sp = 0, count = 0;
+    m->stack[sp++] = idx;
+    m->seen[r->nodes[idx].pid] = m->stamp;
+    while (sp) {
+        const struct cnode *nd = &r->nodes[m->stack[--sp]];
+        count++;
+        for (int k = 0; k < nd->npar; k++) {
+            int p = r->pool[nd->par + k];
+            if (m->seen[r->nodes[p].pid] == m->stamp)
+                continue;
+            m->seen[r->nodes[p].pid] = m->stamp;
+            if (grow((void **)&m->stack, &m->scap, sp + 1, sizeof *m->stack))
+                return count;
+            m->stack[sp++] = p;
+        }
+    }
+    r->nodes[idx].cnt = count;
+    return count;
+}
+
+/* ------------------------------------------------------------------ */
+/* SE's implications: getOnToOff and getOffToOn                         */
+/* ------------------------------------------------------------------ */
+
+struct imp {
+    int cv;
+    int cause;
+};
+
+static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g,
+                     int pid, int ylinks, struct imp *out)
+{
+    int cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1, n = 0;
+
+    if (ylinks)
+        for (int w = 1; w <= 9; w++)
+            if (w != v && (g->cand[cell] & BIT(w)))
+                out[n++] = (struct imp){cv_of(cell, w), C_NAKED};
+    for (int i = 0; i < 20; i++) {
+        int o = ctx->t.house[cell][i];
+        if (g->cand[o] & BIT(v))
+            out[n++] = (struct imp){cv_of(o, v), i < 8 ? C_BLOCK
+                                                 : ctx->t.creg[o][SE_ROW] ==
+                                                           ctx->t.creg[cell][SE_ROW]
+                                                       ? C_ROW
+                                                       : C_COL};
+    }
+    return n;
+}
+
+/* Makes the "on" nodes an "off" node implies; hidden parents (the run's
+ * earlier removals SE lists as parents too) only when src is given. */
+static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
+                     int pidx, int ylinks, int xlinks, const struct se_grid *src,
+                     int *out)
+{
+    int pid = r->nodes[pidx].pid, cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1;
+    int n = 0;
+    int32_t par[32];
+
+    if (ylinks && se_popcount(g->cand[cell]) == 2) {
+        int w = se_first_bit(g->cand[cell] & ~BIT(v));
+        int np = 0;
+        par[np++] = pidx;
+        if (src) {
+            unsigned gone = src->cand[cell] & ~g->cand[cell];
+            for (int u = 1; u <= 9; u++)
+                if (gone & BIT(u)) {
+                    int s = r->at[0][cv_of(cell, u)];
+                    if (s >= 0 && np < 32)
+                        par[np++] = s;
+                }
+        }
+        int idx = new_node(r, cv_of(cell, w) * 2 + 1, C_NAKED, par, np);
+        if (idx < 0)
+            return n;
+        out[n++] = idx;
+    }
+    if (xlinks)
+        for (int ty = 0; ty < 3; ty++) {
+            int reg = ctx->t.creg[cell][ty];
+            unsigned pos = (unsigned)se_region_positions(ctx, g, reg, v);
+            if (se_popcount(pos) != 2)
+                continue;
+            pos &= ~(1u << ctx->t.cidx[cell][ty]);
+            int other = ctx->t.rcell[reg][se_first_bit(pos)];
+            int opid = cv_of(other, v) * 2 + 1, dup = 0;
+            for (int k = 0; k < n; k++)
+                dup |= r->nodes[out[k]].pid == opid;
+            if (dup)
+                continue;
+            int np = 0;
+            par[np++] = pidx;
+            if (src) {
+                unsigned gone = (unsigned)se_region_positions(ctx, src, reg, v) &
+                                ~(unsigned)se_region_positions(ctx, g, reg, v);
+                for (int k = 0; k < 9; k++)
+                    if (gone >> k & 1) {
+                        int s = r->at[0][cv_of(ctx->t.rcell[reg][k], v)];
+                        if (s >= 0 && np < 32)
+                            par[np++] = s;
+                    }
+            }
+            int idx = new_node(r, opid, C_BLOCK + ty, par, np);
+            if (idx < 0)
+                return n;
+            out[n++] = idx;
+        }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Hints                                                                */
+/* ------------------------------------------------------------------ */
+
+/* The producer's state: the rule, the best hint so far (top level) or
+ * the list of all (nested use, which needs them sorted). */
+struct chainer {
+    struct se_ctx *ctx;
+    struct se_grid *g;
+    struct se_acc *acc;
+    int multiple, dynamic, nishio, level;
+    double base;
+    struct se_hint best;
+    int have_best;
+    struct se_hint *list;
+    int nlist, lcap;
+    int stop;
+};
+
+static double length_diff(int complexity)
+{
+    double added = 0.0;
+    int ceil = 4, length = complexity - 2, odd = 0;
+
+    while (length > ceil) {
+        added += 0.1;
+        ceil = odd ? (ceil * 4) / 3 : (ceil * 3) / 2;
+        odd = !odd;
+    }
+    return added;
+}
+
+struct target {
+    struct run *r;
+    int idx;
+};
+
+/* Nested complexity and SE's collectRuleParents over the targets. */
+static int nested_complexity(struct se_ctx *ctx, const struct target *t,
+                             int nt)
+{
+    struct se_chain_mem *m = ctx->chain;
+    uint64_t seen_f[64];
+    int nf = 0, sum = 0;
+
+    for (int i = 0; i < nt; i++) {
+        struct run *r = t[i].r;
+        int any = 0;
+        for (int k = 0; k < r->n && !any; k++)
+            any = r->nodes[k].nested >= 0;
+        if (!any)
+            continue;
+        /* Walk the closure. */
+        if (grow((void **)&m->stack, &m->scap, r->n + 1, sizeof *m->stack))
+            return sum;
+        if (++m->stamp == 0) {
+            memset(m->seen, 0, sizeof m->seen);
+            m->stamp = 1;
+        }
+        int sp = 0;
+        m->stack[sp++] = t[i].idx;
+        m->seen[r->nodes[t[i].idx].pid] = m->stamp;
+        while (sp) {
+            const struct cnode *nd = &r->nodes[m->stack[--sp]];
+            if (nd->nested >= 0) {
+                const struct nested_rec *nr = &m->nrec[nd->nested];
+                int dup = 0;
+                for (int f = 0; f < nf; f++)
+                    dup |= seen_f[f] == nr->finger;
+                if (!dup) {
+                    if (nf < 64)
+                        seen_f[nf++] = nr->finger;
+                    sum += nr->complexity;
+                }
+            }
+            for (int k = 0; k < nd->npar; k++) {
+                int p = r->pool[nd->par + k];
+                if (m->seen[r->nodes[p].pid] == m->stamp)
+                    continue;
+                m->seen[r->nodes[p].pid] = m->stamp;
+                m->stack[sp++] = p;
+            }
+        }
+    }
+    return sum;
+}
+
+/* A fingerprint standing for SE's FullChain equality: the targets and the
+ * candidates of their chains. */
+static uint64_t fingerprint(struct se_ctx *ctx, const struct target *t, int nt)
+{
+    struct se_chain_mem *m = ctx->chain;
+    uint64_t f = 0x9e3779b97f4a7c15ull;
+
+    for (int i = 0; i < nt; i++) {
+        struct run *r = t[i].r;
+        uint64_t h = 0;
+        if (++m->stamp == 0) {
+            memset(m->seen, 0, sizeof m->seen);
+            m->stamp = 1;
+        }
+        int sp = 0;
+        m->stack[sp++] = t[i].idx;
+        m->seen[r->nodes[t[i].idx].pid] = m->stamp;
+        while (sp) {
+            const struct cnode *nd = &r->nodes[m->stack[--sp]];
+            h += m->zob[nd->pid];
+            for (int k = 0; k < nd->npar; k++) {
+                int p = r->pool[nd->par + k];
+                if (m->seen[r->nodes[p].pid] == m->stamp)
+                    continue;
+                m->seen[r->nodes[p].pid] = m->stamp;
+                m->stack[sp++] = p;
+            }
+        }
+        f = (f ^ h ^ m->zob[r->nodes[t[i].idx].pid]) * 0x100000001b3ull;
+    }
+    return f;
+}
+
+/* collectRuleParents: the candidates whose removal the chains relied on
+ * (for a hint used inside a nested chain). */
+static void rule_parents(struct chainer *ch, const struct target *t, int nt,
+                         int root_cause, uint16_t *rp)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_chain_mem *m = ctx->chain;
+    const struct se_grid *init = ch->acc->source, *cur = ch->g;
+
+    for (int i = 0; i < nt; i++) {
+        struct run *r = t[i].r;
+        if (++m->stamp == 0) {
+            memset(m->seen, 0, sizeof m->seen);
+            m->stamp = 1;
+        }
+        int sp = 0;
+        m->stack[sp++] = t[i].idx;
+        m->seen[r->nodes[t[i].idx].pid] = m->stamp;
+        while (sp) {
+            const struct cnode *nd = &r->nodes[m->stack[--sp]];
+            int cause = nd->cause;
+            if (cause == C_NONE)
+                cause = root_cause;
+            if ((nd->pid & 1) && cause != C_NONE && cause != C_ADV) {
+                int cv = nd->pid >> 1, cell = cv / 9, v = cv % 9 + 1;
+                if (cause == C_NAKED) {
+                    rp[cell] |= init->cand[cell] & (uint16_t)~cur->cand[cell];
+                } else {
+                    int reg = ctx->t.creg[cell][cause - C_BLOCK];
+                    for (int k = 0; k < 9; k++) {
+                        int c = ctx->t.rcell[reg][k];
+                        if ((init->cand[c] & BIT(v)) && !(cur->cand[c] & BIT(v)))
+                            rp[c] |= BIT(v);
+                    }
+                }
+            }
+            for (int k = 0; k < nd->npar; k++) {
+                int p = r->pool[nd->par + k];
+                if (m->seen[r->nodes[p].pid] == m->stamp)
+                    continue;
+                m->seen[r->nodes[p].pid] = m->stamp;
+                m->stack[sp++] = p;
+            }
+        }
+    }
+}
+
+static int hint_less(const struct se_hint *a, const struct se_hint *b)
+{
+    if (a->diff != b->diff)
+        return a->diff < b->diff;
+    if (a->complexity != b->complexity)
+        return a->complexity < b->complexity;
+    return a->sortkey < b->sortkey;
+}
+
+/* Records one hint: rem/cell already set in *h; computes the rating. */
+static void emit(struct chainer *ch, struct se_hint *h, double base,
+                 const struct target *t, int nt, int root_cause)
+{
+    struct se_ctx *ctx = ch->ctx;
+    int flat = 0;
+
+    for (int i = 0; i < nt; i++)
+        flat += ancestors(ctx, t[i].r, t[i].idx);
+    int nested = ch->level > 0 ? nested_complexity(ctx, t, nt) : 0;
+    h->complexity = flat + nested;
+    h->diff = base + length_diff(h->complexity);
+    if (!ch->acc->want_rp) {
+        if (!ch->have_best || hint_less(h, &ch->best)) {
+            ch->best = *h;
+            ch->have_best = 1;
+        }
+        return;
+    }
+    memset(h->rp, 0, sizeof h->rp);
+    rule_parents(ch, t, nt, root_cause, h->rp);
+    struct se_chain_mem *m = ctx->chain;
+    if (grow((void **)&m->nrec, &m->ncap, m->nn + 1, sizeof *m->nrec) ||
+        grow((void **)&ch->list, &ch->lcap, ch->nlist + 1, sizeof *ch->list))
+        return;
+    m->nrec[m->nn].complexity = h->complexity;
+    m->nrec[m->nn].finger = fingerprint(ctx, t, nt);
+    h->nested = m->nn++;
+    ch->list[ch->nlist++] = *h;
+}
+
+static int rem_any(const struct se_hint *h)
+{
+    for (int c = 0; c < 81; c++)
+        if (h->rem[c])
+            return 1;
+    return 0;
+}
+
+static const char *suffix(int level)
+{
+    switch (level) {
+    case 0:
+        return " Chains";
+    case 1:
+        return " Chains (+)";
+    case 2:
+        return " Chains (+ Forcing Chains)";
+    case 3:
+        return " Chains (+ Multiple Forcing Chains)";
+    case 4:
+        return " Chains (+ Dynamic Forcing Chains)";
+    default:
+        return " Chains (+ Dynamic Forcing Chains (+))";
+    }
+}
+
+static void chain_name(struct chainer *ch, struct se_hint *h, const char *what)
+{
+    const char *prefix = ch->level > 0 ? "Dynamic "
+                         : ch->nishio  ? "Nishio "
+                         : ch->dynamic ? "Dynamic "
+                                       : "";
+    snprintf(h->name, sizeof h->name, "%s%s%s", prefix, what, suffix(ch->level));
+}
+
+/* ------------------------------------------------------------------ */
+/* doChaining: propagate to a contradiction or a fixed point            */
+/* ------------------------------------------------------------------ */
+
+static void advanced(struct chainer *ch, struct run *r);
+
+/* Returns 1 on a contradiction, with the two nodes in abs[0] (on) and
+ * abs[1] (off); 0 at the fixed point. The grid is restored. */
+static int do_chaining(struct chainer *ch, struct run *r, int *abs)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_grid *g = ch->g;
+    int ylinks = !ch->nishio, result = 0;
+    struct imp imp[32];
+    int ons[8];
+
+    r->save = *g;
+    for (int on = 0; on < 2; on++)
+        for (int k = 0; k < r->nl[on]; k++)
+            push(r, on, r->at[on][r->list[on][k]]);
+    while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
+        if (r->oom || se_time_up(ctx))
+            break;
+        if (r->qh[1] < r->qt[1]) {
+            int p = r->q[1][r->qh[1]++];
+            int n = on_to_off(ctx, g, r->nodes[p].pid, ylinks, imp);
+            for (int i = 0; i < n; i++) {
+                int cv = imp[i].cv;
+                if (r->at[1][cv] >= 0) {
+                    int32_t par = p;
+                    abs[0] = r->at[1][cv];
+                    abs[1] = new_node(r, cv * 2, imp[i].cause, &par, 1);
+                    result = abs[1] >= 0;
+                    goto done;
+                }
+                if (r->at[0][cv] < 0) {
+                    int32_t par = p;
+                    int idx = new_node(r, cv * 2, imp[i].cause, &par, 1);
+                    if (idx < 0)
+                        goto done;
+                    store(r, idx);
+                    push(r, 0, idx);
+                }
+            }
+        } else {
+            int p = r->q[0][r->qh[0]++];
+            int n = off_to_on(ctx, r, g, p, ylinks, 1,
+                              ch->dynamic ? &r->save : NULL, ons);
+            if (ch->dynamic) {
+                int cv = r->nodes[p].pid >> 1;
+                g->cand[cv / 9] &= (uint16_t)~BIT(cv % 9 + 1);
+            }
+            for (int i = 0; i < n; i++) {
+                int cv = r->nodes[ons[i]].pid >> 1;
+                if (r->at[0][cv] >= 0) {
+                    abs[0] = ons[i];
+                    abs[1] = r->at[0][cv];
+                    result = 1;
+                    goto done;
+                }
+                if (r->at[1][cv] < 0) {
+                    store(r, ons[i]);
+                    push(r, 1, ons[i]);
+                }
+            }
+        }
+        if (r->qh[0] == r->qt[0] && r->qh[1] == r->qt[1] && ch->level > 0)
+            advanced(ch, r);
+    }
+done:
+    *g = r->save;
+    return result;
+}
+
+/* ------------------------------------------------------------------ */
+/* Nested rules (getAdvancedPotentials)                                 */
+/* ------------------------------------------------------------------ */
+
+struct adv_acc {
+    struct se_acc acc;
+    struct run *r;
+    int found;
+};
+
+/* SE adds every removal of a hint that has rule parents, each parent
+ * being the run's own "off" node for it. */
+static int adv_add(struct se_acc *a, struct se_hint *h)
+{
+    struct adv_acc *aa = (struct adv_acc *)a;
+    struct run *r = aa->r;
+    int32_t par[729];
+    int np = 0;
+
+    for (int c = 0; c < 81; c++)
+        for (int v = 1; v <= 9; v++)
+            if (h->rp[c] & BIT(v)) {
+                int s = r->at[0][cv_of(c, v)];
+                if (s >= 0)
+                    par[np++] = s;
+            }
+    if (!np)
+        return 0;
+    aa->found = 1;
+    for (int c = 0; c < 81; c++)
+        for (int v = 1; v <= 9; v++) {
+            if (!(h->rem[c] & BIT(v)) || r->at[0][cv_of(c, v)] >= 0)
+                continue;
+            int idx = new_node(r, cv_of(c, v) * 2, C_ADV, par, np);
+            if (idx < 0)
+                return 1;
+            r->nodes[idx].nested = h->nested;
+            store(r, idx);
+            push(r, 0, idx);
+        }
+    return 0;
+}
+
+/* getAdvancedPotentials: the first of the nested rules that gives a hint
+ * resting on the run's removals contributes all its hints. */
+static void advanced(struct chainer *ch, struct run *r)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_chain_mem *m = ctx->chain;
+    struct se_grid *g = ch->g;
+    struct adv_acc aa;
+    int level = ch->level;
+
+    aa.acc.add = adv_add;
+    aa.acc.source = &r->save;
+    aa.acc.want_rp = 1;
+    aa.acc.data = NULL;
+    aa.r = r;
+    aa.found = 0;
+    m->depth++;
+    int mark = m->used[m->depth];
+    for (int rule = 0; rule < 6 && !aa.found && !ctx->timed_out; rule++) {
+        switch (rule) {
+        case 0:
+            se_locking(ctx, g, &aa.acc, 0);
+            break;
+        case 1:
+            se_hidden_set(ctx, g, &aa.acc, 2, 0);
+            break;
+        case 2:
+            se_naked_set(ctx, g, &aa.acc, 2);
+            break;
+        case 3:
+            se_fish(ctx, g, &aa.acc, 2);
+            break;
+        case 4:
+            if (level >= 2 && level < 4)
+                se_chaining(ctx, g, &aa.acc, 0, 0, 0, 0);
+            else if (level >= 4)
+                se_chaining(ctx, g, &aa.acc, 1, 1, 0, 0);
+            break;
+        default:
+            if (level == 3)
+                se_chaining(ctx, g, &aa.acc, 1, 0, 0, 0);
+            else if (level >= 5)
+                se_chaining(ctx, g, &aa.acc, 1, 1, 0, level - 3);
+            break;
+        }
+    }
+    runs_release(ctx, mark);
+    m->depth--;
+}
+
+/* ------------------------------------------------------------------ */
+/* Multiple and dynamic chains                                          */
+/* ------------------------------------------------------------------ */
+
+static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
+{
+    struct se_grid *g = ch->g;
+    int card = se_popcount(ch->g->cand[cell]);
+    int do_double = card >= 3 && !ch->nishio && ch->dynamic;
+    int do_contra = ch->dynamic || ch->nishio;
+    int cv = cv_of(cell, v), abs[2];
+    struct se_hint h;
+    struct target t[2];
+
+    int root = new_node(on_run, cv * 2 + 1, C_NONE, NULL, 0);
+    if (root < 0)
+        return;
+    store(on_run, root);
+    if (do_chaining(ch, on_run, abs) && do_contra) {
+        se_hint_init(&h, 0, "");
+        chain_name(ch, &h, ch->nishio ? "Forcing" : "Contradiction Forcing");
+        h.rem[cell] = BIT(v);
+        h.sortkey = 7;
+        t[0] = (struct target){on_run, abs[0]};
+        t[1] = (struct target){on_run, abs[1]};
+        emit(ch, &h, ch->base, t, 2, C_NONE);
+    }
+    struct se_chain_mem *m = ch->ctx->chain;
+    int mark = m->used[m->depth];
+    struct run *off_run = run_get(ch->ctx);
+    if (!off_run)
+        return;
+    root = new_node(off_run, cv * 2, C_NONE, NULL, 0);
+    if (root >= 0) {
+        store(off_run, root);
+        if (do_chaining(ch, off_run, abs) && do_contra) {
+            se_hint_init(&h, 0, "");
+            chain_name(ch, &h, ch->nishio ? "Forcing" : "Contradiction Forcing");
+            h.rem[cell] = g->cand[cell] & (uint16_t)~BIT(v);
+            h.cell = cell;
+            h.value = v;
+            h.sortkey = 7;
+            t[0] = (struct target){off_run, abs[0]};
+            t[1] = (struct target){off_run, abs[1]};
+            if (rem_any(&h))
+                emit(ch, &h, ch->base, t, 2, C_NONE);
+        }
+        if (do_double) {
+            for (int k = 0; k < on_run->nl[1]; k++) {
+                int pcv = on_run->list[1][k];
+                int o = off_run->at[1][pcv];
+                if (o < 0)
+                    continue;
+                int pc = pcv / 9, pv = pcv % 9 + 1;
+                se_hint_init(&h, 0, "");
+                chain_name(ch, &h, "Double Forcing");
+                h.rem[pc] = g->cand[pc] & (uint16_t)~BIT(pv);
+                h.cell = pc;
+                h.value = pv;
+                h.sortkey = 1;
+                t[0] = (struct target){on_run, on_run->at[1][pcv]};
+                t[1] = (struct target){off_run, o};
+                if (rem_any(&h))
+                    emit(ch, &h, ch->base, t, 2, C_NONE);
+            }
+            for (int k = 0; k < on_run->nl[0]; k++) {
+                int pcv = on_run->list[0][k];
+                int o = off_run->at[0][pcv];
+                if (o < 0)
+                    continue;
+                se_hint_init(&h, 0, "");
+                chain_name(ch, &h, "Double Forcing");
+                h.rem[pcv / 9] = BIT(pcv % 9 + 1);
+                h.sortkey = 1;
+                t[0] = (struct target){on_run, on_run->at[0][pcv]};
+                t[1] = (struct target){off_run, o};
+                emit(ch, &h, ch->base, t, 2, C_NONE);
+            }
+        }
+    }
+    runs_release(ch->ctx, mark);
+}
+
+/* Emits the reductions common to every run in runs[0..n). */
+static void reductions(struct chainer *ch, struct run **runs, int n,
+                       const char *what, int sortkey, int root_cause)
+{
+    struct se_grid *g = ch->g;
+    struct target t[9];
+    struct se_hint h;
+
+    for (int on = 1; on >= 0; on--)
+        for (int k = 0; k < runs[0]->nl[on]; k++) {
+            int pcv = runs[0]->list[on][k], all = 1;
+            for (int i = 1; i < n && all; i++)
+                all = runs[i]->at[on][pcv] >= 0;
+            if (!all)
+                continue;
+            int pc = pcv / 9, pv = pcv % 9 + 1;
+            se_hint_init(&h, 0, "");
+            chain_name(ch, &h, what);
+            if (on) {
+                h.rem[pc] = g->cand[pc] & (uint16_t)~BIT(pv);
+                h.cell = pc;
+                h.value = pv;
+            } else {
+                h.rem[pc] = BIT(pv);
+            }
+            h.sortkey = sortkey;
+            for (int i = 0; i < n; i++)
+                t[i] = (struct target){runs[i], runs[i]->at[on][pcv]};
+            if (rem_any(&h))
+                emit(ch, &h, ch->base, t, n, root_cause);
+        }
+}
+
+static void regions(struct chainer *ch, int cell, int v, struct run *on_run)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_grid *g = ch->g;
+
+    for (int ty = 0; ty < 3; ty++) {
+        int reg = ctx->t.creg[cell][ty];
+        unsigned pos = (unsigned)se_region_positions(ctx, g, reg, v);
+        int card = se_popcount(pos);
+        if (!(card == 2 || (ch->multiple && card > 2)))
+            continue;
+        if (ctx->t.rcell[reg][se_first_bit(pos)] != cell)
+            continue;
+        struct se_chain_mem *m = ctx->chain;
+        int mark = m->used[m->depth];
+        struct run *runs[9];
+        int n = 0;
+        for (int k = 0; k < 9; k++) {
+            if (!(pos >> k & 1))
+                continue;
+            int other = ctx->t.rcell[reg][k];
+            if (other == cell) {
+                runs[n++] = on_run;
+                continue;
+            }
+            struct run *r = run_get(ctx);
+            if (!r)
+                break;
+            int root = new_node(r, cv_of(other, v) * 2 + 1, C_NONE, NULL, 0);
+            if (root < 0)
+                break;
+            store(r, root);
+            int abs[2];
+            do_chaining(ch, r, abs);
+            runs[n++] = r;
+        }
+        if (n == card && !ctx->timed_out)
+            reductions(ch, runs, n, "Region Forcing", 6, C_BLOCK + ty);
+        runs_release(ctx, mark);
+    }
+}
+
+static void multiple_chains(struct chainer *ch)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_grid *g = ch->g;
+
+    for (int cell = 0; cell < 81 && !ctx->timed_out; cell++) {
+        if (g->val[cell])
+            continue;
+        int card = se_popcount(g->cand[cell]);
+        if (!(card > 2 || (card > 1 && ch->dynamic)))
+            continue;
+        struct se_chain_mem *m = ctx->chain;
+        int mark = m->used[m->depth];
+        struct run *runs[9];
+        int n = 0;
+        for (int v = 1; v <= 9; v++) {
+            if (!(g->cand[cell] & BIT(v)))
+                continue;
+            struct run *r = run_get(ctx);
+            if (!r)
+                break;
+            runs[n++] = r;
+            binary(ch, cell, v, r);
+            if (!ch->nishio)
+                regions(ch, cell, v, r);
+        }
+        if (!ch->nishio && n == card && !ctx->timed_out &&
+            (card == 2 || (ch->multiple && card > 2)))
+            reductions(ch, runs, n, "Cell Forcing", 5, C_NAKED);
+        runs_release(ctx, mark);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Cycles and forcing X/Y chains (static, single parents)               */
+/* ------------------------------------------------------------------ */
+
+static int is_parent(struct run *r, int child, int pid)
+{
+    int p = child;
+
+    while (r->nodes[p].npar) {
+        p = r->pool[r->nodes[p].par];
+        if (r->nodes[p].pid == pid)
+            return 1;
+    }
+    return 0;
+}
+
+static void cycle_hint(struct chainer *ch, struct run *r, int dst, int y, int x)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_grid *g = ch->g;
+    uint64_t cells[2] = {0, 0};
+    uint16_t fw[81], bw[81];
+    struct se_hint h;
+
+    memset(fw, 0, sizeof fw);
+    memset(bw, 0, sizeof bw);
+    int ncells = 0;
+    for (int p = dst; r->nodes[p].npar; p = r->pool[r->nodes[p].par]) {
+        int c = (r->nodes[p].pid >> 1) / 9;
+        if (!(cells[c >> 6] >> (c & 63) & 1))
+            ncells++;
+        cells[c >> 6] |= 1ull << (c & 63);
+    }
+    for (int p = dst; r->nodes[p].npar; p = r->pool[r->nodes[p].par]) {
+        int pid = r->nodes[p].pid, c = (pid >> 1) / 9, v = (pid >> 1) % 9 + 1;
+        for (int i = 0; i < 20; i++) {
+            int o = ctx->t.house[c][i];
+            if ((cells[o >> 6] >> (o & 63) & 1) || !(g->cand[o] & BIT(v)))
+                continue;
+            if (pid & 1)
+                fw[o] |= BIT(v);
+            else
+                bw[o] |= BIT(v);
+        }
+    }
+    se_hint_init(&h, 0, "");
+    for (int c = 0; c < 81; c++)
+        h.rem[c] = fw[c] & bw[c];
+    if (!rem_any(&h))
+        return;
+    strcpy(h.name, x && y ? "Bidirectional Cycle"
+                   : y    ? "Bidirectional Y-Cycle"
+                   : ncells == 4 ? "Generalized X-Wing"
+                                 : "Bidirectional X-Cycle");
+    h.sortkey = x && y ? 4 : y ? 3 : 2;
+    struct target t = {r, dst};
+    emit(ch, &h, x && y ? 7.0 : 6.5, &t, 1, C_NONE);
+}
+
+static void forcing_hint(struct chainer *ch, struct run *r, int target, int y,
+                         int x)
+{
+    struct se_grid *g = ch->g;
+    struct se_hint h;
+    int pid = r->nodes[target].pid, c = (pid >> 1) / 9, v = (pid >> 1) % 9 + 1;
+
+    se_hint_init(&h, 0, "");
+    if (pid & 1) {
+        h.rem[c] = g->cand[c] & (uint16_t)~BIT(v);
+        h.cell = c;
+        h.value = v;
+    } else {
+        h.rem[c] = BIT(v);
+    }
+    int anc = ancestors(ch->ctx, r, target);
+    strcpy(h.name, x && y ? "Forcing Chain"
+                   : y    ? "Forcing Y-Chain"
+                   : anc == 6 ? "Turbot Fish"
+                              : "Forcing X-Chain");
+    h.sortkey = x && y ? 4 : y ? 3 : 2;
+    struct target t = {r, target};
+    emit(ch, &h, x && y ? 7.0 : 6.6, &t, 1, C_NONE);
+}
+
+/* doCycles: layer by layer; "off" nodes are kept once per path. */
+static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
+                      int *cyc, int *ncyc)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct imp imp[32];
+    int ons[8], length = 0;
+    int srcpid = r->nodes[src].pid;
+
+    push(r, 1, src);
+    while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
+        if (r->oom || se_time_up(ctx))
+            return;
+        length++;
+        while (r->qh[1] < r->qt[1]) {
+            int p = r->q[1][r->qh[1]++];
+            int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp);
+            for (int i = 0; i < n; i++) {
+                int pid = imp[i].cv * 2;
+                if (is_parent(r, p, pid))
+                    continue;
+                int32_t par = p;
+                int idx = new_node(r, pid, imp[i].cause, &par, 1);
+                if (idx < 0 || push(r, 0, idx))
+                    return;
+            }
+        }
+        length++;
+        while (r->qh[0] < r->qt[0]) {
+            int p = r->q[0][r->qh[0]++];
+            int n = off_to_on(ctx, r, ch->g, p, y, x, NULL, ons);
+            for (int i = 0; i < n; i++) {
+                int idx = ons[i], cv = r->nodes[idx].pid >> 1;
+                int keep = 0;
+                if (length >= 4 && r->nodes[idx].pid == srcpid && *ncyc < 64) {
+                    cyc[(*ncyc)++] = idx;
+                    keep = 1;
+                }
+                if (r->at[1][cv] < 0) {
+                    store(r, idx);
+                    push(r, 1, idx);
+                    keep = 1;
+                }
+                if (!keep)
+                    node_drop(r, idx);
+            }
+        }
+    }
+}
+
+/* doForcingChains: the first way the source's negation is reached. */
+static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct imp imp[32];
+    int ons[8], found = -1;
+    int srcpid = r->nodes[src].pid;
+
+    push(r, srcpid & 1, src);
+    while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
+        if (r->oom || se_time_up(ctx))
+            return found;
+        while (r->qh[1] < r->qt[1]) {
+            int p = r->q[1][r->qh[1]++];
+            int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp);
+            for (int i = 0; i < n; i++) {
+                int pid = imp[i].cv * 2, keep = 0;
+                int32_t par = p;
+                int idx = new_node(r, pid, imp[i].cause, &par, 1);
+                if (idx < 0)
+                    return found;
+                if ((pid | 1) == srcpid && found < 0) {
+                    found = idx;
+                    keep = 1;
+                }
+                if (!is_parent(r, p, pid) && r->at[0][imp[i].cv] < 0) {
+                    store(r, idx);
+                    push(r, 0, idx);
+                    keep = 1;
+                }
+                if (!keep)
+                    node_drop(r, idx);
+            }
+        }
+        while (r->qh[0] < r->qt[0]) {
+            int p = r->q[0][r->qh[0]++];
+            int n = off_to_on(ctx, r, ch->g, p, y, 1, NULL, ons);
+            for (int i = 0; i < n; i++) {
+                int idx = ons[i], cv = r->nodes[idx].pid >> 1, keep = 0;
+                if ((r->nodes[idx].pid & ~1) == srcpid && found < 0) {
+                    found = idx;
+                    keep = 1;
+                }
+                if (r->at[1][cv] < 0) {
+                    store(r, idx);
+                    push(r, 1, idx);
+                    keep = 1;
+                }
+                if (!keep)
+                    node_drop(r, idx);
+            }
+        }
+    }
+    return found;
+}
+
+static void unary(struct chainer *ch, int cell, int v, int y, int x)
+{
+    struct se_ctx *ctx = ch->ctx;
+    struct se_chain_mem *m = ctx->chain;
+    int cv = cv_of(cell, v);
+    int cyc[64], ncyc = 0;
+
+    if (se_popcount(ch->g->cand[cell]) > 2 && !x)
+        return;
+    int mark = m->used[m->depth];
+    struct run *rc = run_get(ctx), *r1 = NULL, *r2 = NULL;
+    if (!rc)
+        return;
+    int src = new_node(rc, cv * 2 + 1, C_NONE, NULL, 0);
+    store(rc, src);
+    do_cycles(ch, rc, src, y, x, cyc, &ncyc);
+    int f1 = -1, f2 = -1;
+    if (x) {
+        r1 = run_get(ctx);
+        r2 = run_get(ctx);
+        if (r1 && r2) {
+            int s1 = new_node(r1, cv * 2 + 1, C_NONE, NULL, 0);
+            store(r1, s1);
+            f1 = do_forcing(ch, r1, s1, y);
+            int s2 = new_node(r2, cv * 2, C_NONE, NULL, 0);
+            store(r2, s2);
+            f2 = do_forcing(ch, r2, s2, y);
+        }
+    }
+    for (int i = 0; i < ncyc; i++)
+        cycle_hint(ch, rc, cyc[i], y, x);
+    if (f1 >= 0)
+        forcing_hint(ch, r1, f1, y, x);
+    if (f2 >= 0)
+        forcing_hint(ch, r2, f2, y, x);
+    runs_release(ctx, mark);
+}
+
+static void loops(struct chainer *ch)
+{
+    static const int pass[3][2] = {{0, 1}, {1, 0}, {1, 1}}; /* y, x */
+
+    for (int p = 0; p < 3; p++)
+        for (int cell = 0; cell < 81; cell++) {
+            if (ch->g->val[cell] || se_popcount(ch->g->cand[cell]) <= 1)
+                continue;
+            for (int v = 1; v <= 9; v++)
+                if (ch->g->cand[cell] & BIT(v))
+                    unary(ch, cell, v, pass[p][0], pass[p][1]);
+            if (ch->ctx->timed_out)
+                return;
+        }
+}
+
+/* ------------------------------------------------------------------ */
+/* The producer                                                         */
+/* ------------------------------------------------------------------ */
+
+static double rule_base(int multiple, int dynamic, int nishio, int level)
+{
+    if (level >= 2)
+        return 9.5 + 0.5 * (level - 2);
+    if (level > 0)
+        return 8.5 + 0.5 * level;
+    if (nishio)
+        return 7.5;
+    if (dynamic)
+        return 8.5;
+    if (multiple)
+        return 8.0;
+    return 0;
+}
+
+static int same_rem(const struct se_hint *a, const struct se_hint *b)
+{
+    return memcmp(a->rem, b->rem, sizeof a->rem) == 0;
+}
+
+int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
+                int multiple, int dynamic, int nishio, int level)
+{
+    struct chainer *ch = calloc(1, sizeof *ch);
+    int stop = 0;
+
+    if (!ch)
+        return 0;
+    ch->ctx = ctx;
+    ch->g = g;
+    ch->acc = acc;
+    ch->multiple = multiple;
+    ch->dynamic = dynamic;
+    ch->nishio = nishio;
+    ch->level = level;
+    ch->base = rule_base(multiple, dynamic, nishio, level);
+    if (ctx->chain->depth == 0)
+        ctx->chain->nn = 0;
+    if (multiple || dynamic)
+        multiple_chains(ch);
+    else
+        loops(ch);
+    if (ctx->timed_out) {
+        free(ch->list);
+        free(ch);
+        return 0;
+    }
+    if (!acc->want_rp) {
+        if (ch->have_best)
+            stop = acc->add(acc, &ch->best);
+    } else {
+        /* Stable sort by (difficulty, complexity, sort key), then SE's
+         * LinkedHashSet drops hints with the same removals. */
+        for (int i = 1; i < ch->nlist; i++) {
+            struct se_hint tmp = ch->list[i];
+            int j = i - 1;
+            while (j >= 0 && hint_less(&tmp, &ch->list[j])) {
+                ch->list[j + 1] = ch->list[j];
+                j--;
+            }
+            ch->list[j + 1] = tmp;
+        }
+        for (int i = 0; i < ch->nlist && !stop; i++) {
+            int dup = 0;
+            for (int j = 0; j < i && !dup; j++)
+                dup = same_rem(&ch->list[i], &ch->list[j]);
+            if (!dup)
+                stop = acc->add(acc, &ch->list[i]);
+        }
+    }
+    free(ch->list);
+    free(ch);
+    return stop;
+}
+
+int se_chain_init(struct se_ctx *ctx)
+{
+    struct se_chain_mem *m = calloc(1, sizeof *m);
+    uint64_t x = 0x2545f4914f6cdd1dull;
+
+    if (!m)
+        return -1;
+    for (int i = 0; i < NPID; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        m->zob[i] = x;
+    }
+    ctx->chain = m;
+    return 0;
+}
+
+void se_chain_free(struct se_ctx *ctx)
+{
+    struct se_chain_mem *m = ctx->chain;
+
+    if (!m)
+        return;
+    for (int d = 0; d < MAX_DEPTH; d++)
+        for (int i = 0; i < RUNS_PER_DEPTH; i++) {
+            struct run *r = m->runs[d][i];
+            if (!r)
+                continue;
+            free(r->nodes);
+            free(r->pool);
+            free(r->q[0]);
+            free(r->q[1]);
+            free(r);
+        }
+    free(m->stack);
+    free(m->nrec);
+    free(m);
+    ctx->chain = NULL;
+}
