@@ -23,7 +23,8 @@ static int parse_line(const char *line, uint8_t cells[81], int r[3])
     if (strlen(line) < 83)
         return 0;
     for (int i = 0; i < 81; i++)
-        cells[i] = line[i] >= '1' && line[i] <= '9' ? (uint8_t)(line[i] - '0') : 0;
+        cells[i] =
+            line[i] >= '1' && line[i] <= '9' ? (uint8_t)(line[i] - '0') : 0;
     if (sscanf(line + 82, "%d.%d/%d.%d/%d.%d", &a, &b, &c, &d, &e, &f) != 6)
         return 0;
     r[0] = a * 10 + b;
@@ -67,8 +68,8 @@ static void test_scale(void **state)
     check_file("tests/data/se/scale", 40);
 }
 
-static const char *const easy =
-    "..............1.23....45..6.......7...83......45...9........5.81........3..2.....";
+static const char *const easy = "..............1.23....45..6.......7...83......"
+                                "45...9........5.81........3..2.....";
 
 static void parse(const char *s, uint8_t cells[81])
 {
@@ -94,10 +95,10 @@ static void test_invalid(void **state)
     assert_int_equal(serate_rate(cells, NULL, &res), SERATE_INVALID);
 }
 
-/* A magictour puzzle SE rates 9.0 (dynamic forcing chains (+)): with 1 ms it cannot finish,
- * and the partial answer says so and stays below SE's rating. */
-static const char *const hard =
-    "...213....6...9.8........9.5.84......7...8...3.......5..1...7..2...6...1..5.3.46.";
+/* A magictour puzzle SE rates 9.0 (dynamic forcing chains (+)): with 1 ms it
+ * cannot finish, and the partial answer says so and stays below SE's rating. */
+static const char *const hard = "...213....6...9.8........9.5.84......7...8..."
+                                "3.......5..1...7..2...6...1..5.3.46.";
 
 static void test_budget(void **state)
 {

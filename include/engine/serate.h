@@ -19,7 +19,7 @@ enum serate_status {
  * a step that places a digit, the cell (0-80, row-major) and the digit;
  * cell is -1 for an elimination. */
 struct serate_step {
-    char name[48];
+    char name[72];
     uint8_t rating;
     int8_t cell;
     uint8_t digit;

@@ -42,7 +42,8 @@ int main(int argc, char **argv)
         if (strlen(line) < 81)
             continue;
         for (int c = 0; c < 81; c++)
-            cells[c] = line[c] >= '1' && line[c] <= '9' ? (uint8_t)(line[c] - '0') : 0;
+            cells[c] =
+                line[c] >= '1' && line[c] <= '9' ? (uint8_t)(line[c] - '0') : 0;
         double t = cpu_ms();
         enum serate_status st = serate_rate(cells, &opt, &res);
         t = cpu_ms() - t;
@@ -50,9 +51,9 @@ int main(int argc, char **argv)
             printf("%.81s invalid\n", line);
             continue;
         }
-        printf("%.81s %d.%d/%d.%d/%d.%d %.2f%s\n", line, res.er / 10, res.er % 10,
-               res.ep / 10, res.ep % 10, res.ed / 10, res.ed % 10, t,
-               res.lower_bound ? " lower" : "");
+        printf("%.81s %d.%d/%d.%d/%d.%d %.2f%s\n", line, res.er / 10,
+               res.er % 10, res.ep / 10, res.ep % 10, res.ed / 10, res.ed % 10,
+               t, res.lower_bound ? " lower" : "");
         if (verbose)
             for (size_t i = 0; i < res.nsteps && i < opt.max_steps; i++)
                 printf("  %2zu %-44s %d.%d %d %d\n", i + 1, steps[i].name,

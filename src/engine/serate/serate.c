@@ -32,7 +32,8 @@ static void tables_init(struct se_tables *t)
 {
     for (int i = 0; i < 9; i++)
         for (int k = 0; k < 9; k++) {
-            t->rcell[i][k] = (uint8_t)(((i / 3) * 3 + k / 3) * 9 + (i % 3) * 3 + k % 3);
+            t->rcell[i][k] =
+                (uint8_t)(((i / 3) * 3 + k / 3) * 9 + (i % 3) * 3 + k % 3);
             t->rcell[9 + i][k] = (uint8_t)(i * 9 + k);
             t->rcell[18 + i][k] = (uint8_t)(k * 9 + i);
         }
@@ -69,23 +70,26 @@ void se_hint_init(struct se_hint *h, double diff, const char *name)
     h->name[sizeof h->name - 1] = 0;
 }
 
+void se_remove(const struct se_ctx *ctx, struct se_grid *g, int cell,
+               unsigned bits)
+{
+    bits &= g->cand[cell];
+    if (!bits)
+        return;
+    g->cand[cell] &= (uint16_t)~bits;
+    for (int v = 1; v <= 9; v++)
+        if (bits >> v & 1)
+            for (int ty = 0; ty < 3; ty++)
+                g->pos[ctx->t.creg[cell][ty]][v] &=
+                    (uint16_t) ~(1u << ctx->t.cidx[cell][ty]);
+}
+
 void se_place(struct se_ctx *ctx, struct se_grid *g, int cell, int v)
 {
     g->val[cell] = (uint8_t)v;
-    g->cand[cell] = 0;
+    se_remove(ctx, g, cell, 0x3fe);
     for (int i = 0; i < 20; i++)
-        g->cand[ctx->t.house[cell][i]] &= (uint16_t)~(1u << v);
-}
-
-int se_region_positions(const struct se_ctx *ctx, const struct se_grid *g,
-                        int r, int v)
-{
-    int pos = 0;
-
-    for (int k = 0; k < 9; k++)
-        if (g->cand[ctx->t.rcell[r][k]] >> v & 1)
-            pos |= 1 << k;
-    return pos;
+        se_remove(ctx, g, ctx->t.house[cell][i], 1u << v);
 }
 
 int se_region_empty(const struct se_ctx *ctx, const struct se_grid *g, int r)
@@ -181,9 +185,12 @@ enum serate_status serate_rate(const uint8_t cells[81],
 
     struct se_grid g;
     for (int c = 0; c < 81; c++) {
-        g.val[c] = cells[c];
-        g.cand[c] = cells[c] ? 0 : 0x3fe;
+        g.val[c] = 0;
+        g.cand[c] = 0x3fe;
     }
+    for (int r = 0; r < 27; r++)
+        for (int v = 0; v < 10; v++)
+            g.pos[r][v] = v ? 0x1ff : 0;
     for (int c = 0; c < 81; c++)
         if (cells[c])
             se_place(ctx, &g, c, cells[c]);
@@ -200,7 +207,7 @@ enum serate_status serate_rate(const uint8_t cells[81],
         if (h.diff > diff)
             diff = h.diff;
         for (int c = 0; c < 81; c++)
-            g.cand[c] &= (uint16_t)~h.rem[c];
+            se_remove(ctx, &g, c, h.rem[c]);
         if (h.cell >= 0) {
             se_place(ctx, &g, h.cell, h.value);
             left--;

@@ -18,33 +18,31 @@ static int sees(const struct se_ctx *ctx, int a, int b)
     return (int)(ctx->t.peers[a][b >> 6] >> (b & 63) & 1);
 }
 
-static int excl_has(const struct excl *e, int c)
-{
-    for (int i = 0; i < e->n; i++)
-        if (e->c[i] == c)
-            return 1;
-    return 0;
-}
-
-/* Tests one set of aligned cells and hands on the hint it gives. */
+/* Tests one set of aligned cells and hands on the hint it gives. The
+ * excluders are bit sets of cells (their order in SE only names the
+ * locking cell of a combination, which the rating does not use). */
 static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
                      struct se_acc *acc, int degree, const int *cells,
-                     const struct excl *ex)
+                     uint64_t (*ex)[2])
 {
-    struct excl common = ex[0];
+    uint64_t common[2] = {ex[0][0], ex[0][1]};
     struct se_hint h;
     uint16_t allowed[3] = {0, 0, 0};
-    int vals[3][9], nv[3];
+    uint16_t exc[20];
+    int vals[3][9], nv[3], nex = 0;
 
     for (int i = 1; i < degree; i++) {
-        int n = 0;
-        for (int k = 0; k < common.n; k++)
-            if (excl_has(&ex[i], common.c[k]))
-                common.c[n++] = common.c[k];
-        common.n = n;
+        common[0] &= ex[i][0];
+        common[1] &= ex[i][1];
     }
-    if (common.n < 2)
+    if (__builtin_popcountll(common[0]) + __builtin_popcountll(common[1]) < 2)
         return 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = common[w]; m; m &= m - 1)
+            exc[nex++] = g->cand[w * 64 + __builtin_ctzll(m)];
+    int see01 = sees(ctx, cells[0], cells[1]);
+    int see02 = degree > 2 && sees(ctx, cells[0], cells[2]);
+    int see12 = degree > 2 && sees(ctx, cells[1], cells[2]);
     for (int i = 0; i < degree; i++) {
         nv[i] = 0;
         for (int v = 1; v <= 9; v++)
@@ -53,25 +51,27 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
     }
     int idx[3] = {0, 0, 0};
     for (;;) {
-        int p[3];
-        for (int i = 0; i < degree; i++)
-            p[i] = vals[i][idx[i]];
-        int ok = 1;
-        for (int a = 0; a < degree && ok; a++)
-            for (int b = a + 1; b < degree && ok; b++)
-                if (p[a] == p[b] && sees(ctx, cells[a], cells[b]))
-                    ok = 0;
+        int p0 = vals[0][idx[0]], p1 = vals[1][idx[1]];
+        int p2 = degree > 2 ? vals[2][idx[2]] : 0;
+        int ok = !(p0 == p1 && see01) && !(degree > 2 && p0 == p2 && see02) &&
+                 !(degree > 2 && p1 == p2 && see12);
         if (ok) {
-            unsigned used = 0;
-            for (int i = 0; i < degree; i++)
-                used |= BIT(p[i]);
-            for (int k = 0; k < common.n && ok; k++)
-                if (!(g->cand[common.c[k]] & ~used))
+            unsigned used = BIT(p0) | BIT(p1) | (degree > 2 ? BIT(p2) : 0);
+            for (int k = 0; k < nex && ok; k++)
+                if (!(exc[k] & ~used))
                     ok = 0;
         }
-        if (ok)
+        if (ok) {
+            allowed[0] |= BIT(p0);
+            allowed[1] |= BIT(p1);
+            if (degree > 2)
+                allowed[2] |= BIT(p2);
+            int full = 1;
             for (int i = 0; i < degree; i++)
-                allowed[i] |= BIT(p[i]);
+                full &= allowed[i] == g->cand[cells[i]];
+            if (full)
+                return 0; /* every value allowed somewhere: no removal */
+        }
         int z = 0;
         while (z < degree && ++idx[z] == nv[z])
             idx[z++] = 0;
@@ -95,6 +95,7 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     int cand[81], ncand = 0;
     static const struct excl empty;
     struct excl ex[81];
+    uint64_t exm[81][2];
     int slot[81];
 
     for (int c = 0; c < 81; c++) {
@@ -114,6 +115,9 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             continue;
         slot[c] = ncand;
         ex[ncand] = e;
+        exm[ncand][0] = exm[ncand][1] = 0;
+        for (int k = 0; k < e.n; k++)
+            exm[ncand][e.c[k] >> 6] |= 1ull << (e.c[k] & 63);
         cand[ncand++] = c;
     }
     if (ncand < degree)
@@ -124,9 +128,8 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             if (se_time_up(ctx))
                 return 0;
             int cells[3] = {cand[i], cand[j], 0};
-            struct excl e3[3];
-            e3[0] = ex[i];
-            e3[1] = ex[j];
+            uint64_t e3[3][2] = {{exm[i][0], exm[i][1]},
+                                 {exm[j][0], exm[j][1]}};
             if (degree == 2) {
                 if (try_cells(ctx, g, acc, 2, cells, e3))
                     return 1;
@@ -148,7 +151,8 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             }
             for (int q = 0; q < nt; q++) {
                 cells[2] = twin[q];
-                e3[2] = ex[slot[twin[q]]];
+                e3[2][0] = exm[slot[twin[q]]][0];
+                e3[2][1] = exm[slot[twin[q]]][1];
                 if (try_cells(ctx, g, acc, 3, cells, e3))
                     return 1;
             }

@@ -14,8 +14,7 @@
 
 static const int hs_types[3] = {SE_BLOCK, SE_COL, SE_ROW};
 
-int se_hidden_single(struct se_ctx *ctx, struct se_grid *g,
-                     struct se_acc *acc)
+int se_hidden_single(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
 {
     struct se_hint h;
 
@@ -30,8 +29,9 @@ int se_hidden_single(struct se_ctx *ctx, struct se_grid *g,
                     int isalone = se_region_empty(ctx, g, r) == 1;
                     if (isalone != alone)
                         continue;
-                    double d = isalone ? 1.0 : hs_types[t] == SE_BLOCK ? 1.2
-                                                                       : 1.5;
+                    double d = isalone                   ? 1.0
+                               : hs_types[t] == SE_BLOCK ? 1.2
+                                                         : 1.5;
                     se_hint_init(&h, d, "Hidden Single");
                     h.cell = ctx->t.rcell[r][se_first_bit((unsigned)pos)];
                     h.value = v;
@@ -123,7 +123,8 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
                     continue;
                 int common = 1;
                 for (int i = 0; i < 9; i++)
-                    if ((pos >> i & 1) && !in_region(ctx, ctx->t.rcell[r1][i], r2))
+                    if ((pos >> i & 1) &&
+                        !in_region(ctx, ctx->t.rcell[r1][i], r2))
                         common = 0;
                 if (!common)
                     continue;
@@ -195,14 +196,16 @@ int se_hidden_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             int empty = se_region_empty(ctx, g, r);
             if (!(empty > degree * 2 || (direct && empty > degree)))
                 continue;
-            for (unsigned m = (1u << degree) - 1; m < 512; m = se_perm_next(m)) {
+            for (unsigned m = (1u << degree) - 1; m < 512;
+                 m = se_perm_next(m)) {
                 unsigned common = 0;
                 int ok = 1;
                 uint16_t vset = 0;
                 for (int v0 = 0; v0 < 9; v0++) {
                     if (!(m >> v0 & 1))
                         continue;
-                    unsigned pos = (unsigned)se_region_positions(ctx, g, r, v0 + 1);
+                    unsigned pos =
+                        (unsigned)se_region_positions(ctx, g, r, v0 + 1);
                     if (se_popcount(pos) <= 1) {
                         ok = 0;
                         break;
@@ -212,10 +215,11 @@ int se_hidden_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 }
                 if (!ok || se_popcount(common) != degree)
                     continue;
-                char name[48];
+                char name[72];
                 strcpy(name, direct ? "Direct Hidden " : "Hidden ");
                 strcat(name, set_names[degree]);
-                se_hint_init(&h, direct ? direct_diff[degree] : hidden_diff[degree],
+                se_hint_init(&h,
+                             direct ? direct_diff[degree] : hidden_diff[degree],
                              name);
                 for (int k = 0; k < 9; k++)
                     if (common >> k & 1) {
@@ -227,7 +231,8 @@ int se_hidden_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                     for (int v = 1; v <= 9 && !found; v++) {
                         if (vset & BIT(v))
                             continue;
-                        unsigned pos = (unsigned)se_region_positions(ctx, g, r, v);
+                        unsigned pos =
+                            (unsigned)se_region_positions(ctx, g, r, v);
                         if (se_popcount(pos) <= 1)
                             continue;
                         pos &= ~common;
@@ -268,7 +273,8 @@ int se_naked_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             int r = set_types[t] * 9 + i;
             if (se_region_empty(ctx, g, r) < degree * 2)
                 continue;
-            for (unsigned m = (1u << degree) - 1; m < 512; m = se_perm_next(m)) {
+            for (unsigned m = (1u << degree) - 1; m < 512;
+                 m = se_perm_next(m)) {
                 unsigned common = 0;
                 int ok = 1;
                 for (int k = 0; k < 9; k++) {
@@ -283,7 +289,7 @@ int se_naked_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 }
                 if (!ok || se_popcount(common) != degree)
                     continue;
-                char name[48];
+                char name[72];
                 strcpy(name, "Naked ");
                 strcat(name, set_names[degree]);
                 se_hint_init(&h, naked_diff[degree], name);
@@ -326,7 +332,8 @@ static int fish_pass(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             for (int k = 0; k < 9; k++) {
                 if (!(m >> k & 1))
                     continue;
-                unsigned pos = (unsigned)se_region_positions(ctx, g, t1 * 9 + k, v);
+                unsigned pos =
+                    (unsigned)se_region_positions(ctx, g, t1 * 9 + k, v);
                 if (se_popcount(pos) <= 1) {
                     ok = 0;
                     break;
@@ -339,7 +346,8 @@ static int fish_pass(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             for (int j = 0; j < 9; j++) {
                 if (!(common >> j & 1))
                     continue;
-                unsigned pos = (unsigned)se_region_positions(ctx, g, t2 * 9 + j, v);
+                unsigned pos =
+                    (unsigned)se_region_positions(ctx, g, t2 * 9 + j, v);
                 pos &= ~m;
                 for (int k = 0; k < 9; k++)
                     if (pos >> k & 1)

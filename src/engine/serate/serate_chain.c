@@ -24,7 +24,7 @@
 enum { C_NONE = 0, C_NAKED, C_BLOCK, C_ROW, C_COL, C_ADV };
 
 struct cnode {
-    int32_t par;  /* first parent in the run's pool */
+    int32_t par; /* first parent in the run's pool */
     int32_t npar;
     int32_t nested; /* nested chain record, -1 none */
     int32_t cnt;    /* ancestor count, -1 not yet known */
@@ -217,8 +217,8 @@ struct imp {
     int cause;
 };
 
-static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g,
-                     int pid, int ylinks, struct imp *out)
+static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
+                     int ylinks, struct imp *out)
 {
     int cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1, n = 0;
 
@@ -229,11 +229,11 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g,
     for (int i = 0; i < 20; i++) {
         int o = ctx->t.house[cell][i];
         if (g->cand[o] & BIT(v))
-            out[n++] = (struct imp){cv_of(o, v), i < 8 ? C_BLOCK
-                                                 : ctx->t.creg[o][SE_ROW] ==
-                                                           ctx->t.creg[cell][SE_ROW]
-                                                       ? C_ROW
-                                                       : C_COL};
+            out[n++] = (struct imp){
+                cv_of(o, v),
+                i < 8                                                 ? C_BLOCK
+                : ctx->t.creg[o][SE_ROW] == ctx->t.creg[cell][SE_ROW] ? C_ROW
+                                                                      : C_COL};
     }
     return n;
 }
@@ -241,8 +241,8 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g,
 /* Makes the "on" nodes an "off" node implies; hidden parents (the run's
  * earlier removals SE lists as parents too) only when src is given. */
 static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
-                     int pidx, int ylinks, int xlinks, const struct se_grid *src,
-                     int *out)
+                     int pidx, int ylinks, int xlinks,
+                     const struct se_grid *src, int *out)
 {
     int pid = r->nodes[pidx].pid, cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1;
     int n = 0;
@@ -282,8 +282,9 @@ static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
             int np = 0;
             par[np++] = pidx;
             if (src) {
-                unsigned gone = (unsigned)se_region_positions(ctx, src, reg, v) &
-                                ~(unsigned)se_region_positions(ctx, g, reg, v);
+                unsigned gone =
+                    (unsigned)se_region_positions(ctx, src, reg, v) &
+                    ~(unsigned)se_region_positions(ctx, g, reg, v);
                 for (int k = 0; k < 9; k++)
                     if (gone >> k & 1) {
                         int s = r->at[0][cv_of(ctx->t.rcell[reg][k], v)];
@@ -337,8 +338,7 @@ struct target {
 };
 
 /* Nested complexity and SE's collectRuleParents over the targets. */
-static int nested_complexity(struct se_ctx *ctx, const struct target *t,
-                             int nt)
+static int nested_complexity(struct se_ctx *ctx, const struct target *t, int nt)
 {
     struct se_chain_mem *m = ctx->chain;
     uint64_t seen_f[64];
@@ -450,7 +450,8 @@ static void rule_parents(struct chainer *ch, const struct target *t, int nt,
                     int reg = ctx->t.creg[cell][cause - C_BLOCK];
                     for (int k = 0; k < 9; k++) {
                         int c = ctx->t.rcell[reg][k];
-                        if ((init->cand[c] & BIT(v)) && !(cur->cand[c] & BIT(v)))
+                        if ((init->cand[c] & BIT(v)) &&
+                            !(cur->cand[c] & BIT(v)))
                             rp[c] |= BIT(v);
                     }
                 }
@@ -538,7 +539,8 @@ static void chain_name(struct chainer *ch, struct se_hint *h, const char *what)
                          : ch->nishio  ? "Nishio "
                          : ch->dynamic ? "Dynamic "
                                        : "";
-    snprintf(h->name, sizeof h->name, "%s%s%s", prefix, what, suffix(ch->level));
+    snprintf(h->name, sizeof h->name, "%s%s%s", prefix, what,
+             suffix(ch->level));
 }
 
 /* ------------------------------------------------------------------ */
@@ -591,7 +593,7 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
                               ch->dynamic ? &r->save : NULL, ons);
             if (ch->dynamic) {
                 int cv = r->nodes[p].pid >> 1;
-                g->cand[cv / 9] &= (uint16_t)~BIT(cv % 9 + 1);
+                se_remove(ctx, g, cv / 9, BIT(cv % 9 + 1));
             }
             for (int i = 0; i < n; i++) {
                 int cv = r->nodes[ons[i]].pid >> 1;
@@ -745,7 +747,8 @@ static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
         store(off_run, root);
         if (do_chaining(ch, off_run, abs) && do_contra) {
             se_hint_init(&h, 0, "");
-            chain_name(ch, &h, ch->nishio ? "Forcing" : "Contradiction Forcing");
+            chain_name(ch, &h,
+                       ch->nishio ? "Forcing" : "Contradiction Forcing");
             h.rem[cell] = g->cand[cell] & (uint16_t)~BIT(v);
             h.cell = cell;
             h.value = v;
@@ -949,8 +952,8 @@ static void cycle_hint(struct chainer *ch, struct run *r, int dst, int y, int x)
         h.rem[c] = fw[c] & bw[c];
     if (!rem_any(&h))
         return;
-    strcpy(h.name, x && y ? "Bidirectional Cycle"
-                   : y    ? "Bidirectional Y-Cycle"
+    strcpy(h.name, x && y        ? "Bidirectional Cycle"
+                   : y           ? "Bidirectional Y-Cycle"
                    : ncells == 4 ? "Generalized X-Wing"
                                  : "Bidirectional X-Cycle");
     h.sortkey = x && y ? 4 : y ? 3 : 2;
@@ -974,8 +977,8 @@ static void forcing_hint(struct chainer *ch, struct run *r, int target, int y,
         h.rem[c] = BIT(v);
     }
     int anc = ancestors(ch->ctx, r, target);
-    strcpy(h.name, x && y ? "Forcing Chain"
-                   : y    ? "Forcing Y-Chain"
+    strcpy(h.name, x && y     ? "Forcing Chain"
+                   : y        ? "Forcing Y-Chain"
                    : anc == 6 ? "Turbot Fish"
                               : "Forcing X-Chain");
     h.sortkey = x && y ? 4 : y ? 3 : 2;

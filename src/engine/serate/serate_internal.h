@@ -17,6 +17,7 @@
 struct se_grid {
     uint8_t val[81];
     uint16_t cand[81];
+    uint16_t pos[27][10]; /* pos[r][v] bit k: cell k of region r has v */
 };
 
 /* Regions in SE's order of region types: 0-8 blocks (row-major), 9-17
@@ -24,11 +25,11 @@ struct se_grid {
 enum { SE_BLOCK = 0, SE_ROW = 1, SE_COL = 2 };
 
 struct se_tables {
-    uint8_t rcell[27][9];   /* cell k of region r */
-    uint8_t creg[81][3];    /* region of cell c, by type */
-    uint8_t cidx[81][3];    /* index of cell c in that region */
-    uint8_t house[81][20];  /* SE's getHouseCells(): block, row, column */
-    uint64_t peers[81][2];  /* the same 20 cells as a bit set */
+    uint8_t rcell[27][9];  /* cell k of region r */
+    uint8_t creg[81][3];   /* region of cell c, by type */
+    uint8_t cidx[81][3];   /* index of cell c in that region */
+    uint8_t house[81][20]; /* SE's getHouseCells(): block, row, column */
+    uint64_t peers[81][2]; /* the same 20 cells as a bit set */
 };
 
 /* One hint: what it removes (rem[c], candidate bits), the cell it then
@@ -41,7 +42,7 @@ struct se_hint {
     int value;
     uint16_t rem[81];
     uint16_t rp[81];
-    char name[48];
+    char name[72];
     /* Chaining hints only: sort keys and nesting (serate_chain.c). */
     int complexity;
     int sortkey;
@@ -69,9 +70,18 @@ struct se_ctx {
 };
 
 /* Combinations of k of n bits in SE's Permutations order (Gosper's). */
+/* Bit counts of 10-bit masks (candidates use bits 1-9, positions 0-8):
+ * a table, since the default target has no popcount instruction. */
+#define SE_B2(n) n, n + 1, n + 1, n + 2
+#define SE_B4(n) SE_B2(n), SE_B2(n + 1), SE_B2(n + 1), SE_B2(n + 2)
+#define SE_B6(n) SE_B4(n), SE_B4(n + 1), SE_B4(n + 1), SE_B4(n + 2)
+#define SE_B8(n) SE_B6(n), SE_B6(n + 1), SE_B6(n + 1), SE_B6(n + 2)
+#define SE_B10(n) SE_B8(n), SE_B8(n + 1), SE_B8(n + 1), SE_B8(n + 2)
+static const uint8_t se_bits10[1024] = {SE_B10(0)};
+
 static inline int se_popcount(unsigned x)
 {
-    return __builtin_popcount(x);
+    return x < 1024 ? se_bits10[x] : __builtin_popcount(x);
 }
 
 static inline unsigned se_perm_next(unsigned m)
@@ -88,14 +98,21 @@ static inline int se_first_bit(unsigned x)
 
 void se_hint_init(struct se_hint *h, double diff, const char *name);
 void se_place(struct se_ctx *ctx, struct se_grid *g, int cell, int v);
-int se_region_positions(const struct se_ctx *ctx, const struct se_grid *g,
-                        int r, int v);
+/* Removes the candidates `bits` of `cell`, keeping pos[][] in step. */
+void se_remove(const struct se_ctx *ctx, struct se_grid *g, int cell,
+               unsigned bits);
+
+static inline int se_region_positions(const struct se_ctx *ctx,
+                                      const struct se_grid *g, int r, int v)
+{
+    (void)ctx;
+    return g->pos[r][v];
+}
 int se_region_empty(const struct se_ctx *ctx, const struct se_grid *g, int r);
 int se_time_up(struct se_ctx *ctx);
 
 /* Producers: return nonzero when acc stopped them. */
-int se_hidden_single(struct se_ctx *ctx, struct se_grid *g,
-                     struct se_acc *acc);
+int se_hidden_single(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc);
 int se_naked_single(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc);
 int se_locking(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                int direct);

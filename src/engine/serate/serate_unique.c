@@ -35,14 +35,27 @@ static int loop_has(const struct loop *l, int c)
     return 0;
 }
 
-/* checkForLoops, exValues shared by the siblings as in SE. */
+static uint32_t cell_regions(const struct se_tables *t, int cell)
+{
+    return (1u << t->creg[cell][0]) | (1u << t->creg[cell][1]) |
+           (1u << t->creg[cell][2]);
+}
+
+/* checkForLoops, exValues shared by the siblings as in SE. One addition:
+ * a path whose cells at even (or odd) places already share a region can
+ * only close into a loop isValidLoop rejects, so it is not followed; the
+ * loops kept, and their order, are SE's. */
 static void check_loops(struct loop_search *s, int cell, int allowed,
-                        unsigned ex, int last_type)
+                        unsigned ex, int last_type, uint32_t even, uint32_t odd)
 {
     const struct se_tables *t = &s->ctx->t;
 
     if (s->cur.n >= MAX_LOOP)
         return;
+    if (s->cur.n & 1)
+        odd |= cell_regions(t, cell);
+    else
+        even |= cell_regions(t, cell);
     s->cur.cell[s->cur.n++] = (uint8_t)cell;
     for (int ty = 0; ty < 3; ty++) {
         if (ty == last_type)
@@ -59,8 +72,11 @@ static void check_loops(struct loop_search *s, int cell, int allowed,
                     ex |= p;
                     ex &= ~(unsigned)(BIT(s->v1) | BIT(s->v2));
                     int card = se_popcount(p);
-                    if (card == 2 || se_popcount(ex) == 1 || allowed > 0)
-                        check_loops(s, next, allowed - (card > 2), ex, ty);
+                    uint32_t side = (s->cur.n & 1) ? odd : even;
+                    if ((card == 2 || se_popcount(ex) == 1 || allowed > 0) &&
+                        !(side & cell_regions(t, next)))
+                        check_loops(s, next, allowed - (card > 2), ex, ty, even,
+                                    odd);
                 }
             }
         }
@@ -88,9 +104,9 @@ struct ul_hint {
     int type;
     uint64_t cells[2]; /* the loop, for SE's equals() */
     int size;
-    int region;           /* type 3 */
-    unsigned vals;        /* type 3: naked values or hidden values */
-    uint64_t extra[2];    /* type 3: other cells / hidden indexes */
+    int region;        /* type 3 */
+    unsigned vals;     /* type 3: naked values or hidden values */
+    uint64_t extra[2]; /* type 3: other cells / hidden indexes */
 };
 
 struct ul_list {
@@ -159,8 +175,8 @@ static void ul_add(struct ul_list *list, struct ul_hint *u)
 }
 
 static void type2(struct se_ctx *ctx, const struct se_grid *g,
-                  struct ul_list *list, const struct loop *l,
-                  const int *xc, int nx, int v1, int v2)
+                  struct ul_list *list, const struct loop *l, const int *xc,
+                  int nx, int v1, int v2)
 {
     struct ul_hint u;
     unsigned common = g->cand[xc[0]] & ~(unsigned)(BIT(v1) | BIT(v2));
@@ -183,7 +199,8 @@ static void type3(struct se_ctx *ctx, const struct se_grid *g,
                   int v1, int v2)
 {
     const struct se_tables *t = &ctx->t;
-    unsigned extra = (g->cand[c1] | g->cand[c2]) & ~(unsigned)(BIT(v1) | BIT(v2));
+    unsigned extra =
+        (g->cand[c1] | g->cand[c2]) & ~(unsigned)(BIT(v1) | BIT(v2));
 
     for (int degree = se_popcount(extra); degree <= 7; degree++)
         for (int ty = 0; ty < 3; ty++) {
@@ -193,7 +210,8 @@ static void type3(struct se_ctx *ctx, const struct se_grid *g,
             int empty = se_region_empty(ctx, g, r);
             int i1 = t->cidx[c1][ty], i2 = t->cidx[c2][ty];
             if (degree * 2 <= empty)
-                for (unsigned m = (1u << degree) - 1; m < 512; m = se_perm_next(m)) {
+                for (unsigned m = (1u << degree) - 1; m < 512;
+                     m = se_perm_next(m)) {
                     if (!(m >> i1 & 1) || (m >> i2 & 1))
                         continue;
                     unsigned naked = extra & g->cand[c1] & g->cand[c2];
@@ -245,8 +263,9 @@ static void type3(struct se_ctx *ctx, const struct se_grid *g,
                     for (int v = 1; v <= 9; v++) {
                         if (!(hidden & BIT(v)))
                             continue;
-                        unsigned p = (unsigned)se_region_positions(ctx, g, r, v) &
-                                     ~(1u << i2);
+                        unsigned p =
+                            (unsigned)se_region_positions(ctx, g, r, v) &
+                            ~(1u << i2);
                         uni |= p;
                         if (!p)
                             ok = 0;
@@ -339,7 +358,7 @@ int se_unique_loops(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
         s.v2 = v2;
         s.cur.n = 0;
         s.nres = 0;
-        check_loops(&s, cell, 2, 0, -1);
+        check_loops(&s, cell, 2, 0, -1, 0, 0);
         for (int li = 0; li < s.nres; li++) {
             const struct loop *l = &s.res[li];
             if (!valid_loop(ctx, l))
@@ -417,7 +436,7 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                     bug[nbug++] = c;
                 bugv[c] |= BIT(v);
                 all |= BIT(v);
-                temp.cand[c] &= (uint16_t)~BIT(v);
+                se_remove(ctx, &temp, c, BIT(v));
                 if (!have_common) {
                     common[0] = t->peers[c][0];
                     common[1] = t->peers[c][1];
@@ -428,7 +447,8 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                 }
                 for (int i = 0; i < nbug; i++)
                     common[bug[i] >> 6] &= ~(1ull << (bug[i] & 63));
-                if (nbug > 1 && se_popcount(all) > 1 && !common[0] && !common[1])
+                if (nbug > 1 && se_popcount(all) > 1 && !common[0] &&
+                    !common[1])
                     return 0;
             }
             if (nnb == 0)
@@ -439,7 +459,8 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
             return 0;
     for (int r = 0; r < 27; r++)
         for (int v = 1; v <= 9; v++) {
-            int card = se_popcount((unsigned)se_region_positions(ctx, &temp, r, v));
+            int card =
+                se_popcount((unsigned)se_region_positions(ctx, &temp, r, v));
             if (card != 0 && card != 2)
                 return 0;
         }
@@ -485,8 +506,10 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                     continue;
                 int value = se_first_bit(com);
                 se_hint_init(&h, 5.7, "Bivalue Universal Grave type 4");
-                h.rem[c1] = g->cand[c1] & (uint16_t)~bugv[c1] & (uint16_t)~BIT(value);
-                h.rem[c2] = g->cand[c2] & (uint16_t)~bugv[c2] & (uint16_t)~BIT(value);
+                h.rem[c1] =
+                    g->cand[c1] & (uint16_t)~bugv[c1] & (uint16_t)~BIT(value);
+                h.rem[c2] =
+                    g->cand[c2] & (uint16_t)~bugv[c2] & (uint16_t)~BIT(value);
                 if (acc->add(acc, &h))
                     return 1;
             }
@@ -509,7 +532,8 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
             if (nrc < degree)
                 continue;
             int k = degree - 1;
-            for (unsigned m = (1u << k) - 1; m < (1u << nrc); m = se_perm_next(m)) {
+            for (unsigned m = (1u << k) - 1; m < (1u << nrc);
+                 m = se_perm_next(m)) {
                 unsigned other = 0, uni = all;
                 int ok = se_popcount(all) > 1;
                 for (int j = 0; j < nrc; j++)
