@@ -28,6 +28,7 @@ struct cnode {
     int32_t npar;
     int32_t nested; /* nested chain record, -1 none */
     int32_t cnt;    /* ancestor count, -1 not yet known */
+    uint16_t depth; /* first-parent depth (static chains: path length) */
     uint16_t pid;
     uint8_t cause;
 };
@@ -52,7 +53,23 @@ struct nested_rec {
     uint64_t finger;
 };
 
+/* The implications of a grid that does not change while a static (non
+ * dynamic) producer runs, listed once per producer call in SE's order. */
+struct link {
+    uint16_t cv;
+    uint8_t cause;
+};
+
+struct links {
+    uint8_t ny[NCV], nx[NCV], nox[NCV];
+    int16_t oy[NCV];
+    uint16_t y[NCV][8];
+    struct link x[NCV][20];
+    struct link ox[NCV][3];
+};
+
 struct se_chain_mem {
+    struct links *links;
     struct run *runs[MAX_DEPTH][RUNS_PER_DEPTH];
     int used[MAX_DEPTH];
     int depth;
@@ -86,12 +103,15 @@ static int grow(void **p, int *cap, int need, size_t size)
 
 static void run_reset(struct run *r)
 {
+    /* Only the stored entries are set: clear those (at[] starts all -1). */
+    for (int on = 0; on < 2; on++)
+        for (int k = 0; k < r->nl[on]; k++)
+            r->at[on][r->list[on][k]] = -1;
     r->n = 0;
     r->np = 0;
     r->nl[0] = r->nl[1] = 0;
     r->qh[0] = r->qh[1] = r->qt[0] = r->qt[1] = 0;
     r->oom = 0;
-    memset(r->at, 0xff, sizeof r->at);
 }
 
 static struct run *run_get(struct se_ctx *ctx)
@@ -106,6 +126,7 @@ static struct run *run_get(struct se_ctx *ctx)
         *slot = calloc(1, sizeof **slot);
         if (!*slot)
             return NULL;
+        memset((*slot)->at, 0xff, sizeof(*slot)->at);
     }
     m->used[d]++;
     run_reset(*slot);
@@ -132,6 +153,7 @@ static int new_node(struct run *r, int pid, int cause, const int32_t *par,
     nd->npar = npar;
     nd->nested = -1;
     nd->cnt = -1;
+    nd->depth = npar ? (uint16_t)(r->nodes[par[0]].depth + 1) : 0;
     memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
     r->np += npar;
     return r->n++;
@@ -218,23 +240,37 @@ struct imp {
 };
 
 static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
-                     int ylinks, struct imp *out)
+                     int ylinks, struct imp *out, const struct links *L)
 {
     int cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1, n = 0;
+
+    if (L) {
+        if (ylinks)
+            for (int i = 0; i < L->ny[cv]; i++)
+                out[n++] = (struct imp){L->y[cv][i], C_NAKED};
+        for (int i = 0; i < L->nx[cv]; i++)
+            out[n++] = (struct imp){L->x[cv][i].cv, L->x[cv][i].cause};
+        return n;
+    }
 
     if (ylinks)
         for (int w = 1; w <= 9; w++)
             if (w != v && (g->cand[cell] & BIT(w)))
                 out[n++] = (struct imp){cv_of(cell, w), C_NAKED};
-    for (int i = 0; i < 20; i++) {
-        int o = ctx->t.house[cell][i];
-        if (g->cand[o] & BIT(v))
-            out[n++] = (struct imp){
-                cv_of(o, v),
-                i < 8                                                 ? C_BLOCK
-                : ctx->t.creg[o][SE_ROW] == ctx->t.creg[cell][SE_ROW] ? C_ROW
-                                                                      : C_COL};
-    }
+    /* The house in SE's order: block, then the row and the column outside
+     * the block (each cell once, named by the first region that has it). */
+    int x = cell % 9, y = cell / 9;
+    const uint8_t *reg = ctx->t.creg[cell];
+    unsigned pb = g->pos[reg[SE_BLOCK]][v] & ~(1u << ctx->t.cidx[cell][SE_BLOCK]);
+    unsigned pr = g->pos[reg[SE_ROW]][v] & ~(7u << (x / 3 * 3));
+    unsigned pc = g->pos[reg[SE_COL]][v] & ~(7u << (y / 3 * 3));
+    for (; pb; pb &= pb - 1)
+        out[n++] = (struct imp){
+            cv_of(ctx->t.rcell[reg[SE_BLOCK]][__builtin_ctz(pb)], v), C_BLOCK};
+    for (; pr; pr &= pr - 1)
+        out[n++] = (struct imp){cv_of(y * 9 + __builtin_ctz(pr), v), C_ROW};
+    for (; pc; pc &= pc - 1)
+        out[n++] = (struct imp){cv_of(__builtin_ctz(pc) * 9 + x, v), C_COL};
     return n;
 }
 
@@ -242,8 +278,27 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
  * earlier removals SE lists as parents too) only when src is given. */
 static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
                      int pidx, int ylinks, int xlinks,
-                     const struct se_grid *src, int *out)
+                     const struct se_grid *src, int *out, const struct links *L)
 {
+    if (L && !src) {
+        int cv = r->nodes[pidx].pid >> 1, n = 0;
+        int32_t par = pidx;
+        if (ylinks && L->oy[cv] >= 0) {
+            int idx = new_node(r, L->oy[cv] * 2 + 1, C_NAKED, &par, 1);
+            if (idx < 0)
+                return n;
+            out[n++] = idx;
+        }
+        if (xlinks)
+            for (int i = 0; i < L->nox[cv]; i++) {
+                int idx = new_node(r, L->ox[cv][i].cv * 2 + 1, L->ox[cv][i].cause,
+                                   &par, 1);
+                if (idx < 0)
+                    return n;
+                out[n++] = idx;
+            }
+        return n;
+    }
     int pid = r->nodes[pidx].pid, cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1;
     int n = 0;
     int32_t par[32];
@@ -311,6 +366,7 @@ struct chainer {
     struct se_grid *g;
     struct se_acc *acc;
     int multiple, dynamic, nishio, level;
+    const struct links *L; /* static producers only */
     double base;
     struct se_hint best;
     int have_best;
@@ -476,6 +532,21 @@ static int hint_less(const struct se_hint *a, const struct se_hint *b)
     return a->sortkey < b->sortkey;
 }
 
+/* Top level only (SE keeps just the first hint of the sorted list): can
+ * a hint of this base, complexity >= cplx and sort key still come first?
+ * Lets the static chain searches stop early; ratings are unchanged. */
+static int hopeless(const struct chainer *ch, double base, int cplx, int key)
+{
+    if (ch->acc->want_rp || !ch->have_best)
+        return 0;
+    double d = base + length_diff(cplx);
+    if (d != ch->best.diff)
+        return d > ch->best.diff;
+    if (cplx != ch->best.complexity)
+        return cplx > ch->best.complexity;
+    return key >= ch->best.sortkey;
+}
+
 /* Records one hint: rem/cell already set in *h; computes the rating. */
 static void emit(struct chainer *ch, struct se_hint *h, double base,
                  const struct target *t, int nt, int root_cause)
@@ -568,7 +639,7 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
             break;
         if (r->qh[1] < r->qt[1]) {
             int p = r->q[1][r->qh[1]++];
-            int n = on_to_off(ctx, g, r->nodes[p].pid, ylinks, imp);
+            int n = on_to_off(ctx, g, r->nodes[p].pid, ylinks, imp, ch->L);
             for (int i = 0; i < n; i++) {
                 int cv = imp[i].cv;
                 if (r->at[1][cv] >= 0) {
@@ -590,7 +661,7 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
         } else {
             int p = r->q[0][r->qh[0]++];
             int n = off_to_on(ctx, r, g, p, ylinks, 1,
-                              ch->dynamic ? &r->save : NULL, ons);
+                              ch->dynamic ? &r->save : NULL, ons, ch->L);
             if (ch->dynamic) {
                 int cv = r->nodes[p].pid >> 1;
                 se_remove(ctx, g, cv / 9, BIT(cv % 9 + 1));
@@ -994,6 +1065,8 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
     struct imp imp[32];
     int ons[8], length = 0;
     int srcpid = r->nodes[src].pid;
+    double cbase = x && y ? 7.0 : 6.5;
+    int ckey = x && y ? 4 : y ? 3 : 2;
 
     push(r, 1, src);
     while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
@@ -1002,7 +1075,10 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
         length++;
         while (r->qh[1] < r->qt[1]) {
             int p = r->q[1][r->qh[1]++];
-            int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp);
+            int lb = r->nodes[p].depth + 2;
+            if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey))
+                return;
+            int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp, ch->L);
             for (int i = 0; i < n; i++) {
                 int pid = imp[i].cv * 2;
                 if (is_parent(r, p, pid))
@@ -1016,7 +1092,10 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
         length++;
         while (r->qh[0] < r->qt[0]) {
             int p = r->q[0][r->qh[0]++];
-            int n = off_to_on(ctx, r, ch->g, p, y, x, NULL, ons);
+            int lb = r->nodes[p].depth + 1;
+            if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey))
+                return;
+            int n = off_to_on(ctx, r, ch->g, p, y, x, NULL, ons, ch->L);
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1;
                 int keep = 0;
@@ -1045,22 +1124,25 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
     int srcpid = r->nodes[src].pid;
 
     push(r, srcpid & 1, src);
+    double fbase = y ? 7.0 : 6.6;
+    int fkey = y ? 4 : 2;
     while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
         if (r->oom || se_time_up(ctx))
             return found;
         while (r->qh[1] < r->qt[1]) {
             int p = r->q[1][r->qh[1]++];
-            int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp);
+            if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey))
+                return -1;
+            int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp, ch->L);
             for (int i = 0; i < n; i++) {
                 int pid = imp[i].cv * 2, keep = 0;
                 int32_t par = p;
                 int idx = new_node(r, pid, imp[i].cause, &par, 1);
                 if (idx < 0)
                     return found;
-                if ((pid | 1) == srcpid && found < 0) {
-                    found = idx;
-                    keep = 1;
-                }
+                /* Only the first chain to the negation counts: stop. */
+                if ((pid | 1) == srcpid)
+                    return idx;
                 if (!is_parent(r, p, pid) && r->at[0][imp[i].cv] < 0) {
                     store(r, idx);
                     push(r, 0, idx);
@@ -1072,13 +1154,13 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
         }
         while (r->qh[0] < r->qt[0]) {
             int p = r->q[0][r->qh[0]++];
-            int n = off_to_on(ctx, r, ch->g, p, y, 1, NULL, ons);
+            if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey))
+                return -1;
+            int n = off_to_on(ctx, r, ch->g, p, y, 1, NULL, ons, ch->L);
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1, keep = 0;
-                if ((r->nodes[idx].pid & ~1) == srcpid && found < 0) {
-                    found = idx;
-                    keep = 1;
-                }
+                if ((r->nodes[idx].pid & ~1) == srcpid)
+                    return idx;
                 if (r->at[1][cv] < 0) {
                     store(r, idx);
                     push(r, 1, idx);
@@ -1150,6 +1232,45 @@ static void loops(struct chainer *ch)
 /* The producer                                                         */
 /* ------------------------------------------------------------------ */
 
+/* Lists SE's getOnToOff / getOffToOn for every candidate of g. */
+static void build_links(struct se_ctx *ctx, const struct se_grid *g,
+                        struct links *L)
+{
+    struct imp tmp[32];
+
+    for (int cell = 0; cell < 81; cell++)
+        for (int v = 1; v <= 9; v++) {
+            int cv = cv_of(cell, v);
+            L->ny[cv] = L->nx[cv] = L->nox[cv] = 0;
+            L->oy[cv] = -1;
+            if (!(g->cand[cell] & BIT(v)))
+                continue;
+            int n = on_to_off(ctx, g, cv * 2 + 1, 1, tmp, NULL);
+            for (int i = 0; i < n; i++) {
+                if (tmp[i].cause == C_NAKED)
+                    L->y[cv][L->ny[cv]++] = (uint16_t)tmp[i].cv;
+                else
+                    L->x[cv][L->nx[cv]++] =
+                        (struct link){(uint16_t)tmp[i].cv, (uint8_t)tmp[i].cause};
+            }
+            if (se_popcount(g->cand[cell]) == 2)
+                L->oy[cv] = (int16_t)cv_of(cell, se_first_bit(g->cand[cell] & ~BIT(v)));
+            for (int ty = 0; ty < 3; ty++) {
+                int reg = ctx->t.creg[cell][ty];
+                unsigned pos = g->pos[reg][v];
+                if (se_popcount(pos) != 2)
+                    continue;
+                pos &= ~(1u << ctx->t.cidx[cell][ty]);
+                int ocv = cv_of(ctx->t.rcell[reg][se_first_bit(pos)], v), dup = 0;
+                for (int k = 0; k < L->nox[cv]; k++)
+                    dup |= L->ox[cv][k].cv == ocv;
+                if (!dup)
+                    L->ox[cv][L->nox[cv]++] =
+                        (struct link){(uint16_t)ocv, (uint8_t)(C_BLOCK + ty)};
+            }
+        }
+}
+
 static double rule_base(int multiple, int dynamic, int nishio, int level)
 {
     if (level >= 2)
@@ -1188,6 +1309,14 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     ch->base = rule_base(multiple, dynamic, nishio, level);
     if (ctx->chain->depth == 0)
         ctx->chain->nn = 0;
+    if (!dynamic) {
+        if (!ctx->chain->links)
+            ctx->chain->links = malloc(sizeof *ctx->chain->links);
+        if (ctx->chain->links) {
+            build_links(ctx, g, ctx->chain->links);
+            ch->L = ctx->chain->links;
+        }
+    }
     if (multiple || dynamic)
         multiple_chains(ch);
     else
@@ -1261,6 +1390,7 @@ void se_chain_free(struct se_ctx *ctx)
         }
     free(m->stack);
     free(m->nrec);
+    free(m->links);
     free(m);
     ctx->chain = NULL;
 }
