@@ -130,6 +130,12 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             int cells[3] = {cand[i], cand[j], 0};
             uint64_t e3[3][2] = {{exm[i][0], exm[i][1]},
                                  {exm[j][0], exm[j][1]}};
+            /* Every set of cells with these two has fewer than two common
+             * excluders: nothing to test. */
+            if (__builtin_popcountll(exm[i][0] & exm[j][0]) +
+                    __builtin_popcountll(exm[i][1] & exm[j][1]) <
+                2)
+                continue;
             if (degree == 2) {
                 if (try_cells(ctx, g, acc, 2, cells, e3))
                     return 1;

@@ -45,6 +45,8 @@ struct run {
     int qh[2], qt[2], qcap;
     struct se_grid save;
     int oom;
+    int absurd, abs[2]; /* a cached on-run's do_chaining result */
+    uint32_t stamp;     /* the producer call that cached it */
 };
 
 /* What a nested chain contributes to the chains that use it. */
@@ -70,6 +72,10 @@ struct links {
 
 struct se_chain_mem {
     struct links *links;
+    /* The top-level dynamic producers' runs from (cell, v, on), shared by
+     * the cell's own binary chaining and its region chainings. */
+    struct run *cache[NCV];
+    uint32_t call;
     struct run *runs[MAX_DEPTH][RUNS_PER_DEPTH];
     int used[MAX_DEPTH];
     int depth;
@@ -261,7 +267,8 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
      * the block (each cell once, named by the first region that has it). */
     int x = cell % 9, y = cell / 9;
     const uint8_t *reg = ctx->t.creg[cell];
-    unsigned pb = g->pos[reg[SE_BLOCK]][v] & ~(1u << ctx->t.cidx[cell][SE_BLOCK]);
+    unsigned pb =
+        g->pos[reg[SE_BLOCK]][v] & ~(1u << ctx->t.cidx[cell][SE_BLOCK]);
     unsigned pr = g->pos[reg[SE_ROW]][v] & ~(7u << (x / 3 * 3));
     unsigned pc = g->pos[reg[SE_COL]][v] & ~(7u << (y / 3 * 3));
     for (; pb; pb &= pb - 1)
@@ -291,8 +298,8 @@ static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
         }
         if (xlinks)
             for (int i = 0; i < L->nox[cv]; i++) {
-                int idx = new_node(r, L->ox[cv][i].cv * 2 + 1, L->ox[cv][i].cause,
-                                   &par, 1);
+                int idx = new_node(r, L->ox[cv][i].cv * 2 + 1,
+                                   L->ox[cv][i].cause, &par, 1);
                 if (idx < 0)
                     return n;
                 out[n++] = idx;
@@ -367,6 +374,8 @@ struct chainer {
     struct se_acc *acc;
     int multiple, dynamic, nishio, level;
     const struct links *L; /* static producers only */
+    int cache;             /* keep the on-runs (top-level dynamic) */
+    uint32_t stamp;
     double base;
     struct se_hint best;
     int have_best;
@@ -785,6 +794,40 @@ static void advanced(struct chainer *ch, struct run *r)
 /* Multiple and dynamic chains                                          */
 /* ------------------------------------------------------------------ */
 
+/* doChaining from (cell, v, on) on the producer's grid: deterministic, so
+ * a top-level producer computes it once for binary() and regions(). */
+static struct run *on_run_get(struct chainer *ch, int cell, int v)
+{
+    struct se_chain_mem *m = ch->ctx->chain;
+    int cv = cv_of(cell, v);
+    struct run *r;
+
+    if (ch->cache) {
+        r = m->cache[cv];
+        if (!r) {
+            r = calloc(1, sizeof *r);
+            if (!r)
+                return NULL;
+            memset(r->at, 0xff, sizeof r->at);
+            m->cache[cv] = r;
+        }
+        if (r->stamp == ch->stamp)
+            return r;
+        run_reset(r);
+        r->stamp = ch->stamp;
+    } else {
+        r = run_get(ch->ctx);
+        if (!r)
+            return NULL;
+    }
+    int root = new_node(r, cv * 2 + 1, C_NONE, NULL, 0);
+    if (root < 0)
+        return NULL;
+    store(r, root);
+    r->absurd = do_chaining(ch, r, r->abs);
+    return r;
+}
+
 static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
 {
     struct se_grid *g = ch->g;
@@ -795,11 +838,10 @@ static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
     struct se_hint h;
     struct target t[2];
 
-    int root = new_node(on_run, cv * 2 + 1, C_NONE, NULL, 0);
-    if (root < 0)
-        return;
-    store(on_run, root);
-    if (do_chaining(ch, on_run, abs) && do_contra) {
+    int root;
+    if (on_run->absurd && do_contra) {
+        abs[0] = on_run->abs[0];
+        abs[1] = on_run->abs[1];
         se_hint_init(&h, 0, "");
         chain_name(ch, &h, ch->nishio ? "Forcing" : "Contradiction Forcing");
         h.rem[cell] = BIT(v);
@@ -923,15 +965,9 @@ static void regions(struct chainer *ch, int cell, int v, struct run *on_run)
                 runs[n++] = on_run;
                 continue;
             }
-            struct run *r = run_get(ctx);
+            struct run *r = on_run_get(ch, other, v);
             if (!r)
                 break;
-            int root = new_node(r, cv_of(other, v) * 2 + 1, C_NONE, NULL, 0);
-            if (root < 0)
-                break;
-            store(r, root);
-            int abs[2];
-            do_chaining(ch, r, abs);
             runs[n++] = r;
         }
         if (n == card && !ctx->timed_out)
@@ -958,7 +994,7 @@ static void multiple_chains(struct chainer *ch)
         for (int v = 1; v <= 9; v++) {
             if (!(g->cand[cell] & BIT(v)))
                 continue;
-            struct run *r = run_get(ctx);
+            struct run *r = on_run_get(ch, cell, v);
             if (!r)
                 break;
             runs[n++] = r;
@@ -1250,18 +1286,20 @@ static void build_links(struct se_ctx *ctx, const struct se_grid *g,
                 if (tmp[i].cause == C_NAKED)
                     L->y[cv][L->ny[cv]++] = (uint16_t)tmp[i].cv;
                 else
-                    L->x[cv][L->nx[cv]++] =
-                        (struct link){(uint16_t)tmp[i].cv, (uint8_t)tmp[i].cause};
+                    L->x[cv][L->nx[cv]++] = (struct link){
+                        (uint16_t)tmp[i].cv, (uint8_t)tmp[i].cause};
             }
             if (se_popcount(g->cand[cell]) == 2)
-                L->oy[cv] = (int16_t)cv_of(cell, se_first_bit(g->cand[cell] & ~BIT(v)));
+                L->oy[cv] =
+                    (int16_t)cv_of(cell, se_first_bit(g->cand[cell] & ~BIT(v)));
             for (int ty = 0; ty < 3; ty++) {
                 int reg = ctx->t.creg[cell][ty];
                 unsigned pos = g->pos[reg][v];
                 if (se_popcount(pos) != 2)
                     continue;
                 pos &= ~(1u << ctx->t.cidx[cell][ty]);
-                int ocv = cv_of(ctx->t.rcell[reg][se_first_bit(pos)], v), dup = 0;
+                int ocv = cv_of(ctx->t.rcell[reg][se_first_bit(pos)], v),
+                    dup = 0;
                 for (int k = 0; k < L->nox[cv]; k++)
                     dup |= L->ox[cv][k].cv == ocv;
                 if (!dup)
@@ -1309,6 +1347,10 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     ch->base = rule_base(multiple, dynamic, nishio, level);
     if (ctx->chain->depth == 0)
         ctx->chain->nn = 0;
+    ch->cache = ctx->chain->depth == 0 && dynamic;
+    if (ch->cache && ++ctx->chain->call == 0)
+        ctx->chain->call = 1;
+    ch->stamp = ctx->chain->call;
     if (!dynamic) {
         if (!ctx->chain->links)
             ctx->chain->links = malloc(sizeof *ctx->chain->links);
@@ -1387,6 +1429,14 @@ void se_chain_free(struct se_ctx *ctx)
             free(r->q[0]);
             free(r->q[1]);
             free(r);
+        }
+    for (int i = 0; i < NCV; i++)
+        if (m->cache[i]) {
+            free(m->cache[i]->nodes);
+            free(m->cache[i]->pool);
+            free(m->cache[i]->q[0]);
+            free(m->cache[i]->q[1]);
+            free(m->cache[i]);
         }
     free(m->stack);
     free(m->nrec);
