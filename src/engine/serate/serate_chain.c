@@ -29,6 +29,7 @@ struct cnode {
     int32_t nested; /* nested chain record, -1 none */
     int32_t cnt;    /* ancestor count, -1 not yet known */
     uint16_t depth; /* first-parent depth (static chains: path length) */
+    uint64_t anc;   /* static chains: 1 << (pid % 64) of every ancestor */
     uint16_t pid;
     uint8_t cause;
 };
@@ -160,7 +161,10 @@ static int new_node(struct run *r, int pid, int cause, const int32_t *par,
     nd->nested = -1;
     nd->cnt = -1;
     nd->depth = npar ? (uint16_t)(r->nodes[par[0]].depth + 1) : 0;
-    memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
+    nd->anc =
+        npar ? r->nodes[par[0]].anc | 1ull << (r->nodes[par[0]].pid & 63) : 0;
+    if (npar)
+        memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
     r->np += npar;
     return r->n++;
 }
@@ -283,14 +287,22 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
 
 /* Makes the "on" nodes an "off" node implies; hidden parents (the run's
  * earlier removals SE lists as parents too) only when src is given. */
+/* An "on" already derived (and not contradicted) is a no-op for every
+ * caller but the one watching for keep_cv: such nodes are not made. */
+static int useless_on(const struct run *r, int cv, int keep_cv)
+{
+    return r->at[1][cv] >= 0 && r->at[0][cv] < 0 && cv != keep_cv;
+}
+
 static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
                      int pidx, int ylinks, int xlinks,
-                     const struct se_grid *src, int *out, const struct links *L)
+                     const struct se_grid *src, int *out, const struct links *L,
+                     int keep_cv)
 {
     if (L && !src) {
         int cv = r->nodes[pidx].pid >> 1, n = 0;
         int32_t par = pidx;
-        if (ylinks && L->oy[cv] >= 0) {
+        if (ylinks && L->oy[cv] >= 0 && !useless_on(r, L->oy[cv], keep_cv)) {
             int idx = new_node(r, L->oy[cv] * 2 + 1, C_NAKED, &par, 1);
             if (idx < 0)
                 return n;
@@ -298,6 +310,8 @@ static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
         }
         if (xlinks)
             for (int i = 0; i < L->nox[cv]; i++) {
+                if (useless_on(r, L->ox[cv][i].cv, keep_cv))
+                    continue;
                 int idx = new_node(r, L->ox[cv][i].cv * 2 + 1,
                                    L->ox[cv][i].cause, &par, 1);
                 if (idx < 0)
@@ -310,7 +324,9 @@ static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
     int n = 0;
     int32_t par[32];
 
-    if (ylinks && se_popcount(g->cand[cell]) == 2) {
+    if (ylinks && se_popcount(g->cand[cell]) == 2 &&
+        !useless_on(r, cv_of(cell, se_first_bit(g->cand[cell] & ~BIT(v))),
+                    keep_cv)) {
         int w = se_first_bit(g->cand[cell] & ~BIT(v));
         int np = 0;
         par[np++] = pidx;
@@ -339,7 +355,7 @@ static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
             int opid = cv_of(other, v) * 2 + 1, dup = 0;
             for (int k = 0; k < n; k++)
                 dup |= r->nodes[out[k]].pid == opid;
-            if (dup)
+            if (dup || useless_on(r, opid >> 1, keep_cv))
                 continue;
             int np = 0;
             par[np++] = pidx;
@@ -670,7 +686,7 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
         } else {
             int p = r->q[0][r->qh[0]++];
             int n = off_to_on(ctx, r, g, p, ylinks, 1,
-                              ch->dynamic ? &r->save : NULL, ons, ch->L);
+                              ch->dynamic ? &r->save : NULL, ons, ch->L, -1);
             if (ch->dynamic) {
                 int cv = r->nodes[p].pid >> 1;
                 se_remove(ctx, g, cv / 9, BIT(cv % 9 + 1));
@@ -1017,6 +1033,8 @@ static int is_parent(struct run *r, int child, int pid)
 {
     int p = child;
 
+    if (!(r->nodes[p].anc >> (pid & 63) & 1))
+        return 0;
     while (r->nodes[p].npar) {
         p = r->pool[r->nodes[p].par];
         if (r->nodes[p].pid == pid)
@@ -1131,7 +1149,8 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
             int lb = r->nodes[p].depth + 1;
             if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey))
                 return;
-            int n = off_to_on(ctx, r, ch->g, p, y, x, NULL, ons, ch->L);
+            int n = off_to_on(ctx, r, ch->g, p, y, x, NULL, ons, ch->L,
+                              srcpid >> 1);
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1;
                 int keep = 0;
@@ -1192,7 +1211,8 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
             int p = r->q[0][r->qh[0]++];
             if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey))
                 return -1;
-            int n = off_to_on(ctx, r, ch->g, p, y, 1, NULL, ons, ch->L);
+            int n = off_to_on(ctx, r, ch->g, p, y, 1, NULL, ons, ch->L,
+                              srcpid >> 1);
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1, keep = 0;
                 if ((r->nodes[idx].pid & ~1) == srcpid)
