@@ -42,6 +42,13 @@ static void tables_init(struct se_tables *t)
             t->creg[t->rcell[r][k]][r / 9] = (uint8_t)r;
             t->cidx[t->rcell[r][k]][r / 9] = (uint8_t)k;
         }
+    for (int a = 0; a < 27; a++)
+        for (int b = 0; b < 27; b++) {
+            t->inter[a][b] = 0;
+            for (int k = 0; k < 9; k++)
+                if (t->creg[t->rcell[a][k]][b / 9] == b)
+                    t->inter[a][b] |= (uint16_t)(1u << k);
+        }
     memset(t->peers, 0, sizeof t->peers);
     for (int c = 0; c < 81; c++) {
         int n = 0;

@@ -49,44 +49,44 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
             if (g->cand[cells[i]] & BIT(v))
                 vals[i][nv[i]++] = v;
     }
-    int idx[3] = {0, 0, 0};
-    for (;;) {
-        int p0 = vals[0][idx[0]], p1 = vals[1][idx[1]];
-        int p2 = degree > 2 ? vals[2][idx[2]] : 0;
-        int ok = !(p0 == p1 && see01) && !(degree > 2 && p0 == p2 && see02) &&
-                 !(degree > 2 && p1 == p2 && see12);
-        if (ok) {
-            unsigned used = BIT(p0) | BIT(p1) | (degree > 2 ? BIT(p2) : 0);
-            for (int k = 0; k < nex && ok; k++)
-                if (!(exc[k] & ~used))
-                    ok = 0;
+    /* A value stays if one allowed combination uses it: look for one per
+     * (cell, value) instead of listing them all; same removals. */
+    for (int i = 0; i < degree; i++)
+        for (int a = 0; a < nv[i]; a++) {
+            int p[3], j1 = (i + 1) % degree, j2 = (i + 2) % degree, ok = 0;
+            p[i] = vals[i][a];
+            for (int b1 = 0; b1 < nv[j1] && !ok; b1++) {
+                p[j1] = vals[j1][b1];
+                for (int b2 = 0; b2 < (degree > 2 ? nv[j2] : 1) && !ok; b2++) {
+                    if (degree > 2)
+                        p[j2] = vals[j2][b2];
+                    if (p[0] == p[1] && see01)
+                        continue;
+                    if (degree > 2 &&
+                        ((p[0] == p[2] && see02) || (p[1] == p[2] && see12)))
+                        continue;
+                    unsigned used =
+                        BIT(p[0]) | BIT(p[1]) | (degree > 2 ? BIT(p[2]) : 0);
+                    ok = 1;
+                    for (int k = 0; k < nex && ok; k++)
+                        if (!(exc[k] & ~used))
+                            ok = 0;
+                }
+            }
+            if (ok)
+                allowed[i] |= BIT(p[i]);
         }
-        if (ok) {
-            allowed[0] |= BIT(p0);
-            allowed[1] |= BIT(p1);
-            if (degree > 2)
-                allowed[2] |= BIT(p2);
-            int full = 1;
-            for (int i = 0; i < degree; i++)
-                full &= allowed[i] == g->cand[cells[i]];
-            if (full)
-                return 0; /* every value allowed somewhere: no removal */
-        }
-        int z = 0;
-        while (z < degree && ++idx[z] == nv[z])
-            idx[z++] = 0;
-        if (z == degree)
-            break;
-    }
+    int worth = 0;
+    for (int i = 0; i < degree; i++)
+        worth |= (g->cand[cells[i]] & (uint16_t)~allowed[i]) != 0;
+    if (!worth)
+        return 0;
     se_hint_init(&h, degree == 2 ? 6.2 : 7.5,
                  degree == 2 ? "Aligned Pair Exclusion"
                              : "Aligned Triplet Exclusion");
-    int worth = 0;
-    for (int i = 0; i < degree; i++) {
+    for (int i = 0; i < degree; i++)
         h.rem[cells[i]] = g->cand[cells[i]] & (uint16_t)~allowed[i];
-        worth |= h.rem[cells[i]] != 0;
-    }
-    return worth && acc->add(acc, &h);
+    return acc->add(acc, &h);
 }
 
 int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
@@ -155,7 +155,13 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                         twin[nt++] = o;
                 }
             }
+            uint64_t c01[2] = {exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]};
             for (int q = 0; q < nt; q++) {
+                const uint64_t *e = exm[slot[twin[q]]];
+                if (__builtin_popcountll(c01[0] & e[0]) +
+                        __builtin_popcountll(c01[1] & e[1]) <
+                    2)
+                    continue;
                 cells[2] = twin[q];
                 e3[2][0] = exm[slot[twin[q]]][0];
                 e3[2][1] = exm[slot[twin[q]]][1];

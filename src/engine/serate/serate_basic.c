@@ -121,18 +121,15 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
                 int pos = se_region_positions(ctx, g, r1, v);
                 if (se_popcount((unsigned)pos) <= 1)
                     continue;
-                int common = 1;
-                for (int i = 0; i < 9; i++)
-                    if ((pos >> i & 1) &&
-                        !in_region(ctx, ctx->t.rcell[r1][i], r2))
-                        common = 0;
-                if (!common)
+                if (pos & ~ctx->t.inter[r1][r2])
                     continue;
                 if (!direct) {
+                    if (!(g->pos[r2][v] & ~ctx->t.inter[r2][r1]))
+                        continue; /* nothing to remove */
                     se_hint_init(&h, t1 == SE_BLOCK ? 2.6 : 2.8,
                                  t1 == SE_BLOCK ? "Pointing" : "Claiming");
                     locking_hint(ctx, g, &h, r1, r2, v, acc);
-                    if (has_rem(&h) && acc->add(acc, &h))
+                    if (acc->add(acc, &h))
                         return 1;
                     continue;
                 }
@@ -143,16 +140,10 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
                     int pos3 = se_region_positions(ctx, g, r3, v);
                     if (se_popcount((unsigned)pos3) <= 1)
                         continue;
-                    int n = 0, hcell = -1;
-                    for (int i = 0; i < 9; i++) {
-                        int c = ctx->t.rcell[r3][i];
-                        if ((pos3 >> i & 1) && !in_region(ctx, c, r2)) {
-                            n++;
-                            hcell = c;
-                        }
-                    }
-                    if (n != 1)
+                    unsigned out = (unsigned)pos3 & ~ctx->t.inter[r3][r2];
+                    if (se_popcount(out) != 1)
                         continue;
+                    int hcell = ctx->t.rcell[r3][__builtin_ctz(out)];
                     se_hint_init(&h, t1 == SE_BLOCK ? 1.7 : 1.9,
                                  t1 == SE_BLOCK ? "Direct Pointing"
                                                 : "Direct Claiming");

@@ -1111,6 +1111,20 @@ static void forcing_hint(struct chainer *ch, struct run *r, int target, int y,
     emit(ch, &h, x && y ? 7.0 : 6.6, &t, 1, C_NONE);
 }
 
+/* Does the "off" cv imply the "on" scv (static links)? */
+static int backlink(const struct links *L, int cv, int scv, int y, int x)
+{
+    if (!L)
+        return 1;
+    if (y && L->oy[cv] == scv)
+        return 1;
+    if (x)
+        for (int k = 0; k < L->nox[cv]; k++)
+            if (L->ox[cv][k].cv == scv)
+                return 1;
+    return 0;
+}
+
 /* doCycles: layer by layer; "off" nodes are kept once per path. */
 static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
                       int *cyc, int *ncyc)
@@ -1121,7 +1135,9 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
     int srcpid = r->nodes[src].pid;
     double cbase = x && y ? 7.0 : 6.5;
     int ckey = x && y ? 4 : y ? 3 : 2;
+    uint8_t seen[NCV];
 
+    memset(seen, 0, sizeof seen);
     push(r, 1, src);
     while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
         if (r->oom || se_time_up(ctx))
@@ -1135,12 +1151,19 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
             int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp, ch->L);
             for (int i = 0; i < n; i++) {
                 int pid = imp[i].cv * 2;
+                /* A second path to an "off" can only matter if that off
+                 * leads straight back to the source (a new cycle): its
+                 * other consequences came with the first path. */
+                if (seen[imp[i].cv] &&
+                    !backlink(ch->L, imp[i].cv, srcpid >> 1, y, x))
+                    continue;
                 if (is_parent(r, p, pid))
                     continue;
                 int32_t par = p;
                 int idx = new_node(r, pid, imp[i].cause, &par, 1);
                 if (idx < 0 || push(r, 0, idx))
                     return;
+                seen[imp[i].cv] = ch->L != NULL;
             }
         }
         length++;
@@ -1154,7 +1177,7 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1;
                 int keep = 0;
-                if (length >= 4 && r->nodes[idx].pid == srcpid && *ncyc < 64) {
+                if (length >= 4 && r->nodes[idx].pid == srcpid && *ncyc < 256) {
                     cyc[(*ncyc)++] = idx;
                     keep = 1;
                 }
@@ -1235,7 +1258,7 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x)
     struct se_ctx *ctx = ch->ctx;
     struct se_chain_mem *m = ctx->chain;
     int cv = cv_of(cell, v);
-    int cyc[64], ncyc = 0;
+    int cyc[256], ncyc = 0;
 
     if (se_popcount(ch->g->cand[cell]) > 2 && !x)
         return;

@@ -25,11 +25,12 @@ struct se_grid {
 enum { SE_BLOCK = 0, SE_ROW = 1, SE_COL = 2 };
 
 struct se_tables {
-    uint8_t rcell[27][9];  /* cell k of region r */
-    uint8_t creg[81][3];   /* region of cell c, by type */
-    uint8_t cidx[81][3];   /* index of cell c in that region */
-    uint8_t house[81][20]; /* SE's getHouseCells(): block, row, column */
-    uint64_t peers[81][2]; /* the same 20 cells as a bit set */
+    uint8_t rcell[27][9];   /* cell k of region r */
+    uint8_t creg[81][3];    /* region of cell c, by type */
+    uint8_t cidx[81][3];    /* index of cell c in that region */
+    uint8_t house[81][20];  /* SE's getHouseCells(): block, row, column */
+    uint64_t peers[81][2];  /* the same 20 cells as a bit set */
+    uint16_t inter[27][27]; /* cells of region a (bit k) also in region b */
 };
 
 /* One hint: what it removes (rem[c], candidate bits), the cell it then
