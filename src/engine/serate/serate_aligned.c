@@ -13,6 +13,11 @@ struct excl {
     uint8_t c[20];
 };
 
+static int in_ex(const uint64_t *m, int c)
+{
+    return (int)(m[c >> 6] >> (c & 63) & 1);
+}
+
 static int sees(const struct se_ctx *ctx, int a, int b)
 {
     return (int)(ctx->t.peers[a][b >> 6] >> (b & 63) & 1);
@@ -161,6 +166,21 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 if (__builtin_popcountll(c01[0] & e[0]) +
                         __builtin_popcountll(c01[1] & e[1]) <
                     2)
+                    continue;
+                /* The same three cells, met from an earlier pair, gave
+                 * nothing (or SE would have stopped there): skip. */
+                int t = slot[twin[q]];
+                int seen_before;
+                if (t > j) /* (i, j) is the first pair of these three */
+                    seen_before = 0;
+                else if (t > i) /* (i, t) came first, with j as its tail? */
+                    seen_before =
+                        in_ex(exm[i], cand[j]) || in_ex(exm[t], cand[j]);
+                else /* (t, i) with tail j, or (t, j) with tail i? */
+                    seen_before =
+                        in_ex(exm[t], cand[j]) || in_ex(exm[i], cand[j]) ||
+                        in_ex(exm[t], cand[i]) || in_ex(exm[j], cand[i]);
+                if (seen_before)
                     continue;
                 cells[2] = twin[q];
                 e3[2][0] = exm[slot[twin[q]]][0];
