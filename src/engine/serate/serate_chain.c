@@ -597,9 +597,17 @@ static void emit(struct chainer *ch, struct se_hint *h, double base,
     if (grow((void **)&m->nrec, &m->ncap, m->nn + 1, sizeof *m->nrec) ||
         grow((void **)&ch->list, &ch->lcap, ch->nlist + 1, sizeof *ch->list))
         return;
-    m->nrec[m->nn].complexity = h->complexity;
-    m->nrec[m->nn].finger = fingerprint(ctx, t, nt);
-    h->nested = m->nn++;
+    /* A hint resting on no removal of the run is kept (it may hide an
+     * equal later one from SE's LinkedHashSet) but never used as a
+     * parent, so it needs no nested record. */
+    int any = 0;
+    for (int c = 0; c < 81 && !any; c++)
+        any = h->rp[c] != 0;
+    if (any) {
+        m->nrec[m->nn].complexity = h->complexity;
+        m->nrec[m->nn].finger = fingerprint(ctx, t, nt);
+        h->nested = m->nn++;
+    }
     ch->list[ch->nlist++] = *h;
 }
 
@@ -1367,6 +1375,29 @@ static double rule_base(int multiple, int dynamic, int nishio, int level)
     return 0;
 }
 
+/* Merge sort of indices by hint_less: stable, as Collections.sort. */
+static void sort_hints(const struct se_hint *list, int *idx, int n)
+{
+    int *tmp = malloc(sizeof *tmp * (size_t)(n ? n : 1));
+
+    if (!tmp)
+        return;
+    for (int w = 1; w < n; w *= 2)
+        for (int lo = 0; lo < n - w; lo += 2 * w) {
+            int mid = lo + w, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            int a = lo, b = mid, k = lo;
+            while (a < mid && b < hi)
+                tmp[k++] = hint_less(&list[idx[b]], &list[idx[a]]) ? idx[b++]
+                                                                   : idx[a++];
+            while (a < mid)
+                tmp[k++] = idx[a++];
+            while (b < hi)
+                tmp[k++] = idx[b++];
+            memcpy(idx + lo, tmp + lo, sizeof *idx * (size_t)(hi - lo));
+        }
+    free(tmp);
+}
+
 static int same_rem(const struct se_hint *a, const struct se_hint *b)
 {
     return memcmp(a->rem, b->rem, sizeof a->rem) == 0;
@@ -1417,22 +1448,48 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     } else {
         /* Stable sort by (difficulty, complexity, sort key), then SE's
          * LinkedHashSet drops hints with the same removals. */
-        for (int i = 1; i < ch->nlist; i++) {
-            struct se_hint tmp = ch->list[i];
-            int j = i - 1;
-            while (j >= 0 && hint_less(&tmp, &ch->list[j])) {
-                ch->list[j + 1] = ch->list[j];
-                j--;
+        int n = ch->nlist;
+        int *idx = malloc(sizeof *idx * (size_t)(n ? n : 1));
+        int hcap = 1;
+        while (hcap < 2 * n)
+            hcap *= 2;
+        int *table = malloc(sizeof *table * (size_t)hcap);
+        uint64_t *hash = malloc(sizeof *hash * (size_t)(n ? n : 1));
+        if (!idx || !table || !hash) {
+            free(idx);
+            free(table);
+            free(hash);
+            free(ch->list);
+            free(ch);
+            return 0;
+        }
+        for (int i = 0; i < n; i++) {
+            idx[i] = i;
+            uint64_t hv = 0xcbf29ce484222325ull;
+            for (int c = 0; c < 81; c++)
+                hv = (hv ^ ch->list[i].rem[c]) * 0x100000001b3ull;
+            hash[i] = hv;
+        }
+        sort_hints(ch->list, idx, n);
+        for (int k = 0; k < hcap; k++)
+            table[k] = -1;
+        for (int k = 0; k < n && !stop; k++) {
+            int i = idx[k], dup = 0;
+            unsigned slot = (unsigned)hash[i] & (unsigned)(hcap - 1);
+            while (table[slot] >= 0 && !dup) {
+                int j = table[slot];
+                dup =
+                    hash[j] == hash[i] && same_rem(&ch->list[i], &ch->list[j]);
+                slot = (slot + 1) & (unsigned)(hcap - 1);
             }
-            ch->list[j + 1] = tmp;
+            if (dup)
+                continue;
+            table[slot] = i;
+            stop = acc->add(acc, &ch->list[i]);
         }
-        for (int i = 0; i < ch->nlist && !stop; i++) {
-            int dup = 0;
-            for (int j = 0; j < i && !dup; j++)
-                dup = same_rem(&ch->list[i], &ch->list[j]);
-            if (!dup)
-                stop = acc->add(acc, &ch->list[i]);
-        }
+        free(idx);
+        free(table);
+        free(hash);
     }
     free(ch->list);
     free(ch);
