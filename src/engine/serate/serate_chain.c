@@ -1274,9 +1274,16 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x)
     struct run *rc = run_get(ctx), *r1 = NULL, *r2 = NULL;
     if (!rc)
         return;
+    /* A search ending on "v on in cell" needs a strong link into it (the
+     * cell bivalue, or v bilocal in one of its regions); without one no
+     * cycle and no chain from "off" can end there: not searched. */
+    int ystrong = se_popcount(ch->g->cand[cell]) == 2, xstrong = 0;
+    for (int ty = 0; ty < 3; ty++)
+        xstrong |= se_popcount(ch->g->pos[ctx->t.creg[cell][ty]][v]) == 2;
     int src = new_node(rc, cv * 2 + 1, C_NONE, NULL, 0);
     store(rc, src);
-    do_cycles(ch, rc, src, y, x, cyc, &ncyc);
+    if ((y && ystrong) || (x && xstrong))
+        do_cycles(ch, rc, src, y, x, cyc, &ncyc);
     int f1 = -1, f2 = -1;
     if (x) {
         r1 = run_get(ctx);
@@ -1285,9 +1292,11 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x)
             int s1 = new_node(r1, cv * 2 + 1, C_NONE, NULL, 0);
             store(r1, s1);
             f1 = do_forcing(ch, r1, s1, y);
-            int s2 = new_node(r2, cv * 2, C_NONE, NULL, 0);
-            store(r2, s2);
-            f2 = do_forcing(ch, r2, s2, y);
+            if ((y && ystrong) || xstrong) {
+                int s2 = new_node(r2, cv * 2, C_NONE, NULL, 0);
+                store(r2, s2);
+                f2 = do_forcing(ch, r2, s2, y);
+            }
         }
     }
     for (int i = 0; i < ncyc; i++)
