@@ -874,6 +874,10 @@ static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
         t[1] = (struct target){on_run, abs[1]};
         emit(ch, &h, ch->base, t, 2, C_NONE);
     }
+    /* The "off" run only feeds contradiction and double chains: SE's
+     * static multiple chains compute it and use neither. */
+    if (!do_contra && !do_double)
+        return;
     struct se_chain_mem *m = ch->ctx->chain;
     int mark = m->used[m->depth];
     struct run *off_run = run_get(ch->ctx);
