@@ -42,12 +42,23 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
     }
     if (__builtin_popcountll(common[0]) + __builtin_popcountll(common[1]) < 2)
         return 0;
+    /* An excluder blocks a combination only if all its candidates are
+     * among the cells' own: keep those; with none, and no two of the
+     * cells seeing each other, every combination is allowed. */
+    unsigned uni = 0;
+    for (int i = 0; i < degree; i++)
+        uni |= g->cand[cells[i]];
     for (int w = 0; w < 2; w++)
-        for (uint64_t m = common[w]; m; m &= m - 1)
-            exc[nex++] = g->cand[w * 64 + __builtin_ctzll(m)];
+        for (uint64_t m = common[w]; m; m &= m - 1) {
+            uint16_t e = g->cand[w * 64 + __builtin_ctzll(m)];
+            if (!(e & ~uni))
+                exc[nex++] = e;
+        }
     int see01 = sees(ctx, cells[0], cells[1]);
     int see02 = degree > 2 && sees(ctx, cells[0], cells[2]);
     int see12 = degree > 2 && sees(ctx, cells[1], cells[2]);
+    if (!nex && !see01 && !see02 && !see12)
+        return 0;
     for (int i = 0; i < degree; i++) {
         nv[i] = 0;
         for (int v = 1; v <= 9; v++)

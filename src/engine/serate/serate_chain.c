@@ -73,8 +73,8 @@ struct links {
 
 struct se_chain_mem {
     struct links *links;
-    /* The top-level dynamic producers' runs from (cell, v, on), shared by
-     * the cell's own binary chaining and its region chainings. */
+    /* The top-level multiple/dynamic producers' runs from (cell, v, on),
+     * shared by the cell's own binary chaining and its region chainings. */
     struct run *cache[NCV];
     uint32_t call;
     struct run *runs[MAX_DEPTH][RUNS_PER_DEPTH];
@@ -390,7 +390,7 @@ struct chainer {
     struct se_acc *acc;
     int multiple, dynamic, nishio, level;
     const struct links *L; /* static producers only */
-    int cache;             /* keep the on-runs (top-level dynamic) */
+    int cache;             /* keep the on-runs (top level) */
     uint32_t stamp;
     double base;
     struct se_hint best;
@@ -1434,7 +1434,7 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     ch->base = rule_base(multiple, dynamic, nishio, level);
     if (ctx->chain->depth == 0)
         ctx->chain->nn = 0;
-    ch->cache = ctx->chain->depth == 0 && dynamic;
+    ch->cache = ctx->chain->depth == 0 && (multiple || dynamic);
     if (ch->cache && ++ctx->chain->call == 0)
         ctx->chain->call = 1;
     ch->stamp = ctx->chain->call;
