@@ -1,8 +1,9 @@
 /* test_serate.c - cmocka tests of the SE rater (src/engine/serate/): every
  * puzzle of tests/data/se/scale must get exactly the ER/EP/ED that Sudoku
  * Explainer 1.2.1.3 itself printed for it (the file holds SE's output, not
- * ours: see tests/data/se/README.md), plus the contract: invalid input,
- * the budget's lower bound and the step list. Reads tests/data/, so run
+ * ours: see tests/data/se/README.md), SE's own step lists on two of the
+ * forum's hardest (tests/data/se/forum_steps), plus the contract: invalid
+ * input, the budget's lower bound and the step list. Reads tests/data/, so run
  * from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "serate.h"
@@ -66,6 +68,103 @@ static void test_scale(void **state)
 {
     (void)state;
     check_file("tests/data/se/scale", 40);
+}
+
+/* One puzzle of tests/data/se/forum_steps and the steps SE took. */
+struct se_steps {
+    char puzzle[82];
+    int n;
+    struct serate_step step[120];
+};
+
+/* Every step SE printed (name, rating, cell, digit) is ours, in order. */
+static void check_steps(const struct se_steps *want)
+{
+    static struct serate_step got[400];
+    struct serate_options opt;
+    struct serate_result res;
+    uint8_t cells[81];
+
+    for (int i = 0; i < 81; i++)
+        cells[i] = want->puzzle[i] >= '1' && want->puzzle[i] <= '9'
+                       ? (uint8_t)(want->puzzle[i] - '0')
+                       : 0;
+    serate_options_init(&opt);
+    opt.steps = got;
+    opt.max_steps = 400;
+    assert_int_equal(serate_rate(cells, &opt, &res), SERATE_OK);
+    assert_true(res.nsteps >= (size_t)want->n);
+    for (int i = 0; i < want->n; i++) {
+        if (strcmp(got[i].name, want->step[i].name) != 0 ||
+            got[i].rating != want->step[i].rating ||
+            got[i].cell != want->step[i].cell ||
+            got[i].digit != want->step[i].digit)
+            print_message("%.81s step %d: SE %s %d %d %d, ours %s %d %d %d\n",
+                          want->puzzle, i + 1, want->step[i].name,
+                          want->step[i].rating, want->step[i].cell,
+                          want->step[i].digit, got[i].name, got[i].rating,
+                          got[i].cell, got[i].digit);
+        assert_string_equal(got[i].name, want->step[i].name);
+        assert_int_equal(got[i].rating, want->step[i].rating);
+        assert_int_equal(got[i].cell, want->step[i].cell);
+        assert_int_equal(got[i].digit, want->step[i].digit);
+    }
+}
+
+/* "  12 Some Name (+ More)   10.7 -1 0": number, name, rating, cell, digit. */
+static int parse_step(const char *line, struct serate_step *st)
+{
+    char buf[256];
+    char *tok[64];
+    int n = 0, a, b;
+
+    snprintf(buf, sizeof buf, "%s", line);
+    for (char *t = strtok(buf, " \t\n"); t && n < 64; t = strtok(NULL, " \t\n"))
+        tok[n++] = t;
+    if (n < 5 || sscanf(tok[n - 3], "%d.%d", &a, &b) != 2)
+        return 0;
+    st->rating = (uint8_t)(a * 10 + b);
+    st->cell = (int8_t)atoi(tok[n - 2]);
+    st->digit = (uint8_t)atoi(tok[n - 1]);
+    st->name[0] = 0;
+    for (int i = 1; i < n - 3; i++) {
+        if (i > 1)
+            strncat(st->name, " ", sizeof st->name - strlen(st->name) - 1);
+        strncat(st->name, tok[i], sizeof st->name - strlen(st->name) - 1);
+    }
+    return 1;
+}
+
+/* Forum-hardest puzzles (nested chains, SE 10.1-11.1): SE's own steps. */
+static void test_forum_steps(void **state)
+{
+    static struct se_steps cur;
+    FILE *f = fopen("tests/data/se/forum_steps", "r");
+    char line[256];
+    int puzzles = 0;
+
+    (void)state;
+    assert_non_null(f);
+    cur.n = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#')
+            continue;
+        if (strlen(line) >= 81 && line[0] != ' ') {
+            if (cur.n >= 0)
+                check_steps(&cur);
+            memcpy(cur.puzzle, line, 81);
+            cur.puzzle[81] = 0;
+            cur.n = 0;
+            puzzles++;
+        } else if (cur.n >= 0 && cur.n < 120 &&
+                   parse_step(line, &cur.step[cur.n])) {
+            cur.n++;
+        }
+    }
+    fclose(f);
+    if (cur.n >= 0)
+        check_steps(&cur);
+    assert_true(puzzles >= 1);
 }
 
 static const char *const easy = "..............1.23....45..6.......7...83......"
@@ -157,10 +256,9 @@ static void test_steps(void **state)
 int test_serate(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scale),
-        cmocka_unit_test(test_invalid),
-        cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_scale),       cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_budget),      cmocka_unit_test(test_steps),
+        cmocka_unit_test(test_forum_steps),
     };
 
     *ntests = TESTS_COUNT(tests);
