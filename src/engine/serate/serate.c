@@ -72,6 +72,7 @@ void se_hint_init(struct se_hint *h, double diff, const char *name)
     h->value = 0;
     h->complexity = 0;
     h->sortkey = 0;
+    h->seq = 0;
     h->nested = -1;
     strncpy(h->name, name, sizeof h->name - 1);
     h->name[sizeof h->name - 1] = 0;

@@ -391,6 +391,7 @@ struct chainer {
     int multiple, dynamic, nishio, level;
     const struct links *L; /* static producers only */
     int cache;             /* keep the on-runs (top level) */
+    int seq;               /* static searches: SE order of the current one */
     uint32_t stamp;
     double base;
     struct se_hint best;
@@ -554,13 +555,16 @@ static int hint_less(const struct se_hint *a, const struct se_hint *b)
         return a->diff < b->diff;
     if (a->complexity != b->complexity)
         return a->complexity < b->complexity;
-    return a->sortkey < b->sortkey;
+    if (a->sortkey != b->sortkey)
+        return a->sortkey < b->sortkey;
+    return a->seq < b->seq;
 }
 
 /* Top level only (SE keeps just the first hint of the sorted list): can
  * a hint of this base, complexity >= cplx and sort key still come first?
  * Lets the static chain searches stop early; ratings are unchanged. */
-static int hopeless(const struct chainer *ch, double base, int cplx, int key)
+static int hopeless(const struct chainer *ch, double base, int cplx, int key,
+                    int seq)
 {
     if (ch->acc->want_rp || !ch->have_best)
         return 0;
@@ -569,7 +573,9 @@ static int hopeless(const struct chainer *ch, double base, int cplx, int key)
         return d > ch->best.diff;
     if (cplx != ch->best.complexity)
         return cplx > ch->best.complexity;
-    return key >= ch->best.sortkey;
+    if (key != ch->best.sortkey)
+        return key > ch->best.sortkey;
+    return seq >= ch->best.seq;
 }
 
 /* Records one hint: rem/cell already set in *h; computes the rating. */
@@ -1094,6 +1100,7 @@ static void cycle_hint(struct chainer *ch, struct run *r, int dst, int y, int x)
                    : ncells == 4 ? "Generalized X-Wing"
                                  : "Bidirectional X-Cycle");
     h.sortkey = x && y ? 4 : y ? 3 : 2;
+    h.seq = ch->seq;
     struct target t = {r, dst};
     emit(ch, &h, x && y ? 7.0 : 6.5, &t, 1, C_NONE);
 }
@@ -1119,6 +1126,7 @@ static void forcing_hint(struct chainer *ch, struct run *r, int target, int y,
                    : anc == 6 ? "Turbot Fish"
                               : "Forcing X-Chain");
     h.sortkey = x && y ? 4 : y ? 3 : 2;
+    h.seq = ch->seq;
     struct target t = {r, target};
     emit(ch, &h, x && y ? 7.0 : 6.6, &t, 1, C_NONE);
 }
@@ -1158,7 +1166,7 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
         while (r->qh[1] < r->qt[1]) {
             int p = r->q[1][r->qh[1]++];
             int lb = r->nodes[p].depth + 2;
-            if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey))
+            if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey, ch->seq))
                 return;
             int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp, ch->L);
             for (int i = 0; i < n; i++) {
@@ -1182,7 +1190,7 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
         while (r->qh[0] < r->qt[0]) {
             int p = r->q[0][r->qh[0]++];
             int lb = r->nodes[p].depth + 1;
-            if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey))
+            if (hopeless(ch, cbase, lb < 4 ? 4 : lb, ckey, ch->seq))
                 return;
             int n = off_to_on(ctx, r, ch->g, p, y, x, NULL, ons, ch->L,
                               srcpid >> 1);
@@ -1221,7 +1229,7 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
             return found;
         while (r->qh[1] < r->qt[1]) {
             int p = r->q[1][r->qh[1]++];
-            if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey))
+            if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey, ch->seq))
                 return -1;
             int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp, ch->L);
             for (int i = 0; i < n; i++) {
@@ -1244,7 +1252,7 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
         }
         while (r->qh[0] < r->qt[0]) {
             int p = r->q[0][r->qh[0]++];
-            if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey))
+            if (hopeless(ch, fbase, r->nodes[p].depth + 2, fkey, ch->seq))
                 return -1;
             int n = off_to_on(ctx, r, ch->g, p, y, 1, NULL, ons, ch->L,
                               srcpid >> 1);
@@ -1265,12 +1273,18 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
     return found;
 }
 
-static void unary(struct chainer *ch, int cell, int v, int y, int x)
+/* doUnaryChaining for one candidate: phase 0 as SE (cycles, then the two
+ * forcing chains), 1 the forcing chains only, 2 the cycles only. SE's
+ * list position of each hint is kept in seq, for the top level. */
+static void unary(struct chainer *ch, int cell, int v, int y, int x, int pass,
+                  int phase)
 {
     struct se_ctx *ctx = ch->ctx;
     struct se_chain_mem *m = ctx->chain;
     int cv = cv_of(cell, v);
     int cyc[256], ncyc = 0;
+    int base = ch->acc->want_rp ? 0 : ((pass * 81 + cell) * 10 + v) * 512;
+    int step = ch->acc->want_rp ? 0 : 1;
 
     if (se_popcount(ch->g->cand[cell]) > 2 && !x)
         return;
@@ -1286,46 +1300,59 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x)
         xstrong |= se_popcount(ch->g->pos[ctx->t.creg[cell][ty]][v]) == 2;
     int src = new_node(rc, cv * 2 + 1, C_NONE, NULL, 0);
     store(rc, src);
-    if ((y && ystrong) || (x && xstrong))
+    ch->seq = base;
+    if (phase != 1 && ((y && ystrong) || (x && xstrong)))
         do_cycles(ch, rc, src, y, x, cyc, &ncyc);
     int f1 = -1, f2 = -1;
-    if (x) {
+    if (x && phase != 2) {
         r1 = run_get(ctx);
         r2 = run_get(ctx);
         if (r1 && r2) {
             int s1 = new_node(r1, cv * 2 + 1, C_NONE, NULL, 0);
             store(r1, s1);
+            ch->seq = base + 300 * step;
             f1 = do_forcing(ch, r1, s1, y);
             if ((y && ystrong) || xstrong) {
                 int s2 = new_node(r2, cv * 2, C_NONE, NULL, 0);
                 store(r2, s2);
+                ch->seq = base + 301 * step;
                 f2 = do_forcing(ch, r2, s2, y);
             }
         }
     }
-    for (int i = 0; i < ncyc; i++)
+    for (int i = 0; i < ncyc; i++) {
+        ch->seq = base + i * step;
         cycle_hint(ch, rc, cyc[i], y, x);
+    }
+    ch->seq = base + 300 * step;
     if (f1 >= 0)
         forcing_hint(ch, r1, f1, y, x);
+    ch->seq = base + 301 * step;
     if (f2 >= 0)
         forcing_hint(ch, r2, f2, y, x);
     runs_release(ctx, mark);
 }
 
+/* getLoopHintList for X, Y, then XY links. At the top level, where only
+ * the first hint of SE's sorted list counts, the cheap forcing chains of
+ * every pass run first: the best of them bounds the cycle searches. */
 static void loops(struct chainer *ch)
 {
     static const int pass[3][2] = {{0, 1}, {1, 0}, {1, 1}}; /* y, x */
+    int phases = ch->acc->want_rp ? 1 : 2;
 
-    for (int p = 0; p < 3; p++)
-        for (int cell = 0; cell < 81; cell++) {
-            if (ch->g->val[cell] || se_popcount(ch->g->cand[cell]) <= 1)
-                continue;
-            for (int v = 1; v <= 9; v++)
-                if (ch->g->cand[cell] & BIT(v))
-                    unary(ch, cell, v, pass[p][0], pass[p][1]);
-            if (ch->ctx->timed_out)
-                return;
-        }
+    for (int ph = 0; ph < phases; ph++)
+        for (int p = 0; p < 3; p++)
+            for (int cell = 0; cell < 81; cell++) {
+                if (ch->g->val[cell] || se_popcount(ch->g->cand[cell]) <= 1)
+                    continue;
+                for (int v = 1; v <= 9; v++)
+                    if (ch->g->cand[cell] & BIT(v))
+                        unary(ch, cell, v, pass[p][0], pass[p][1], p,
+                              phases == 1 ? 0 : ph + 1);
+                if (ch->ctx->timed_out)
+                    return;
+            }
 }
 
 /* ------------------------------------------------------------------ */

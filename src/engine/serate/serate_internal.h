@@ -47,6 +47,7 @@ struct se_hint {
     /* Chaining hints only: sort keys and nesting (serate_chain.c). */
     int complexity;
     int sortkey;
+    int seq;    /* SE's list order where hints are made out of it (else 0) */
     int nested; /* index of the chain record in the nested store, or -1 */
 };
 
