@@ -1233,21 +1233,20 @@ static int do_forcing(struct chainer *ch, struct run *r, int src, int y)
                 return -1;
             int n = on_to_off(ctx, ch->g, r->nodes[p].pid, y, imp, ch->L);
             for (int i = 0; i < n; i++) {
-                int pid = imp[i].cv * 2, keep = 0;
+                int pid = imp[i].cv * 2;
+                int target = (pid | 1) == srcpid;
+                if (!target &&
+                    (r->at[0][imp[i].cv] >= 0 || is_parent(r, p, pid)))
+                    continue;
                 int32_t par = p;
                 int idx = new_node(r, pid, imp[i].cause, &par, 1);
                 if (idx < 0)
                     return found;
                 /* Only the first chain to the negation counts: stop. */
-                if ((pid | 1) == srcpid)
+                if (target)
                     return idx;
-                if (!is_parent(r, p, pid) && r->at[0][imp[i].cv] < 0) {
-                    store(r, idx);
-                    push(r, 0, idx);
-                    keep = 1;
-                }
-                if (!keep)
-                    node_drop(r, idx);
+                store(r, idx);
+                push(r, 0, idx);
             }
         }
         while (r->qh[0] < r->qt[0]) {
