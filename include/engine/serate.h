@@ -46,7 +46,8 @@ struct serate_result {
     int ep; /* pearl: the hardest step up to the first placement */
     int ed; /* diamond: the rating of the first step */
     /* 1 when the budget ran out (or a needed level was off): er is then
-     * the hardest step taken so far, a lower bound. */
+     * the hardest step taken so far, a lower bound, and ep (ed) stays 0
+     * if no placement (no step) was reached. */
     int lower_bound;
     size_t nsteps; /* steps taken (all, even past max_steps) */
 };
@@ -55,8 +56,11 @@ struct serate_result {
 void serate_options_init(struct serate_options *opt);
 
 /* Rates the puzzle `cells` (row-major, 0 blank, 1-9 a digit) as SE 1.2.1.3
- * does. opt may be NULL (the defaults). Returns SERATE_INVALID (and leaves
- * *res zeroed) unless the puzzle has exactly one solution. */
+ * does. opt may be NULL (the defaults); opt->steps stays the caller's and
+ * receives at most max_steps entries. Returns SERATE_INVALID unless the
+ * puzzle has exactly one solution, SERATE_NOMEM when the work area (about
+ * 8 MB at most) cannot be allocated; *res is then zeroed. Everything the
+ * call allocates is freed before it returns. */
 enum serate_status serate_rate(const uint8_t cells[81],
                                const struct serate_options *opt,
                                struct serate_result *res);
