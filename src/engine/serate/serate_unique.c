@@ -473,14 +473,14 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                 cc[ncc++] = c;
         }
     if (nbug == 1) {
-        se_hint_init(&h, 5.6, "Bivalue Universal Grave type 1");
+        se_hint_init(&h, 5.6, "BUG type 1");
         h.rem[bug[0]] = g->cand[bug[0]] & (uint16_t)~all;
         return acc->add(acc, &h);
     }
     if (se_popcount(all) == 1) {
         int value = se_first_bit(all);
         if (ncc) {
-            se_hint_init(&h, 5.7, "Bivalue Universal Grave type 2");
+            se_hint_init(&h, 5.7, "BUG type 2");
             int any = 0;
             for (int i = 0; i < ncc; i++)
                 if (g->cand[cc[i]] & BIT(value)) {
@@ -505,7 +505,7 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                 if (t->creg[c1][ty] != t->creg[c2][ty])
                     continue;
                 int value = se_first_bit(com);
-                se_hint_init(&h, 5.7, "Bivalue Universal Grave type 4");
+                se_hint_init(&h, 5.7, "BUG type 4");
                 h.rem[c1] =
                     g->cand[c1] & (uint16_t)~bugv[c1] & (uint16_t)~BIT(value);
                 h.rem[c2] =
@@ -548,7 +548,7 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                     se_popcount(uni) != degree)
                     continue;
                 se_hint_init(&h, 5.7 + (degree - 1) * 0.1,
-                             "Bivalue Universal Grave type 3");
+                             "BUG type 3");
                 int any = 0;
                 for (int j = 0; j < nrc; j++) {
                     if (m >> j & 1)
