@@ -547,8 +547,7 @@ int se_bug(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
                 if (se_popcount(other) != degree || !ok ||
                     se_popcount(uni) != degree)
                     continue;
-                se_hint_init(&h, 5.7 + (degree - 1) * 0.1,
-                             "BUG type 3");
+                se_hint_init(&h, 5.7 + (degree - 1) * 0.1, "BUG type 3");
                 int any = 0;
                 for (int j = 0; j < nrc; j++) {
                     if (m >> j & 1)
