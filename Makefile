@@ -528,3 +528,22 @@ deb-test:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="debootstrap"
 	tools/deb-install-test.sh $(DEB_FILE) build/debroot
 # --- Debian package and systemd (end) ---
+
+# --- SE rater (begin) ---
+# tests/tools/serate_tool.c rates puzzles from stdin as SE 1.2.1.3's serate
+# does (docs/rating.md); `make serate-check` compares it with the SE-rated
+# samples of tests/data/se/.
+$(B)/serate_tool: tests/tools/serate_tool.c $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -o $@ $^ $(ALL_LDFLAGS) $(LDLIBS)
+
+.PHONY: serate-check
+serate-check: $(B)/serate_tool
+	@for f in tests/data/se/17clue tests/data/se/generated tests/data/se/magictour \
+	          tests/data/se/forum; do \
+	  [ -s $$f ] || continue; \
+	  ./$(B)/serate_tool < $$f | paste -d' ' $$f - | awk -v f=$$f \
+	    '{ n++; if ($$2 == $$4) ok++; else print "  " $$1 " SE " $$2 " ours " $$4; \
+	       ms += $$5 } END { printf "%s: %d/%d exact ER/EP/ED, %.2f ms CPU per puzzle\n", \
+	       f, ok, n, ms / n }'; \
+	done
+# --- SE rater (end) ---

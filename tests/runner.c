@@ -32,6 +32,7 @@ static const struct suite suites[] = {
     {"cover", test_cover},
     {"cli_variant", test_cli_variant},
     {"layers", test_layers},
+    {"serate", test_serate},
 };
 
 static int wanted(const char *name, int argc, char **argv)

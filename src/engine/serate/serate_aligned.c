@@ -1,0 +1,204 @@
+/* serate_aligned.c - SE's aligned pair (6.2) and triplet (7.5) exclusion
+ * (AlignedPairExclusion, AlignedExclusion): a candidate goes when every
+ * combination of the aligned cells' values that uses it leaves some common
+ * excluder cell empty or repeats a value in cells that see each other. */
+#include <string.h>
+
+#include "serate_internal.h"
+
+#define BIT(v) ((uint16_t)(1u << (v)))
+
+struct excl {
+    int n;
+    uint8_t c[20];
+};
+
+static int in_ex(const uint64_t *m, int c)
+{
+    return (int)(m[c >> 6] >> (c & 63) & 1);
+}
+
+static int sees(const struct se_ctx *ctx, int a, int b)
+{
+    return (int)(ctx->t.peers[a][b >> 6] >> (b & 63) & 1);
+}
+
+/* Tests one set of aligned cells and hands on the hint it gives. The
+ * excluders are bit sets of cells (their order in SE only names the
+ * locking cell of a combination, which the rating does not use). */
+static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
+                     struct se_acc *acc, int degree, const int *cells,
+                     uint64_t (*ex)[2])
+{
+    uint64_t common[2] = {ex[0][0], ex[0][1]};
+    struct se_hint h;
+    uint16_t allowed[3] = {0, 0, 0};
+    uint16_t exc[20];
+    int vals[3][9], nv[3], nex = 0;
+
+    for (int i = 1; i < degree; i++) {
+        common[0] &= ex[i][0];
+        common[1] &= ex[i][1];
+    }
+    if (__builtin_popcountll(common[0]) + __builtin_popcountll(common[1]) < 2)
+        return 0;
+    /* An excluder blocks a combination only if all its candidates are
+     * among the cells' own: keep those; with none, and no two of the
+     * cells seeing each other, every combination is allowed. */
+    unsigned uni = 0;
+    for (int i = 0; i < degree; i++)
+        uni |= g->cand[cells[i]];
+    for (int w = 0; w < 2; w++)
+        for (uint64_t m = common[w]; m; m &= m - 1) {
+            uint16_t e = g->cand[w * 64 + __builtin_ctzll(m)];
+            if (!(e & ~uni))
+                exc[nex++] = e;
+        }
+    int see01 = sees(ctx, cells[0], cells[1]);
+    int see02 = degree > 2 && sees(ctx, cells[0], cells[2]);
+    int see12 = degree > 2 && sees(ctx, cells[1], cells[2]);
+    if (!nex && !see01 && !see02 && !see12)
+        return 0;
+    for (int i = 0; i < degree; i++) {
+        nv[i] = 0;
+        for (int v = 1; v <= 9; v++)
+            if (g->cand[cells[i]] & BIT(v))
+                vals[i][nv[i]++] = v;
+    }
+    /* A value stays if one allowed combination uses it: look for one per
+     * (cell, value) instead of listing them all; same removals. */
+    for (int i = 0; i < degree; i++)
+        for (int a = 0; a < nv[i]; a++) {
+            int p[3], j1 = (i + 1) % degree, j2 = (i + 2) % degree, ok = 0;
+            p[i] = vals[i][a];
+            for (int b1 = 0; b1 < nv[j1] && !ok; b1++) {
+                p[j1] = vals[j1][b1];
+                for (int b2 = 0; b2 < (degree > 2 ? nv[j2] : 1) && !ok; b2++) {
+                    if (degree > 2)
+                        p[j2] = vals[j2][b2];
+                    if (p[0] == p[1] && see01)
+                        continue;
+                    if (degree > 2 &&
+                        ((p[0] == p[2] && see02) || (p[1] == p[2] && see12)))
+                        continue;
+                    unsigned used =
+                        BIT(p[0]) | BIT(p[1]) | (degree > 2 ? BIT(p[2]) : 0);
+                    ok = 1;
+                    for (int k = 0; k < nex && ok; k++)
+                        if (!(exc[k] & ~used))
+                            ok = 0;
+                }
+            }
+            if (ok)
+                allowed[i] |= BIT(p[i]);
+        }
+    int worth = 0;
+    for (int i = 0; i < degree; i++)
+        worth |= (g->cand[cells[i]] & (uint16_t)~allowed[i]) != 0;
+    if (!worth)
+        return 0;
+    se_hint_init(&h, degree == 2 ? 6.2 : 7.5,
+                 degree == 2 ? "Aligned Pair Exclusion"
+                             : "Aligned Triplet Exclusion");
+    for (int i = 0; i < degree; i++)
+        h.rem[cells[i]] = g->cand[cells[i]] & (uint16_t)~allowed[i];
+    return acc->add(acc, &h);
+}
+
+int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
+               int degree)
+{
+    int cand[81], ncand = 0;
+    static const struct excl empty;
+    struct excl ex[81];
+    uint64_t exm[81][2];
+    int slot[81];
+
+    for (int c = 0; c < 81; c++) {
+        slot[c] = -1;
+        if (se_popcount(g->cand[c]) < 2)
+            continue;
+        struct excl e = empty;
+        int single = 0;
+        for (int i = 0; i < 20; i++) {
+            int o = ctx->t.house[c][i], n = se_popcount(g->cand[o]);
+            if (n == 1)
+                single = 1;
+            else if (n >= 2 && n <= degree)
+                e.c[e.n++] = (uint8_t)o;
+        }
+        if (single || !e.n)
+            continue;
+        slot[c] = ncand;
+        ex[ncand] = e;
+        exm[ncand][0] = exm[ncand][1] = 0;
+        for (int k = 0; k < e.n; k++)
+            exm[ncand][e.c[k] >> 6] |= 1ull << (e.c[k] & 63);
+        cand[ncand++] = c;
+    }
+    if (ncand < degree)
+        return 0;
+    /* Pairs in Permutations(2, n) order: (0,1) (0,2) (1,2) (0,3)... */
+    for (int j = 1; j < ncand; j++)
+        for (int i = 0; i < j; i++) {
+            if (se_time_up(ctx))
+                return 0;
+            int cells[3] = {cand[i], cand[j], 0};
+            uint64_t e3[3][2] = {{exm[i][0], exm[i][1]},
+                                 {exm[j][0], exm[j][1]}};
+            /* Every set of cells with these two has fewer than two common
+             * excluders: nothing to test. */
+            if (__builtin_popcountll(exm[i][0] & exm[j][0]) +
+                    __builtin_popcountll(exm[i][1] & exm[j][1]) <
+                2)
+                continue;
+            if (degree == 2) {
+                if (try_cells(ctx, g, acc, 2, cells, e3))
+                    return 1;
+                continue;
+            }
+            /* twinArea: both cells' excluders that are candidates too. */
+            int twin[40], nt = 0;
+            for (int pass = 0; pass < 2; pass++) {
+                const struct excl *e = pass ? &ex[j] : &ex[i];
+                for (int k = 0; k < e->n; k++) {
+                    int o = e->c[k], dup = 0;
+                    if (slot[o] < 0 || o == cells[0] || o == cells[1])
+                        continue;
+                    for (int q = 0; q < nt; q++)
+                        dup |= twin[q] == o;
+                    if (!dup)
+                        twin[nt++] = o;
+                }
+            }
+            uint64_t c01[2] = {exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]};
+            for (int q = 0; q < nt; q++) {
+                const uint64_t *e = exm[slot[twin[q]]];
+                if (__builtin_popcountll(c01[0] & e[0]) +
+                        __builtin_popcountll(c01[1] & e[1]) <
+                    2)
+                    continue;
+                /* The same three cells, met from an earlier pair, gave
+                 * nothing (or SE would have stopped there): skip. */
+                int t = slot[twin[q]];
+                int seen_before;
+                if (t > j) /* (i, j) is the first pair of these three */
+                    seen_before = 0;
+                else if (t > i) /* (i, t) came first, with j as its tail? */
+                    seen_before =
+                        in_ex(exm[i], cand[j]) || in_ex(exm[t], cand[j]);
+                else /* (t, i) with tail j, or (t, j) with tail i? */
+                    seen_before =
+                        in_ex(exm[t], cand[j]) || in_ex(exm[i], cand[j]) ||
+                        in_ex(exm[t], cand[i]) || in_ex(exm[j], cand[i]);
+                if (seen_before)
+                    continue;
+                cells[2] = twin[q];
+                e3[2][0] = exm[slot[twin[q]]][0];
+                e3[2][1] = exm[slot[twin[q]]][1];
+                if (try_cells(ctx, g, acc, 3, cells, e3))
+                    return 1;
+            }
+        }
+    return 0;
+}
