@@ -207,7 +207,7 @@ puzzle_without_one_solution_or_with_bad_cells_is_invalid(void **state)
 static const char *const hard = "...213....6...9.8........9.5.84......7...8..."
                                 "3.......5..1...7..2...6...1..5.3.46.";
 
-static void a_1_ms_budget_gives_a_lower_bound_below_se(void **state)
+static void a_time_or_level_cap_gives_a_lower_bound_at_most_se(void **state)
 {
     struct serate_options opt;
     struct serate_result full, part;
@@ -268,7 +268,7 @@ int test_serate(unsigned *ntests)
         cmocka_unit_test(er_ep_ed_equal_se_on_53_puzzles_across_the_scale),
         cmocka_unit_test(
             puzzle_without_one_solution_or_with_bad_cells_is_invalid),
-        cmocka_unit_test(a_1_ms_budget_gives_a_lower_bound_below_se),
+        cmocka_unit_test(a_time_or_level_cap_gives_a_lower_bound_at_most_se),
         cmocka_unit_test(
             steps_carry_ed_first_er_as_their_maximum_and_place_every_blank),
         cmocka_unit_test(forum_hardest_steps_equal_the_steps_se_takes),
