@@ -84,6 +84,8 @@ struct se_chain_mem {
     uint32_t stamp;
     int32_t *stack;
     int scap;
+    int32_t *order; /* closure(): the nodes it visited, in order */
+    int ocap;
     struct nested_rec *nrec;
     int nn, ncap;
     uint64_t zob[NPID];
@@ -207,35 +209,47 @@ static int cv_of(int cell, int v)
     return cell * 9 + v - 1;
 }
 
-/* Distinct candidates among a node and its ancestors (getAncestorCount). */
-static int ancestors(struct se_ctx *ctx, struct run *r, int idx)
+/* The node r->nodes[idx] and its ancestors, one node per candidate (pid),
+ * depth first with the parents in their order: their indices in
+ * m->order[0..n-1]. Returns n, or -1 out of memory. Each pid is pushed at
+ * most once, so a stack of r->n + 1 entries is enough. */
+static int closure(struct se_chain_mem *m, const struct run *r, int idx)
 {
-    struct se_chain_mem *m = ctx->chain;
+    int sp = 0, n = 0;
 
-    if (r->nodes[idx].cnt >= 0)
-        return r->nodes[idx].cnt;
-    if (grow((void **)&m->stack, &m->scap, r->n + 1, sizeof *m->stack))
-        return 0;
+    if (grow((void **)&m->stack, &m->scap, r->n + 1, sizeof *m->stack) ||
+        grow((void **)&m->order, &m->ocap, r->n + 1, sizeof *m->order))
+        return -1;
     if (++m->stamp == 0) {
         memset(m->seen, 0, sizeof m->seen);
         m->stamp = 1;
     }
-    int sp = 0, count = 0;
     m->stack[sp++] = idx;
     m->seen[r->nodes[idx].pid] = m->stamp;
     while (sp) {
-        const struct cnode *nd = &r->nodes[m->stack[--sp]];
-        count++;
+        int j = m->stack[--sp];
+        const struct cnode *nd = &r->nodes[j];
+        m->order[n++] = j;
         for (int k = 0; k < nd->npar; k++) {
             int p = r->pool[nd->par + k];
             if (m->seen[r->nodes[p].pid] == m->stamp)
                 continue;
             m->seen[r->nodes[p].pid] = m->stamp;
-            if (grow((void **)&m->stack, &m->scap, sp + 1, sizeof *m->stack))
-                return count;
             m->stack[sp++] = p;
         }
     }
+    return n;
+}
+
+/* Distinct candidates among a node and its ancestors (getAncestorCount). */
+static int ancestors(struct se_ctx *ctx, struct run *r, int idx)
+{
+    int count;
+
+    if (r->nodes[idx].cnt >= 0)
+        return r->nodes[idx].cnt;
+    if ((count = closure(ctx->chain, r, idx)) < 0)
+        return 0;
     r->nodes[idx].cnt = count;
     return count;
 }
@@ -433,18 +447,11 @@ static int nested_complexity(struct se_ctx *ctx, const struct target *t, int nt)
             any = r->nodes[k].nested >= 0;
         if (!any)
             continue;
-        /* Walk the closure. */
-        if (grow((void **)&m->stack, &m->scap, r->n + 1, sizeof *m->stack))
+        int n = closure(m, r, t[i].idx);
+        if (n < 0)
             return sum;
-        if (++m->stamp == 0) {
-            memset(m->seen, 0, sizeof m->seen);
-            m->stamp = 1;
-        }
-        int sp = 0;
-        m->stack[sp++] = t[i].idx;
-        m->seen[r->nodes[t[i].idx].pid] = m->stamp;
-        while (sp) {
-            const struct cnode *nd = &r->nodes[m->stack[--sp]];
+        for (int j = 0; j < n; j++) {
+            const struct cnode *nd = &r->nodes[m->order[j]];
             if (nd->nested >= 0) {
                 const struct nested_rec *nr = &m->nrec[nd->nested];
                 int dup = 0;
@@ -455,13 +462,6 @@ static int nested_complexity(struct se_ctx *ctx, const struct target *t, int nt)
                         seen_f[nf++] = nr->finger;
                     sum += nr->complexity;
                 }
-            }
-            for (int k = 0; k < nd->npar; k++) {
-                int p = r->pool[nd->par + k];
-                if (m->seen[r->nodes[p].pid] == m->stamp)
-                    continue;
-                m->seen[r->nodes[p].pid] = m->stamp;
-                m->stack[sp++] = p;
             }
         }
     }
@@ -478,24 +478,9 @@ static uint64_t fingerprint(struct se_ctx *ctx, const struct target *t, int nt)
     for (int i = 0; i < nt; i++) {
         struct run *r = t[i].r;
         uint64_t h = 0;
-        if (++m->stamp == 0) {
-            memset(m->seen, 0, sizeof m->seen);
-            m->stamp = 1;
-        }
-        int sp = 0;
-        m->stack[sp++] = t[i].idx;
-        m->seen[r->nodes[t[i].idx].pid] = m->stamp;
-        while (sp) {
-            const struct cnode *nd = &r->nodes[m->stack[--sp]];
-            h += m->zob[nd->pid];
-            for (int k = 0; k < nd->npar; k++) {
-                int p = r->pool[nd->par + k];
-                if (m->seen[r->nodes[p].pid] == m->stamp)
-                    continue;
-                m->seen[r->nodes[p].pid] = m->stamp;
-                m->stack[sp++] = p;
-            }
-        }
+        int n = closure(m, r, t[i].idx);
+        for (int j = 0; j < n; j++)
+            h += m->zob[r->nodes[m->order[j]].pid];
         f = (f ^ h ^ m->zob[r->nodes[t[i].idx].pid]) * 0x100000001b3ull;
     }
     return f;
@@ -512,15 +497,9 @@ static void rule_parents(struct chainer *ch, const struct target *t, int nt,
 
     for (int i = 0; i < nt; i++) {
         struct run *r = t[i].r;
-        if (++m->stamp == 0) {
-            memset(m->seen, 0, sizeof m->seen);
-            m->stamp = 1;
-        }
-        int sp = 0;
-        m->stack[sp++] = t[i].idx;
-        m->seen[r->nodes[t[i].idx].pid] = m->stamp;
-        while (sp) {
-            const struct cnode *nd = &r->nodes[m->stack[--sp]];
+        int n = closure(m, r, t[i].idx);
+        for (int j = 0; j < n; j++) {
+            const struct cnode *nd = &r->nodes[m->order[j]];
             int cause = nd->cause;
             if (cause == C_NONE)
                 cause = root_cause;
@@ -537,13 +516,6 @@ static void rule_parents(struct chainer *ch, const struct target *t, int nt,
                             rp[c] |= BIT(v);
                     }
                 }
-            }
-            for (int k = 0; k < nd->npar; k++) {
-                int p = r->pool[nd->par + k];
-                if (m->seen[r->nodes[p].pid] == m->stamp)
-                    continue;
-                m->seen[r->nodes[p].pid] = m->stamp;
-                m->stack[sp++] = p;
             }
         }
     }
@@ -1578,6 +1550,7 @@ void se_chain_free(struct se_ctx *ctx)
             free(m->cache[i]);
         }
     free(m->stack);
+    free(m->order);
     free(m->nrec);
     free(m->links);
     free(m);
