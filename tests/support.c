@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "support.h"
 
 const char *const support_example_rows[9] = {
@@ -129,10 +130,7 @@ int support_run_parts(int (*const *parts)(unsigned *), size_t n,
 
 long support_now_ms(void)
 {
-    struct timespec ts;
-
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000L + ts.tv_nsec / 1000000L;
+    return (long)clock_now_ms();
 }
 
 int support_wait_until(int (*pred)(void *arg), void *arg, long ms)
