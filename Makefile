@@ -202,6 +202,17 @@ bench-batch: deps
 	@$(MAKE) --no-print-directory $(B)/sudokud $(B)/sudoku
 	tests/bench/http/batch.sh $(B) $(SHARED)/data
 
+# The mixed load of issue 28 (tests/bench/http/mix.py): easy /solve latency
+# beside the dearest work, every request answered, RSS and descriptors
+# flat; then the same with SIGTERM halfway. MIX_SECONDS (180) each.
+MIX_SECONDS ?= 180
+.PHONY: bench-mix
+bench-mix: deps
+	@$(MAKE) --no-print-directory $(B)/sudokud
+	@command -v python3 >/dev/null || { echo "bench-mix needs python3"; exit 1; }
+	python3 tests/bench/http/mix.py $(B)/sudokud tests/data/puzzles5_forum_hardest_1905_11+ --seconds $(MIX_SECONDS)
+	python3 tests/bench/http/mix.py $(B)/sudokud tests/data/puzzles5_forum_hardest_1905_11+ --seconds $(MIX_SECONDS) --sigterm
+
 # The daemon goes to sbin (its page is in section 8), the CLI to bin; the
 # man pages, the units (ExecStart= says SBINDIR) and /etc/default/sudokud
 # are made from the binaries and systemd/ (see "Debian package" below).
@@ -438,6 +449,7 @@ bench-smoke:
 	BENCH_SECONDS=1 BENCH_REPEATS=1 $(MAKE) --no-print-directory bench-http SHARED=$(SMOKE)
 	BATCH_PUZZLES=150 $(MAKE) --no-print-directory bench-batch SHARED=$(SMOKE)
 	SOAK_SECONDS=6 SOAK_WARMUP=2 SOAK_INTERVAL=2 $(MAKE) --no-print-directory soak
+	MIX_SECONDS=6 $(MAKE) --no-print-directory bench-mix
 	@echo "bench-smoke: every benchmark script ran to its end"
 # --- benchmarks in CI (end) ---
 

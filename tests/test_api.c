@@ -385,7 +385,7 @@ int test_api(unsigned *ntests)
         cmocka_unit_test(solve_invalid_request),
     };
     static int (*const parts[])(unsigned *) = {test_api_board, test_api_routes,
-                                               test_api_intake};
+                                               test_api_intake, test_api_slice};
     int failed;
 
     *ntests = TESTS_COUNT(tests);

@@ -516,10 +516,14 @@ static void batch_value_cap(void **state)
 static void routing_and_limits(void **state)
 {
     (void)state;
-    assert_true(api_is_job("POST", "/solve/batch"));
-    assert_false(api_is_job("GET", "/solve/batch"));
-    assert_false(api_is_job("POST", "/solve"));
-    assert_true(api_is_job("POST", "/generate"));
+    assert_int_equal(api_place("POST", "/solve/batch"), API_ON_LONG);
+    assert_int_equal(api_place("GET", "/solve/batch"), API_ON_LOOP);
+    assert_int_equal(api_place("POST", "/solve"), API_ON_LOOP);
+    assert_int_equal(api_place("POST", "/generate"), API_ON_LONG);
+    assert_int_equal(api_place("POST", "/hint"), API_ON_WORKER);
+    assert_int_equal(api_place("POST", "/grade"), API_ON_WORKER);
+    assert_int_equal(api_place("POST", "/explain"), API_ON_WORKER);
+    assert_int_equal(api_place("OPTIONS", "/explain"), API_ON_LOOP);
     assert_int_equal(api_body_limit(&ctx, "/solve/batch"), 1 << 20);
     assert_int_equal(api_body_limit(&ctx, "/solve"), 16384);
 }

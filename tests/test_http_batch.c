@@ -43,7 +43,7 @@ static int jobs_there(void *arg)
 
 static int jobs_reach(struct ht_server *s, unsigned queued, unsigned running)
 {
-    struct jobs_wait w = {&s->srv->jobs, queued, running};
+    struct jobs_wait w = {&s->srv->pools[HTTP_POOL_LONG], queued, running};
 
     return support_wait_until(jobs_there, &w, 10000);
 }

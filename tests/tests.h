@@ -53,6 +53,7 @@ int test_codec_encode(unsigned *ntests);
 int test_api_board(unsigned *ntests);
 int test_api_routes(unsigned *ntests);
 int test_api_intake(unsigned *ntests);
+int test_api_slice(unsigned *ntests);
 int test_killer_solve(unsigned *ntests);
 
 #endif

@@ -33,7 +33,22 @@ struct api_context {
     struct metrics *metrics; /* NULL: not counted, /metrics answers 404 */
     unsigned max_logic_ms;   /* time budget of /hint, /grade, /explain;
                                 0: API_LOGIC_DEFAULT_MS */
+    /* Set for the calls an event loop makes: a route then does at most a
+     * small slice of work (a classic search of API_SLICE_NODES); one that
+     * would need more answers with resp->defer set and nothing else, and
+     * the caller runs it again on a worker with a context without it. */
+    int slice;
 };
+
+/* The search nodes a classic puzzle may take on an event loop (about a
+ * millisecond at the dearest node known) before it moves to a worker. */
+#define API_SLICE_NODES 5000
+
+/* Where a route runs: on the event loop that read it (cheap, or sliced:
+ * see api_context.slice), on a request worker (work of up to about a
+ * second: /hint, /grade, /explain, and what a slice deferred), or on a
+ * long-job worker (batches and generation, seconds). */
+enum api_place { API_ON_LOOP = 0, API_ON_WORKER, API_ON_LONG };
 
 /* A request the http module refuses before any route sees it (its
  * framing, its URL or its headers are bad): answered with this problem and
@@ -71,7 +86,14 @@ struct api_request {
                      the response: a solution is written there
                      (resp->body points into it, not owned)
                      instead of into a heap string */
+    /* NULL, or asks whether the client has gone (hung up): a batch then
+     * stops judging (looked at every API_GONE_CHECK_US or so). */
+    int (*gone)(void *arg);
+    void *gone_arg;
 };
+
+/* How often a running batch asks whether its client is still there. */
+#define API_GONE_CHECK_US 50000u
 
 /* A header the response must carry besides the usual ones. */
 struct api_header {
@@ -102,6 +124,8 @@ struct api_response {
     size_t nheaders;
     struct api_batch *stream; /* set (only if req->can_stream): the body is
                                  pulled with api_batch_next */
+    int defer; /* ctx->slice was set and the work needs more than a slice:
+                  nothing else is set; run the request on a worker */
 };
 
 /* Routes and answers one request. Never fails: every error, including
@@ -116,7 +140,8 @@ struct api_batch;
 
 /* Judges up to n more puzzles of b and returns their results as a heap
  * string (length in *len); *done is set once the answer is complete (its
- * closing part included). NULL when out of memory: the answer is then cut. */
+ * closing part included). NULL when out of memory or when the client has
+ * gone (api_request.gone): the answer is then cut. */
 char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done);
 
 /* Frees b (and whatever it did not hand out). */
@@ -125,9 +150,8 @@ void api_batch_free(struct api_batch *b);
 /* The largest body a request to `path` may have. */
 size_t api_body_limit(const struct api_context *ctx, const char *path);
 
-/* Is this request a long job (a batch, a generation), which the http module
- * runs on its job pool rather than on an event loop? */
-int api_is_job(const char *method, const char *path);
+/* Where the http module runs this request (see enum api_place). */
+enum api_place api_place(const char *method, const char *path);
 
 /* Frees the body of *resp when it owns it. */
 void api_response_free(struct api_response *resp);

@@ -37,6 +37,8 @@ struct config {
     uint64_t max_batch_nodes; /* search nodes of one batch, all puzzles */
     unsigned batch_workers;   /* threads that solve batches */
     unsigned batch_queue;     /* batches waiting for a worker, at most */
+    unsigned workers;         /* threads for requests past a loop's slice */
+    unsigned worker_queue;    /* such requests waiting, at most */
     const char *version;      /* of the program, for logs and metrics */
     char probe_url[256];      /* --probe [URL]: check a server, exit;
                                * "" when no URL was given */
@@ -62,10 +64,10 @@ void config_init(struct config *cfg);
  * config_usage: PORT, BIND, THREADS, MAX_BODY, MAX_NODES, MAX_KILLER_NODES,
  * TIMEOUT, HEADER_TIMEOUT, BODY_MIN_RATE, MAX_BUFFERED, DRAIN_TIMEOUT,
  * MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH, MAX_BATCH_BODY, MAX_BATCH_NODES,
- * BATCH_WORKERS, BATCH_QUEUE, LOG_LEVEL, ACCESS_LOG, CORS_ORIGINS), then the
- * flags of argv, to *cfg.
- * On CONFIG_ERROR a one-line message naming the setting and the bad value is
- * written to err (errlen bytes) and *cfg may be partly changed. */
+ * BATCH_WORKERS, BATCH_QUEUE, WORKERS, WORKER_QUEUE, LOG_LEVEL, ACCESS_LOG,
+ * CORS_ORIGINS), then the flags of argv, to *cfg. On CONFIG_ERROR a one-line
+ * message naming the setting and the bad value is written to err (errlen bytes)
+ * and *cfg may be partly changed. */
 enum config_status config_parse(struct config *cfg, int argc, char **argv,
                                 char *err, size_t errlen);
 

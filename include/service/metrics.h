@@ -23,12 +23,18 @@ enum metrics_result {
     METRICS_NRESULTS
 };
 
-/* Why the server closed a connection itself (slow clients). */
+/* Why the server closed a connection itself: every close it makes. */
 enum metrics_close {
     METRICS_CLOSE_HEADER_TIMEOUT = 0, /* headers not complete in time */
     METRICS_CLOSE_BODY_TOO_SLOW,      /* body below the minimum rate */
-    METRICS_CLOSE_EVICTED,  /* idle longest when connections ran out */
-    METRICS_CLOSE_SHUTDOWN, /* idle when the server began to drain */
+    METRICS_CLOSE_EVICTED,      /* idle longest when connections ran out */
+    METRICS_CLOSE_SHUTDOWN,     /* idle when the server began to drain */
+    METRICS_CLOSE_IDLE_TIMEOUT, /* nothing came for --timeout (before the
+                                   header deadline, or within a body) */
+    METRICS_CLOSE_SEND_TIMEOUT, /* the client read none of its answer for
+                                   --timeout */
+    METRICS_CLOSE_REFUSED,      /* at accept: the connection or per-IP cap */
+    METRICS_CLOSE_TOO_LARGE,    /* a body far past its limit, not read on */
     METRICS_NCLOSES
 };
 

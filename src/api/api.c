@@ -1,5 +1,5 @@
-/* api.c - the route table with each route's policy (body limit, job or
- * not), CORS, and the small routes (health, metrics, documents, the demo
+/* api.c - the route table with each route's policy (body limit, where it
+ * runs), CORS, and the small routes (health, metrics, documents, the demo
  * page). A handler reads a struct api_request and fills a struct
  * api_response; every failure is an RFC 9457 problem with a stable `code`.
  * The puzzle routes live one family per file (api_solve.c, api_validate.c,
@@ -188,28 +188,29 @@ struct route {
     void (*handle)(const struct api_context *, const struct api_request *,
                    struct api_response *);
     enum route_limit limit; /* of its body */
-    int job; /* run on the http module's job pool (long), not a loop */
+    enum api_place place;   /* where the http module runs it */
 };
 
 #define GET_ROUTE "GET", "GET, HEAD, OPTIONS"
 #define POST_ROUTE "POST", "POST, OPTIONS"
 
 static const struct route routes[] = {
-    {"/solve", POST_ROUTE, api_handle_solve, LIMIT_BODY, 0},
-    {"/livez", GET_ROUTE, handle_livez, LIMIT_BODY, 0},
-    {"/readyz", GET_ROUTE, handle_readyz, LIMIT_BODY, 0},
-    {"/openapi.yaml", GET_ROUTE, handle_openapi, LIMIT_BODY, 0},
-    {"/metrics", GET_ROUTE, handle_metrics, LIMIT_BODY, 0},
-    {"/", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
-    {"/app.js", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
-    {"/app.css", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
-    {"/validate", POST_ROUTE, api_handle_validate, LIMIT_BODY, 0},
-    {"/hint", POST_ROUTE, api_handle_hint, LIMIT_BODY, 0},
-    {"/grade", POST_ROUTE, api_handle_grade, LIMIT_BODY, 0},
-    {"/generate", POST_ROUTE, api_handle_generate, LIMIT_BODY, 1},
-    {"/solve/batch", POST_ROUTE, api_handle_solve_batch, LIMIT_BATCH, 1},
-    {"/explain", POST_ROUTE, api_handle_explain, LIMIT_BODY, 0},
-    {"/favicon.ico", GET_ROUTE, handle_asset, LIMIT_BODY, 0},
+    {"/solve", POST_ROUTE, api_handle_solve, LIMIT_BODY, API_ON_LOOP},
+    {"/livez", GET_ROUTE, handle_livez, LIMIT_BODY, API_ON_LOOP},
+    {"/readyz", GET_ROUTE, handle_readyz, LIMIT_BODY, API_ON_LOOP},
+    {"/openapi.yaml", GET_ROUTE, handle_openapi, LIMIT_BODY, API_ON_LOOP},
+    {"/metrics", GET_ROUTE, handle_metrics, LIMIT_BODY, API_ON_LOOP},
+    {"/", GET_ROUTE, handle_asset, LIMIT_BODY, API_ON_LOOP},
+    {"/app.js", GET_ROUTE, handle_asset, LIMIT_BODY, API_ON_LOOP},
+    {"/app.css", GET_ROUTE, handle_asset, LIMIT_BODY, API_ON_LOOP},
+    {"/validate", POST_ROUTE, api_handle_validate, LIMIT_BODY, API_ON_LOOP},
+    {"/hint", POST_ROUTE, api_handle_hint, LIMIT_BODY, API_ON_WORKER},
+    {"/grade", POST_ROUTE, api_handle_grade, LIMIT_BODY, API_ON_WORKER},
+    {"/generate", POST_ROUTE, api_handle_generate, LIMIT_BODY, API_ON_LONG},
+    {"/solve/batch", POST_ROUTE, api_handle_solve_batch, LIMIT_BATCH,
+     API_ON_LONG},
+    {"/explain", POST_ROUTE, api_handle_explain, LIMIT_BODY, API_ON_WORKER},
+    {"/favicon.ico", GET_ROUTE, handle_asset, LIMIT_BODY, API_ON_LOOP},
 };
 
 _Static_assert(sizeof(routes) / sizeof(routes[0]) == API_NROUTES,
@@ -239,12 +240,15 @@ size_t api_body_limit(const struct api_context *ctx, const char *path)
                : ctx->max_body;
 }
 
-int api_is_job(const char *method, const char *path)
+enum api_place api_place(const char *method, const char *path)
 {
     size_t i = find_route(path);
 
-    return i < API_NROUTES && routes[i].job &&
-           strcmp(method, routes[i].method) == 0;
+    /* Only the route's own method does work: OPTIONS, a 405 or a 404 is
+     * answered where it is. */
+    return i < API_NROUTES && strcmp(method, routes[i].method) == 0
+               ? routes[i].place
+               : API_ON_LOOP;
 }
 
 static void route(const struct api_context *ctx, const struct api_request *req,
@@ -287,8 +291,8 @@ void api_handle(const struct api_context *ctx, const struct api_request *req,
     } else if (req->queue_full) {
         resp->retry_after = 1;
         api_respond_simple(resp, CODEC_PROBLEM_BUSY_QUEUE,
-                           "every worker for long jobs (batches, generation) "
-                           "is busy and the queue is full; retry in a moment");
+                           "every worker for this kind of request is busy "
+                           "and its queue is full; retry in a moment");
     } else if (req->memory_full) {
         resp->retry_after = 1;
         api_respond_simple(resp, CODEC_PROBLEM_BUSY_MEMORY,

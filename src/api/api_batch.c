@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "api_internal.h"
+#include "clock.h"
 #include "codec.h"
 #include "metrics.h"
 #include "sudoku.h"
@@ -32,6 +33,9 @@ struct api_batch {
     uint64_t nodes_left; /* of the batch's budget */
     size_t body_len;     /* of the request, to decide on a trim */
     int ndjson;
+    int (*gone)(void *arg); /* the request's: has the client hung up? */
+    void *gone_arg;
+    uint64_t asked_us; /* when gone was last asked */
     struct codec_out out;
     struct api_verdict verdict; /* scratch, reused for every puzzle */
     struct cover_grid cover;    /* scratch: the givens of a variant */
@@ -236,6 +240,9 @@ static struct api_batch *batch_open(const struct api_context *ctx,
     b->ctx = ctx;
     b->ndjson = ndjson;
     b->body_len = req->body_len;
+    b->gone = req->gone;
+    b->gone_arg = req->gone_arg;
+    b->asked_us = clock_now_us();
     b->nodes_left = ctx->max_batch_nodes;
     codec_out_begin(&b->out, ndjson);
     return b;
@@ -246,12 +253,30 @@ static const char *batch_type(const struct api_batch *b)
     return b->ndjson ? NDJSON_TYPE : API_JSON_TYPE;
 }
 
+/* Has the client hung up? Asked at most every API_GONE_CHECK_US, so that
+ * a batch of easy boards does not pay a system call for each. */
+static int client_gone(struct api_batch *b)
+{
+    uint64_t now;
+
+    if (b->gone == NULL ||
+        (now = clock_now_us()) - b->asked_us < API_GONE_CHECK_US)
+        return 0;
+    b->asked_us = now;
+    return b->gone(b->gone_arg);
+}
+
 char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
 {
     size_t end = b->next + n < b->items.n ? b->next + n : b->items.n;
 
-    for (; b->next < end; b->next++)
+    for (; b->next < end; b->next++) {
+        if (client_gone(b)) { /* nobody to answer: stop here */
+            *done = 1;
+            return NULL;
+        }
         b->solved += (size_t)judge_item(b, b->next);
+    }
     *done = b->next == b->items.n;
     if (*done)
         codec_out_tail(&b->out, b->items.n, b->solved, b->solve_us);

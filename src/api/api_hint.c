@@ -35,7 +35,11 @@ static int read_puzzle(const struct api_context *ctx,
 
     if (api_read_puzzle(ctx, req, resp, 0, pz) != 0)
         return -1;
-    if (api_judge(ctx, ctx->max_nodes, &pz->givens, &v) != API_SOLVED) {
+    if (api_judge(ctx, ctx->max_nodes, &pz->givens, &v) == API_DEFER) {
+        resp->defer = 1; /* called with a slice: this is a worker's */
+        return -1;
+    }
+    if (v.result != API_SOLVED) {
         api_respond_problem(resp, &v.problem);
         return -1;
     }

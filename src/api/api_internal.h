@@ -151,6 +151,8 @@ enum api_result {
     API_MULTIPLE_SOLUTIONS,
     API_INVALID,      /* turned down before the search */
     API_SEARCH_LIMIT, /* the node budget ran out */
+    API_DEFER,        /* ctx->slice: more than a slice of work, for a
+                         worker (nothing was counted or answered) */
 };
 
 /* Conflicts listed in one answer at most; the detail says how many more

@@ -3,7 +3,9 @@
  * needs (the bitboard solver, the killer search, the exact-cover engine),
  * so "exactly one" is checked; the budget becomes search_limit, and a count
  * of 0 lists the broken rules when there are any. A killer puzzle's givens
- * and cages are checked before its search (killer_check). */
+ * and cages are checked before its search (killer_check). On an event loop
+ * (ctx->slice) only a classic search runs, within API_SLICE_NODES; any
+ * other, or one that needs more, is deferred to a worker. */
 #include <stdio.h>
 #include <string.h>
 
@@ -228,6 +230,12 @@ enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
             return v->result = API_INVALID;
         max_nodes = ctx->max_killer_nodes;
     }
+    if (ctx->slice) {
+        if (g->kind != CODEC_CLASSIC)
+            return v->result = API_DEFER;
+        if (max_nodes == 0 || max_nodes > API_SLICE_NODES)
+            max_nodes = API_SLICE_NODES;
+    }
     /* A board that breaks a rule has no solution, and the count sees that
      * before it searches: the conflicts are only listed for such boards. */
     t0 = clock_now_us();
@@ -238,6 +246,8 @@ enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
                            "the server ran out of memory; try again");
         return v->result = API_INVALID;
     }
+    if (st == API_COUNT_BUDGET && ctx->slice)
+        return v->result = API_DEFER;
     if (st == API_COUNT_BUDGET) {
         api_search_limit_problem(max_nodes, &v->problem, &v->text);
         return v->result = API_SEARCH_LIMIT;
@@ -264,6 +274,6 @@ void api_count_puzzle(struct metrics *m, enum api_result r, uint64_t took_us,
         [API_SEARCH_LIMIT] = METRICS_SEARCH_LIMIT,
     };
 
-    if (m != NULL)
+    if (m != NULL && r != API_DEFER) /* the worker counts it */
         metrics_puzzle(m, as[r], took_us, guesses);
 }

@@ -20,7 +20,11 @@ void api_handle_solve(const struct api_context *ctx,
         api_count_puzzle(ctx->metrics, v.result, v.took_us, v.stats.guesses);
         return;
     }
-    if (api_judge(ctx, ctx->max_nodes, &pz.givens, &v) != API_SOLVED) {
+    if (api_judge(ctx, ctx->max_nodes, &pz.givens, &v) == API_DEFER) {
+        resp->defer = 1;
+        return;
+    }
+    if (v.result != API_SOLVED) {
         api_respond_problem(resp, &v.problem);
     } else if (pz.givens.kind != CODEC_VARIANT) {
         api_respond_solution(req, resp, &v.solution, pz.body.board.shape,

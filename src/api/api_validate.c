@@ -35,8 +35,21 @@ void api_handle_validate(const struct api_context *ctx,
             return;
         }
     }
+    /* On an event loop, only a classic count within a slice. */
+    if (ctx->slice && n == 0 && ks == KILLER_OK) {
+        if (g->kind != CODEC_CLASSIC) {
+            resp->defer = 1;
+            return;
+        }
+        if (budget == 0 || budget > API_SLICE_NODES)
+            budget = API_SLICE_NODES;
+    }
     if (n == 0 && ks == KILLER_OK)
         st = api_count(g, budget, &v, &count);
+    if (st == API_COUNT_BUDGET && ctx->slice) {
+        resp->defer = 1;
+        return;
+    }
     if (st == API_COUNT_BUDGET) {
         struct api_problem_text t;
         struct codec_problem p;

@@ -1,15 +1,22 @@
 /* http_conn.c - slow clients and the body budget. libmicrohttpd's own
  * timeout only closes connections that send nothing at all, so a client
- * trickling a byte a second holds its connection forever. Here every
- * connection has a phase and a deadline: headers complete within
+ * trickling a byte a second holds its connection forever; and it counts
+ * from the last bytes it read, so when its loop was busy it closed
+ * connections whose next request had arrived and waited unread. Here
+ * every connection has a phase and a deadline: headers complete within
  * --header-timeout of the connection opening (or its last answer), a body
- * at --body-min-rate after that grace. Each loop keeps its connections in
- * a list ordered by when their phase began and looks at it four times a
- * second; a connection past its deadline is shut down (shutdown(2), not
- * close: the descriptor stays libmicrohttpd's, which then sees the end of
- * the stream and closes it itself). When connections run out, the one
- * that has waited longest for a request makes room for the new one, so
- * hundreds of slow clients cannot keep a normal one out. */
+ * at --body-min-rate after that grace and never silent for --timeout, an
+ * idle connection closed after --timeout; the library's timer runs only
+ * while an answer is being sent (http_request.c). Each loop keeps its
+ * connections in a list ordered by when their phase began and looks at it
+ * four times a second; a connection past its deadline is shut down
+ * (shutdown(2), not close: the descriptor stays libmicrohttpd's, which
+ * then sees the end of the stream and closes it itself), unless bytes
+ * wait on its socket unread: they came while the loop was busy, and the
+ * slowness is the server's, not the client's. When connections run out,
+ * the one that has waited longest for a request makes room for the new
+ * one, so hundreds of slow clients cannot keep a normal one out. Every
+ * close is counted with its reason. */
 #include <netinet/in.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -172,7 +179,7 @@ void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
     if (cs == NULL)
         return;
     cs->phase = phase;
-    cs->since_us = now;
+    cs->since_us = cs->active_us = now;
     cs->body_bytes = 0;
     if (lp->newest != cs) {
         unlink_conn(lp, cs);
@@ -180,27 +187,51 @@ void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
     }
 }
 
-/* Past its deadline? Headers must be complete within the header timeout;
- * a body may take it as grace, then must have come at --body-min-rate on
- * average since. (When a new client needs the connection, a slow body
- * gets no grace: see evictable.) */
+/* Past its deadline? Headers must be complete within the header timeout
+ * (an idle connection goes at --timeout if that is sooner); a body may
+ * take it as grace, then must have come at --body-min-rate on average
+ * since, and may never be silent for --timeout. (When a new client needs
+ * the connection, a slow body gets no grace: see evictable.) Not when
+ * bytes wait unread: the loop was late, not the client. */
 static int overdue(const struct http_server *srv, const struct http_conn *cs,
                    uint64_t now, enum metrics_close *why)
 {
     uint64_t waited = now - cs->since_us;
 
-    if (waited <= srv->header_timeout_us)
-        return 0;
-    if (cs->phase == HTTP_CONN_WAITING || cs->phase == HTTP_CONN_HEADERS) {
+    switch (cs->phase) {
+    case HTTP_CONN_WAITING:
+        if (srv->idle_timeout_us < srv->header_timeout_us &&
+            waited > srv->idle_timeout_us) {
+            *why = METRICS_CLOSE_IDLE_TIMEOUT;
+            break;
+        }
+        /* fall through */
+    case HTTP_CONN_HEADERS:
+        if (waited <= srv->header_timeout_us)
+            return 0;
         *why = METRICS_CLOSE_HEADER_TIMEOUT;
-        return 1;
+        break;
+    case HTTP_CONN_BODY:
+        if (waited > srv->header_timeout_us &&
+            below_rate(srv, cs->body_bytes, waited - srv->header_timeout_us))
+            *why = METRICS_CLOSE_BODY_TOO_SLOW;
+        else if (now - cs->active_us > srv->idle_timeout_us)
+            *why = METRICS_CLOSE_IDLE_TIMEOUT;
+        else
+            return 0;
+        break;
+    default:
+        return 0;
     }
-    if (cs->phase == HTTP_CONN_BODY &&
-        below_rate(srv, cs->body_bytes, waited - srv->header_timeout_us)) {
-        *why = METRICS_CLOSE_BODY_TOO_SLOW;
-        return 1;
-    }
-    return 0;
+    return !unread(cs);
+}
+
+void http_conn_body(struct http_conn *cs, size_t n)
+{
+    if (cs == NULL)
+        return;
+    cs->body_bytes += n;
+    cs->active_us = clock_now_us();
 }
 
 /* Idle for the drain: waiting for a request long enough that none is on
@@ -358,13 +389,17 @@ enum MHD_Result http_on_accept(void *cls, const struct sockaddr *addr,
     (void)addrlen;
     if (atomic_load_explicit(&srv->connections, memory_order_relaxed) >=
             (long)srv->conn_limit &&
-        make_room(lp, 1) != 0)
+        make_room(lp, 1) != 0) {
+        metrics_connection_closed(srv->metrics, METRICS_CLOSE_REFUSED);
         return MHD_NO;
+    }
     if (t->cap == 0 || ip_key(addr, key) != 0)
         return MHD_YES;
     pthread_mutex_lock(&t->lock);
     ok = ip_find(t, key)->count < t->cap;
     pthread_mutex_unlock(&t->lock);
+    if (!ok)
+        metrics_connection_closed(srv->metrics, METRICS_CLOSE_REFUSED);
     return ok ? MHD_YES : MHD_NO;
 }
 

@@ -41,22 +41,30 @@ struct http_conn {
     struct http_conn *prev, *next;
     int fd;
     enum http_conn_phase phase;
-    uint64_t since_us; /* when the phase began (CLOCK_MONOTONIC) */
-    size_t body_bytes; /* HTTP_CONN_BODY: bytes of the body so far */
-    int over_capacity; /* opened with max_connections open, none evictable */
-    int closing;       /* shut down by us, libmicrohttpd not yet told */
+    uint64_t since_us;  /* when the phase began (CLOCK_MONOTONIC) */
+    uint64_t active_us; /* when its last bytes came (HTTP_CONN_BODY) */
+    size_t body_bytes;  /* HTTP_CONN_BODY: bytes of the body so far */
+    int over_capacity;  /* opened with max_connections open, none evictable */
+    int closing;        /* shut down by us, libmicrohttpd not yet told */
 };
 
-/* Batches wait here for a worker; `reserved` counts queued and promised
- * slots, so a full queue is known before a connection is suspended. */
+/* The two pools of workers: one for requests that need more than an event
+ * loop should give (up to about a second: /hint, /grade, /explain, and
+ * what a loop's slice deferred), one for long jobs (batches and
+ * generation, seconds), so that a long job never makes a short one wait. */
+enum http_pool_kind { HTTP_POOL_REQUESTS = 0, HTTP_POOL_LONG, HTTP_NPOOLS };
+
+/* A pool: its requests wait here for a worker; `reserved` counts queued
+ * and promised slots, so a full queue is known before a connection is
+ * suspended. */
 struct http_jobs {
+    struct http_server *srv;
     pthread_mutex_t lock;
     pthread_cond_t ready;
     struct http_request *head, *tail;
     unsigned reserved, cap;
     unsigned running; /* jobs a worker has taken and not finished */
     int stop;
-    atomic_int halt; /* running jobs must stop: srv->api.stop points here */
     int initialised; /* lock and ready exist */
     pthread_t *threads;
     unsigned nthreads;
@@ -127,9 +135,11 @@ struct http_server {
     unsigned max_connections;
     unsigned conn_limit; /* accepted at most, all loops together */
     uint64_t header_timeout_us;
-    size_t body_min_rate;   /* bytes per second, 0: no floor */
-    size_t max_buffered;    /* body bytes held across connections */
-    atomic_size_t buffered; /* body bytes held now (heap buffers) */
+    uint64_t idle_timeout_us; /* --timeout */
+    unsigned timeout_s;       /* --timeout, for libmicrohttpd's send timer */
+    size_t body_min_rate;     /* bytes per second, 0: no floor */
+    size_t max_buffered;      /* body bytes held across connections */
+    atomic_size_t buffered;   /* body bytes held now (heap buffers) */
     atomic_int draining;
     atomic_long connections; /* open connections */
     atomic_ulong next_id;    /* for generated request ids */
@@ -137,7 +147,11 @@ struct http_server {
     int draining_started;    /* the loops no longer accept */
     int activated; /* the sockets are systemd's (socket activation): the
                       drain leaves them and their backlog alone */
-    struct http_jobs jobs;
+    struct http_jobs pools[HTTP_NPOOLS];
+    atomic_int halt; /* running jobs must stop: srv->api.stop points here */
+    /* The context of the event loops' calls: srv->api with its slice set
+     * (see api_context.slice). */
+    struct api_context api_loop;
 };
 
 /* Where a request is. A batch goes READING -> QUEUED (connection suspended,
@@ -163,6 +177,7 @@ struct http_stream {
     int gone;             /* libmicrohttpd let go of the response */
     int refs;
     struct MHD_Connection *conn;
+    int fd;                 /* its socket, to see a hang-up */
     struct http_loop *loop; /* the connection's */
     size_t *sent;           /* the request's byte count, for the log */
 };
@@ -172,6 +187,7 @@ struct http_request_job {
     struct api_request api;
     struct api_response resp;
     struct MHD_Connection *conn;
+    int fd;                     /* the connection's socket */
     struct http_stream *stream; /* set when the answer is streamed */
     char *content_type;         /* copies of the headers, or NULL */
     char *origin;
@@ -251,20 +267,29 @@ struct http_request {
     char answer[API_ANSWER_MAX];
 };
 
-/* Starts n workers for a queue of `cap` batches. Returns 0 or -1. */
-int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap);
+/* Starts n workers of pool `kind` for a queue of `cap` jobs, their
+ * priority below the loops' (nice +HTTP_WORKER_NICE) so that the loops'
+ * short requests keep their latency while the workers' wait. 0 or -1. */
+int http_jobs_start(struct http_server *srv, enum http_pool_kind kind,
+                    unsigned n, unsigned cap);
 
-/* Takes a queue slot; -1 when the queue is full. */
-int http_jobs_reserve(struct http_server *srv);
+/* How much lower the workers' priority is than the event loops'. */
+#define HTTP_WORKER_NICE 10
 
-/* Queues rq (its slot reserved, its connection suspended). A worker runs
- * api_handle on rq->job->api, stores rq->job->resp, sets HTTP_REQUEST_DONE and
- * resumes the connection; after that it never touches rq again. */
-void http_jobs_push(struct http_server *srv, struct http_request *rq);
+/* Takes a queue slot of pool `kind`; -1 when its queue is full. */
+int http_jobs_reserve(struct http_server *srv, enum http_pool_kind kind);
+
+/* Queues rq on pool `kind` (its slot reserved, its connection suspended).
+ * A worker runs api_handle on rq->job->api, stores rq->job->resp, sets
+ * HTTP_REQUEST_DONE and resumes the connection; after that it never
+ * touches rq again. A job whose client has hung up while it waited is not
+ * run: it gets an empty answer nobody will read. */
+void http_jobs_push(struct http_server *srv, enum http_pool_kind kind,
+                    struct http_request *rq);
 
 /* Stops taking jobs (reserve fails from now on), answers the queued ones
  * that have not started 503 busy, lets the running ones finish (each
- * connection is resumed) and joins the workers. Call before
+ * connection is resumed) and joins the workers, of every pool. Call before
  * MHD_stop_daemon: libmicrohttpd aborts on a suspended connection there. */
 void http_jobs_stop(struct http_server *srv);
 
@@ -273,9 +298,14 @@ void http_jobs_stop(struct http_server *srv);
  * answer, so that http_jobs_stop does not wait for it. Any thread. */
 void http_jobs_halt(struct http_server *srv);
 
-/* Frees the pool's lock and condition; after MHD_stop_daemon, when no
+/* Frees the pools' locks and conditions; after MHD_stop_daemon, when no
  * event loop can call http_jobs_reserve any more. */
 void http_jobs_free(struct http_server *srv);
+
+/* Has the peer of socket fd hung up (the end of its stream, or an error,
+ * and no byte waiting)? Never blocks; a byte of a next request waiting
+ * means it is still there. */
+int http_peer_gone(int fd);
 
 /* Lets go of a stream on the response's side (libmicrohttpd's free
  * callback, or a request that ended before its answer started). */
@@ -290,6 +320,9 @@ struct MHD_Response *http_stream_response(struct http_request *rq);
 /* A request line has come in on cs (NULL is fine): from waiting to
  * reading headers, the deadline unchanged. */
 void http_conn_request_line(struct http_conn *cs);
+
+/* n more bytes of cs's body came now (NULL is fine). */
+void http_conn_body(struct http_conn *cs, size_t n);
 
 /* cs enters `phase` now (NULL is fine). */
 void http_conn_enter(struct http_loop *lp, struct http_conn *cs,

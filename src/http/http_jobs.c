@@ -1,13 +1,22 @@
-/* http_jobs.c - the job pool: a bounded queue of batches and a few worker
- * threads, so that a long batch never holds an event loop and short
- * requests keep flowing. The waiting connection is suspended (libmicrohttpd
- * stops polling it) and resumed by the worker when its answer starts; the
- * answer is then streamed as the worker produces it, a few dozen puzzles at
- * a time (http_stream), the worker waiting while the client is behind. At
- * the drain deadline http_jobs_halt makes running batches end at once. */
+/* http_jobs.c - the worker pools: for each, a bounded queue and a few
+ * threads, so that work longer than a slice never holds an event loop and
+ * short requests keep flowing. One pool takes requests of up to about a
+ * second (/hint, /grade, /explain, what a loop's slice deferred), the
+ * other long jobs (batches, generation), so neither waits behind the
+ * other. The waiting connection is suspended (libmicrohttpd stops polling
+ * it) and resumed by the worker when its answer starts; a batch's answer
+ * is then streamed as the worker produces it, a few dozen puzzles at a
+ * time (http_stream), the worker waiting while the client is behind. A
+ * client that hangs up stops its batch within API_GONE_CHECK_US of work
+ * (and a queued job is not run). At the drain deadline http_jobs_halt
+ * makes running batches end at once. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "http_internal.h"
 
@@ -31,6 +40,7 @@ static struct http_stream *stream_new(struct http_request *rq)
     pthread_cond_init(&st->drained, NULL);
     st->refs = 2; /* the worker and the response */
     st->conn = rq->job->conn;
+    st->fd = rq->job->fd;
     st->loop = rq->loop;
     st->sent = &rq->bytes;
     return st;
@@ -153,9 +163,43 @@ struct MHD_Response *http_stream_response(struct http_request *rq)
     return resp;
 }
 
+/* What a job's api_request.gone looks at: the suspended connection's
+ * socket until its answer starts, then the stream (whose lock keeps
+ * libmicrohttpd from closing the socket while it is looked at: it lets go
+ * of the response, setting `gone`, before it closes the socket). */
+struct gone_check {
+    int fd;
+    struct http_stream *st; /* NULL until the answer is streamed */
+};
+
+int http_peer_gone(int fd)
+{
+    char c;
+    ssize_t n;
+
+    if (fd < 0) /* not known: assume it is there */
+        return 0;
+    n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 ||
+           (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+static int job_client_gone(void *arg)
+{
+    struct gone_check *gc = arg;
+    int gone;
+
+    if (gc->st == NULL)
+        return http_peer_gone(gc->fd);
+    pthread_mutex_lock(&gc->st->lock);
+    gone = gc->st->gone || http_peer_gone(gc->fd);
+    pthread_mutex_unlock(&gc->st->lock);
+    return gone;
+}
+
 /* Runs a batch whose answer is streamed: the connection is resumed as soon
  * as the answer can start, then pieces follow. */
-static void run_stream(struct http_request *rq)
+static void run_stream(struct http_request *rq, struct gone_check *gc)
 {
     struct api_batch *b = rq->job->resp.stream;
     struct MHD_Connection *conn = rq->job->conn;
@@ -164,6 +208,7 @@ static void run_stream(struct http_request *rq)
     int done = 0;
 
     rq->job->stream = st;
+    gc->st = st;      /* from here on the stream says whether the client went */
     if (st == NULL) { /* no memory: an empty 500 */
         rq->job->resp.stream = NULL;
         rq->job->resp.status = 500;
@@ -184,7 +229,7 @@ static void run_stream(struct http_request *rq)
             pthread_mutex_unlock(&st->lock);
         }
         if (stream_append(st, piece, piece ? len : 0, done || !piece,
-                          &loop->srv->jobs.halt) != 0 ||
+                          &loop->srv->halt) != 0 ||
             piece == NULL)
             done = 1;
         free(piece);
@@ -194,19 +239,29 @@ static void run_stream(struct http_request *rq)
 }
 
 /* ------------------------------------------------------------------------
- * The pool
+ * The pools
  * ------------------------------------------------------------------------ */
+
+/* Lowers the calling thread's priority (Linux: nice is per thread); a
+ * system that refuses leaves it as it is. */
+static void lower_priority(void)
+{
+#ifdef __linux__
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), HTTP_WORKER_NICE);
+#endif
+}
 
 static void *worker(void *arg)
 {
-    struct http_server *srv = arg;
-    struct http_jobs *j = &srv->jobs;
+    struct http_jobs *j = arg;
+    struct http_server *srv = j->srv;
 
+    lower_priority();
     for (;;) {
         struct http_request *rq;
         struct MHD_Connection *conn;
         struct http_loop *loop;
-
+        struct gone_check gc = {-1, NULL};
         int stopping;
 
         pthread_mutex_lock(&j->lock);
@@ -226,15 +281,20 @@ static void *worker(void *arg)
         stopping = j->stop;
         pthread_mutex_unlock(&j->lock);
 
+        gc.fd = rq->job->fd;
         rq->job->api.draining =
             atomic_load_explicit(&srv->draining, memory_order_relaxed);
         rq->job->api.can_stream = 1;
+        rq->job->api.gone = job_client_gone;
+        rq->job->api.gone_arg = &gc;
         /* Stopping: a job not started yet is answered 503 at once (a
-         * gateway retries it elsewhere) rather than run past the drain. */
-        rq->job->api.queue_full = stopping;
+         * gateway retries it elsewhere) rather than run past the drain.
+         * A client that hung up while its job waited gets the same cheap
+         * answer, which nobody reads, instead of the work. */
+        rq->job->api.queue_full = stopping || http_peer_gone(gc.fd);
         api_handle(&srv->api, &rq->job->api, &rq->job->resp);
         if (rq->job->resp.stream != NULL) {
-            run_stream(rq);
+            run_stream(rq, &gc);
         } else {
             conn = rq->job->conn;
             loop = rq->loop;
@@ -248,17 +308,18 @@ static void *worker(void *arg)
     }
 }
 
-int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap)
+int http_jobs_start(struct http_server *srv, enum http_pool_kind kind,
+                    unsigned n, unsigned cap)
 {
-    struct http_jobs *j = &srv->jobs;
+    struct http_jobs *j = &srv->pools[kind];
 
+    j->srv = srv;
     j->head = j->tail = NULL;
     j->reserved = 0;
     j->running = 0;
     j->cap = cap;
     j->stop = 0;
-    atomic_init(&j->halt, 0);
-    srv->api.stop = &j->halt; /* the api layer reads it between puzzles */
+    srv->api.stop = &srv->halt; /* the api layer reads it between puzzles */
     j->nthreads = 0;
     if ((j->threads = calloc(n, sizeof(*j->threads))) == NULL)
         return -1;
@@ -266,18 +327,14 @@ int http_jobs_start(struct http_server *srv, unsigned n, unsigned cap)
     pthread_cond_init(&j->ready, NULL);
     j->initialised = 1;
     for (; j->nthreads < n; j->nthreads++)
-        if (pthread_create(&j->threads[j->nthreads], NULL, worker, srv) != 0)
+        if (pthread_create(&j->threads[j->nthreads], NULL, worker, j) != 0)
             break;
-    if (j->nthreads == 0) {
-        http_jobs_free(srv);
-        return -1;
-    }
-    return 0;
+    return j->nthreads == 0 ? -1 : 0;
 }
 
-int http_jobs_reserve(struct http_server *srv)
+int http_jobs_reserve(struct http_server *srv, enum http_pool_kind kind)
 {
-    struct http_jobs *j = &srv->jobs;
+    struct http_jobs *j = &srv->pools[kind];
     int ok;
 
     pthread_mutex_lock(&j->lock);
@@ -288,9 +345,10 @@ int http_jobs_reserve(struct http_server *srv)
     return ok ? 0 : -1;
 }
 
-void http_jobs_push(struct http_server *srv, struct http_request *rq)
+void http_jobs_push(struct http_server *srv, enum http_pool_kind kind,
+                    struct http_request *rq)
 {
-    struct http_jobs *j = &srv->jobs;
+    struct http_jobs *j = &srv->pools[kind];
 
     rq->job->next = NULL;
     pthread_mutex_lock(&j->lock);
@@ -303,16 +361,21 @@ void http_jobs_push(struct http_server *srv, struct http_request *rq)
     pthread_mutex_unlock(&j->lock);
 }
 
-void http_jobs_stop(struct http_server *srv)
+/* Tells pool j to stop: its queued jobs are answered 503, reserve fails. */
+static void pool_tell_stop(struct http_jobs *j)
 {
-    struct http_jobs *j = &srv->jobs;
-
     if (j->threads == NULL)
         return;
     pthread_mutex_lock(&j->lock);
     j->stop = 1;
     pthread_cond_broadcast(&j->ready);
     pthread_mutex_unlock(&j->lock);
+}
+
+static void pool_join(struct http_jobs *j)
+{
+    if (j->threads == NULL)
+        return;
     for (unsigned i = 0; i < j->nthreads; i++)
         pthread_join(j->threads[i], NULL);
     free(j->threads);
@@ -320,19 +383,31 @@ void http_jobs_stop(struct http_server *srv)
     j->nthreads = 0;
 }
 
+void http_jobs_stop(struct http_server *srv)
+{
+    /* Every pool is told before any is waited for, so that no queued job
+     * starts while another pool's running ones finish. */
+    for (int k = 0; k < HTTP_NPOOLS; k++)
+        pool_tell_stop(&srv->pools[k]);
+    for (int k = 0; k < HTTP_NPOOLS; k++)
+        pool_join(&srv->pools[k]);
+}
+
 void http_jobs_halt(struct http_server *srv)
 {
-    atomic_store(&srv->jobs.halt, 1);
+    atomic_store(&srv->halt, 1);
 }
 
 void http_jobs_free(struct http_server *srv)
 {
-    struct http_jobs *j = &srv->jobs;
-
-    if (!j->initialised)
-        return;
-    http_jobs_stop(srv);
-    pthread_cond_destroy(&j->ready);
-    pthread_mutex_destroy(&j->lock);
-    j->initialised = 0;
+    for (int k = 0; k < HTTP_NPOOLS; k++) {
+        struct http_jobs *j = &srv->pools[k];
+        if (!j->initialised)
+            continue;
+        pool_tell_stop(j);
+        pool_join(j);
+        pthread_cond_destroy(&j->ready);
+        pthread_mutex_destroy(&j->lock);
+        j->initialised = 0;
+    }
 }

@@ -256,12 +256,12 @@ int http_make_loop(struct http_server *srv, unsigned i,
         flags, 0, http_on_accept, lp, http_on_request, lp,
         MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, srv, /* first, so it sees all */
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lp->listen_fd,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->timeout,
-        MHD_OPTION_CONNECTION_LIMIT, limit, MHD_OPTION_NOTIFY_COMPLETED,
-        http_on_completed, srv, MHD_OPTION_NOTIFY_CONNECTION,
-        http_on_connection, lp, MHD_OPTION_UNESCAPE_CALLBACK, http_unescape,
-        srv, MHD_OPTION_URI_LOG_CALLBACK, http_on_uri,
-        lp, /* makes the request */
+        /* None while a request is awaited or read: see http_conn.c. */
+        MHD_OPTION_CONNECTION_TIMEOUT, 0u, MHD_OPTION_CONNECTION_LIMIT, limit,
+        MHD_OPTION_NOTIFY_COMPLETED, http_on_completed, srv,
+        MHD_OPTION_NOTIFY_CONNECTION, http_on_connection, lp,
+        MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, srv,
+        MHD_OPTION_URI_LOG_CALLBACK, http_on_uri, lp, /* makes the request */
         /* Each connection's buffer for headers and body chunks. The library
          * clears all of it between requests, so its size is paid on every
          * request: the default 32 KiB cost about 1 us; 16 KiB still takes

@@ -101,6 +101,12 @@ static enum MHD_Result respond(struct http_server *srv,
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     ret = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
+    /* The library's timer runs while the answer goes out (a client that
+     * reads none of it for --timeout is closed), not while a connection
+     * waits for or sends a request: http_conn.c judges those, sparing
+     * bytes that came while the loop was busy. */
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+                              srv->timeout_s);
     return ret;
 }
 
@@ -109,8 +115,12 @@ static const char *header(struct MHD_Connection *conn, const char *name)
     return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
-/* Has the api answer rq now, and responds. queue_full: a long job found
- * the job pool full (503 busy). */
+static int defer(struct http_server *srv, struct MHD_Connection *conn,
+                 struct http_request *rq, enum http_pool_kind kind);
+
+/* Has the api answer rq now, and responds. queue_full: a job found its
+ * pool full (503 busy). A request that needs more than the loop's slice
+ * goes to the request workers (or gets 503 busy when they are full). */
 static enum MHD_Result answer(struct http_server *srv,
                               struct MHD_Connection *conn, const char *url,
                               const char *method, struct http_request *rq,
@@ -141,19 +151,28 @@ static enum MHD_Result answer(struct http_server *srv,
      * connection is not a request. */
     if (rq->refused != HTTP_REFUSE_NONE || rq->too_large)
         rq->close = 1;
-    api_handle(&srv->api, &req, &resp);
+    api_handle(&srv->api_loop, &req, &resp);
+    if (resp.defer) {
+        if (defer(srv, conn, rq, HTTP_POOL_REQUESTS) == 0)
+            return MHD_YES;
+        req.queue_full = 1;
+        api_handle(&srv->api_loop, &req, &resp);
+    }
     return respond(srv, conn, rq, &resp);
 }
 
-/* Defers a long job to the pool: its request is copied into rq (the
+/* Defers a request to pool `kind`: its request is copied into rq (the
  * worker must not read libmicrohttpd's strings) and the connection is
  * suspended until the worker resumes it with rq->resp filled. Returns -1,
- * touching nothing, when the queue is full. */
+ * touching nothing but rq->job (kept for next time), when the queue is
+ * full or memory ran out. */
 static int defer(struct http_server *srv, struct MHD_Connection *conn,
-                 struct http_request *rq)
+                 struct http_request *rq, enum http_pool_kind kind)
 {
-    if ((rq->job = calloc(1, sizeof(*rq->job))) == NULL ||
-        http_jobs_reserve(srv) != 0)
+    const union MHD_ConnectionInfo *ci;
+
+    if ((rq->job == NULL && (rq->job = calloc(1, sizeof(*rq->job))) == NULL) ||
+        http_jobs_reserve(srv, kind) != 0)
         return -1;
     rq->job->api = (struct api_request){
         .method = rq->method,
@@ -168,9 +187,11 @@ static int defer(struct http_server *srv, struct MHD_Connection *conn,
         .answer = rq->answer,
     };
     rq->job->conn = conn;
+    ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    rq->job->fd = ci != NULL ? ci->connect_fd : -1;
     rq->state = HTTP_REQUEST_QUEUED;
     MHD_suspend_connection(conn);
-    http_jobs_push(srv, rq);
+    http_jobs_push(srv, kind, rq);
     return 0;
 }
 
@@ -381,8 +402,7 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
 static enum MHD_Result body(struct http_server *srv, struct http_request *rq,
                             const char *data, size_t *size)
 {
-    if (rq->cs)
-        rq->cs->body_bytes += *size;
+    http_conn_body(rq->cs, *size);
     if (rq->status != 0) { /* answered early: drop the rest */
         *size = 0;
         return MHD_YES;
@@ -400,6 +420,7 @@ static enum MHD_Result body(struct http_server *srv, struct http_request *rq,
      * way, for its 503, up to the route's limit. */
     if (rq->dropped > (rq->too_large ? HTTP_DRAIN_MAX : rq->limit)) {
         rq->status = 0;
+        metrics_connection_closed(srv->metrics, METRICS_CLOSE_TOO_LARGE);
         return MHD_NO;
     }
     return MHD_YES;
@@ -413,6 +434,7 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
     struct http_loop *lp = cls;
     struct http_server *srv = lp->srv;
     struct http_request *rq = *con_cls;
+    enum api_place place;
 
     if (rq == NULL) /* http_on_uri ran out of memory */
         return MHD_NO;
@@ -427,11 +449,15 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
     }
     if (rq->status != 0)
         return MHD_YES;
-    /* A long job goes to the pool unless it can be answered at once: too
-     * large, or from a connection over the cap (503 overloaded). */
-    if (!rq->too_large && !rq->no_room && api_is_job(method, url) &&
+    /* A worker's request goes to its pool unless it can be answered at
+     * once: too large, or from a connection over the cap (503
+     * overloaded). */
+    place = api_place(method, url);
+    if (place != API_ON_LOOP && !rq->too_large && !rq->no_room &&
         !http_over_capacity(srv, rq))
-        return defer(srv, conn, rq) == 0
+        return defer(srv, conn, rq,
+                     place == API_ON_LONG ? HTTP_POOL_LONG
+                                          : HTTP_POOL_REQUESTS) == 0
                    ? MHD_YES
                    : answer(srv, conn, url, method, rq, 1);
     return answer(srv, conn, url, method, rq, 0);
@@ -509,6 +535,10 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     took = now - rq->start_us;
     if (rq->cs != NULL) /* the next request's headers are due from now */
         http_conn_enter(rq->loop, rq->cs, HTTP_CONN_WAITING, now);
+    if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
+        metrics_connection_closed(srv->metrics, METRICS_CLOSE_SEND_TIMEOUT);
+    else if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0);
     metrics_request_end(srv->metrics, rq->method, rq->route, rq->status, took);
     if (srv->access_log)
         log_access(srv, conn, rq, took, toe);

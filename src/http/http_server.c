@@ -237,6 +237,10 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
     srv->api.max_batch_body = cfg->max_batch_body;
     srv->api.max_batch_nodes = cfg->max_batch_nodes;
     srv->api.metrics = srv->metrics;
+    atomic_init(&srv->halt, 0);
+    srv->api.stop = &srv->halt;
+    srv->api_loop = srv->api;
+    srv->api_loop.slice = 1;
     srv->log.fd = 1;
     srv->log.level = cfg->log_level;
     srv->access_log = cfg->access_log;
@@ -249,6 +253,8 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
     srv->max_connections = cfg->max_connections;
     srv->conn_limit = limit;
     srv->header_timeout_us = (uint64_t)cfg->header_timeout * 1000000u;
+    srv->idle_timeout_us = (uint64_t)cfg->timeout * 1000000u;
+    srv->timeout_s = cfg->timeout;
     srv->body_min_rate = cfg->body_min_rate;
     srv->max_buffered = cfg->max_buffered;
     if (getrandom(&srv->boot_id, sizeof(srv->boot_id), GRND_NONBLOCK) !=
@@ -256,15 +262,18 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
         srv->boot_id = (uint32_t)time(NULL) ^ (uint32_t)getpid();
 }
 
-/* The job pool, then every daemon, then every loop's thread, so that
+/* The worker pools, then every daemon, then every loop's thread, so that
  * nothing runs on a half-made server (the loops may hand jobs over at
  * once). HTTP_OK, or HTTP_START_FAILED with err filled. */
 static enum http_status start_threads(struct http_server *srv,
                                       const struct config *cfg, char *err,
                                       size_t errlen)
 {
-    if (http_jobs_start(srv, cfg->batch_workers, cfg->batch_queue) != 0) {
-        snprintf(err, errlen, "cannot start the job pool's threads");
+    if (http_jobs_start(srv, HTTP_POOL_REQUESTS, cfg->workers,
+                        cfg->worker_queue) != 0 ||
+        http_jobs_start(srv, HTTP_POOL_LONG, cfg->batch_workers,
+                        cfg->batch_queue) != 0) {
+        snprintf(err, errlen, "cannot start the worker pools' threads");
         return HTTP_START_FAILED;
     }
     for (unsigned i = 0; i < srv->nloops; i++)

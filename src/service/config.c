@@ -87,6 +87,12 @@ static const struct opt opts[] = {
      "N", "threads for batches and /generate", NULL, "1"},
     {"batch-queue", "BATCH_QUEUE", OPT_UINT, FIELD(batch_queue), 1, 10000, "N",
      "long jobs waiting for a worker; more get 503", NULL, "16"},
+    {"workers", "WORKERS", OPT_UINT, FIELD(workers), 1, 256, "N",
+     "threads for /hint, /grade, /explain and puzzles past an event loop's "
+     "slice (default: online CPUs)",
+     NULL, NULL},
+    {"worker-queue", "WORKER_QUEUE", OPT_UINT, FIELD(worker_queue), 1, 10000,
+     "N", "requests waiting for one of --workers; more get 503", NULL, "64"},
     {"log-level", "LOG_LEVEL", OPT_LEVEL, FIELD(log_level), 0, 0, "LEVEL",
      "debug, info, warn or error", NULL, "info"},
     {"access-log", "ACCESS_LOG", OPT_WORD, FIELD(access_log), 0, 0, "on|off",
@@ -245,6 +251,7 @@ void config_init(struct config *cfg)
         if (opts[i].def != NULL)
             apply(cfg, &opts[i], opts[i].def, "default", err, sizeof(err));
     cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
+    cfg->workers = cfg->threads;
     cfg->version = SUDOKUD_VERSION;
 }
 

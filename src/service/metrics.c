@@ -23,7 +23,8 @@ static const int codes[] = {200, 204, 400, 404, 405, 413, 414,
 #define NCODES (sizeof(codes) / sizeof(codes[0]) + 1) /* + "other" */
 
 static const char *const close_reasons[METRICS_NCLOSES] = {
-    "header_timeout", "body_too_slow", "evicted", "shutdown"};
+    "header_timeout", "body_too_slow", "evicted", "shutdown",
+    "idle_timeout",   "send_timeout",  "refused", "too_large"};
 
 static const char *const results[METRICS_NRESULTS] = {
     "solved", "no_solution", "multiple_solutions", "invalid", "search_limit"};
@@ -352,8 +353,11 @@ static void render_connections(const struct metrics *m, struct out *o)
              "http_connections_open %ld\n",
              atomic_load_explicit(m->open, memory_order_relaxed));
     emit(o, "# HELP http_connections_closed_total Connections the server "
-            "closed itself: slow headers, a body below the minimum rate, "
-            "evicted for a new client, or idle at shutdown.\n"
+            "closed itself, by reason: slow headers, a body below the "
+            "minimum rate, evicted for a new client, idle at shutdown, "
+            "nothing sent for --timeout, an answer not read for --timeout, "
+            "refused at accept (connection caps), a body far past its "
+            "limit.\n"
             "# TYPE http_connections_closed_total counter\n");
     for (size_t i = 0; i < METRICS_NCLOSES; i++) {
         unsigned long v = 0;
