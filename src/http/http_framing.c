@@ -203,6 +203,10 @@ void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
     http_conn_request_line(
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
             ->socket_context);
+    /* Headers silent for --timeout are the library's to close (it sees
+     * their bytes come); off again once they are in (begin). */
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+                              lp->srv->timeout_s);
     if (rq == NULL)
         return NULL; /* http_on_request closes the connection */
     memset(rq, 0, offsetof(struct http_request, inline_body));

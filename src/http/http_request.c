@@ -102,9 +102,10 @@ static enum MHD_Result respond(struct http_server *srv,
     ret = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
     /* The library's timer runs while the answer goes out (a client that
-     * reads none of it for --timeout is closed), not while a connection
-     * waits for or sends a request: http_conn.c judges those, sparing
-     * bytes that came while the loop was busy. */
+     * reads none of it for --timeout is closed) and while headers come,
+     * not while a connection waits for a request or sends its body, nor
+     * while its request is judged: http_conn.c judges those, sparing bytes
+     * that came while the loop was busy. */
     MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
                               srv->timeout_s);
     return ret;
@@ -371,6 +372,9 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
     unsigned long long n;
 
     rq->begun = 1;
+    /* The request is in: from here until its answer is queued no timer
+     * of the library's may close it (http_conn.c judges the body). */
+    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0);
     http_read_headers(conn, method, version, &rq->hdr);
     start_request(srv, method, url, rq);
     rq->limit = api_body_limit(&srv->api, url);
