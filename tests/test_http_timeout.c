@@ -38,6 +38,91 @@ static void silent_client_is_dropped_after_the_idle_timeout(void **state)
     assert_int_equal(recv(p.fd, &c, 1, 0), 0); /* EOF, no bytes */
     close(p.fd);
     (void)state;
+    /* Closed by the server's own sweep (the header deadline is 10 s),
+     * and counted as such. */
+    assert_true(
+        ht_scrape(
+            s, "http_connections_closed_total{reason=\"idle_timeout\"}") == 1);
+    ht_teardown((void **)&s);
+}
+
+/* A body that stops halfway, with no rate floor, is closed after the idle
+ * timeout (1 s) of silence, and counted. */
+static void silent_body_is_closed_after_the_idle_timeout(void **state)
+{
+    static const char head[] = "POST /solve HTTP/1.1\r\nHost: t\r\n"
+                               "Content-Type: application/json\r\n"
+                               "Content-Length: 100\r\n\r\n{\"board\":";
+    struct ht_server *s;
+    struct config cfg;
+    struct pollfd p;
+    char buf[512];
+
+    (void)state;
+    ht_config(&cfg, 2, 1);
+    cfg.body_min_rate = 0;
+    assert_int_equal(ht_start_with((void **)&s, &cfg), 0);
+    p.fd = support_connect(s->port);
+    assert_true(p.fd >= 0);
+    p.events = POLLIN;
+    send(p.fd, head, strlen(head), MSG_NOSIGNAL);
+    assert_int_equal(poll(&p, 1, 5000), 1); /* closed well before 5 s */
+    assert_true(recv(p.fd, buf, sizeof(buf), 0) <= 0); /* without an answer */
+    close(p.fd);
+    assert_true(
+        ht_scrape(
+            s, "http_connections_closed_total{reason=\"idle_timeout\"}") == 1);
+    ht_teardown((void **)&s);
+}
+
+struct close_wait {
+    struct ht_server *s;
+    const char *reason;
+    double n;
+};
+
+/* Has the server counted n closes for the reason? */
+static int closed_for(void *arg)
+{
+    const struct close_wait *w = arg;
+    char series[96];
+
+    snprintf(series, sizeof(series),
+             "http_connections_closed_total{reason=\"%s\"}", w->reason);
+    return ht_scrape(w->s, series) >= w->n;
+}
+
+/* A client that reads none of a long answer (a batch of boards that break
+ * the rules: about 8 MB of problems, more than the sockets' buffers) is closed
+ * once the answer has stalled for the idle timeout (1 s), and counted as
+ * send_timeout. */
+static void unread_answer_is_closed_after_the_idle_timeout(void **state)
+{
+    enum { N = 10000 };
+    struct ht_server *s;
+    char head[256], *body = malloc(N * 90 + 16);
+    size_t len = 0;
+    int fd, rcv = 4096;
+
+    (void)state;
+    assert_non_null(body);
+    for (int i = 0; i < N; i++) /* nine 1s in the first row */
+        len += (size_t)sprintf(body + len, "\"111111111%072d\"\n", 0);
+    assert_int_equal(ht_start((void **)&s, 2, 1), 0);
+    fd = support_connect(s->port);
+    assert_true(fd >= 0);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+    snprintf(head, sizeof(head),
+             "POST /solve/batch HTTP/1.1\r\nHost: t\r\n"
+             "Content-Type: application/x-ndjson\r\n"
+             "Content-Length: %zu\r\n\r\n",
+             len);
+    send(fd, head, strlen(head), MSG_NOSIGNAL);
+    send(fd, body, len, MSG_NOSIGNAL);
+    assert_true(support_wait_until(
+        closed_for, &(struct close_wait){s, "send_timeout", 1}, 20000));
+    close(fd);
+    free(body);
     ht_teardown((void **)&s);
 }
 
@@ -244,6 +329,8 @@ int test_http_timeout(unsigned *ntests)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(silent_client_is_dropped_after_the_idle_timeout),
+        cmocka_unit_test(silent_body_is_closed_after_the_idle_timeout),
+        cmocka_unit_test(unread_answer_is_closed_after_the_idle_timeout),
         cmocka_unit_test(idle_connections_do_not_block),
         cmocka_unit_test(slow_headers_closed),
         cmocka_unit_test(slow_body_closed),
