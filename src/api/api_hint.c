@@ -119,11 +119,19 @@ void api_handle_hint(const struct api_context *ctx,
  * POST /grade
  * ------------------------------------------------------------------------ */
 
+/* The level of SE's ER; extreme when the budget cut SE short. */
+static int se_level(const struct serate_result *se)
+{
+    return se->lower_bound ? LOGIC_EXTREME
+                           : (int)logic_rating_level((unsigned)se->er);
+}
+
 /* The grade of a board on the request's one budget: SE's ER/EP/ED from the
  * SE rater first (its budget counts this thread's CPU time), then the logic
  * engine's technique counts in what is left of the budget's wall time.
- * Level from SE's ER, extreme when the budget cut SE short. Returns 0, or
- * -1 when the SE rater's work area could not be allocated. */
+ * Returns 0, or -1 when the SE rater's work area could not be allocated.
+ * (A caller that defers a request which ran out of a small budget looks at
+ * out->budget_exhausted.) */
 static int grade_board(const struct api_context *ctx,
                        const struct sudoku_grid *board,
                        struct serate_result *se, struct logic_grade *lg,
@@ -142,8 +150,7 @@ static int grade_board(const struct api_context *ctx,
     logic_grade_budget(board, &lim, lg, NULL);
     out->se = se;
     out->logic = lg;
-    out->level = se->lower_bound ? LOGIC_EXTREME
-                                 : (int)logic_rating_level((unsigned)se->er);
+    out->level = se_level(se);
     out->budget_exhausted = se->lower_bound || lg->budget_out;
     return 0;
 }
@@ -174,8 +181,8 @@ void api_handle_grade(const struct api_context *ctx,
  * ------------------------------------------------------------------------ */
 
 /* "engine": "se": the steps SE 1.2.1.3 takes (serate_rate), within the
- * budget; each SE step removes a candidate at least, so the 729 there are
- * bound the list. */
+ * budget; each SE step removes a candidate at least, so there are at most
+ * 729. */
 static void explain_se(const struct api_context *ctx,
                        const struct api_puzzle *pz,
                        const struct sudoku_grid *sol, uint64_t t0,
@@ -204,8 +211,7 @@ static void explain_se(const struct api_context *ctx,
     e.nsteps = se.nsteps < MAX ? se.nsteps : MAX;
     e.complete = !se.lower_bound;
     e.stopped = se.lower_bound ? "time_budget" : NULL;
-    e.level = se.lower_bound ? LOGIC_EXTREME
-                             : (int)logic_rating_level((unsigned)se.er);
+    e.level = se_level(&se);
     e.solution = sol;
     e.shape = pz->body.board.shape;
     e.max_logic_ms = logic_ms(ctx);

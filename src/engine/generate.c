@@ -206,6 +206,7 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
                                      struct generate_result *out)
 {
     struct rng r;
+    struct logic_limits lim = {1000000, 0, 0};
     uint64_t t0 = clock_now_us();
     int best = -1;
     unsigned lo, hi;
@@ -217,7 +218,6 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
         struct sudoku_grid full, puzzle;
         struct serate_options so;
         struct serate_result se;
-        struct logic_limits lim = {1000000, 0, 0};
         int d;
 
         if (out->attempts > 0 && opt->max_us &&
@@ -243,11 +243,12 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
             out->se = se;
             out->level = se.lower_bound ? LOGIC_EXTREME
                                         : logic_rating_level((unsigned)se.er);
-            logic_grade_budget(&puzzle, &lim, &out->grade, NULL);
         }
         if (d == 0)
             break;
     }
+    /* The logic engine's counts, of the one puzzle handed out. */
+    logic_grade_budget(&out->puzzle, &lim, &out->grade, NULL);
     out->givens = SUDOKU_CELLS - grid_blanks(out->puzzle.cell);
     out->took_us = clock_now_us() - t0;
     return best == 0 ? GENERATE_OK : GENERATE_MISSED;
