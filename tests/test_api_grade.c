@@ -149,6 +149,23 @@ static void grade_out_of_budget_answers_a_lower_bound(void **state)
     cJSON_Delete(r);
 }
 
+/* A full board needs no step: rating 1.0 (the API's floor, as before),
+ * pearl and diamond null, no SE step, easy. */
+static void grade_of_a_full_board_is_easy_with_no_pearl_or_diamond(void **state)
+{
+    cJSON *r = post(&ctx, "/grade", SUPPORT_EXAMPLE_SOLUTION, "");
+
+    (void)state;
+    assert_string_equal(support_str(r, "level"), "easy");
+    assert_int_equal(tenths(r, "rating"), 10);
+    assert_int_equal(tenths(r, "pearl"), -1);
+    assert_int_equal(tenths(r, "diamond"), -1);
+    assert_true(cJSON_IsNull(member(r, "se_hardest")));
+    assert_int_equal((int)support_num(r, "se_steps"), 0);
+    assert_true(cJSON_IsFalse(member(r, "rating_lower_bound")));
+    cJSON_Delete(r);
+}
+
 /* Applies an SE path's placements to the puzzle: each lands on a blank
  * with the solution's digit; returns the hardest step's rating (tenths). */
 static int apply_se_steps(const cJSON *r, const char *puzzle,
@@ -274,6 +291,8 @@ int test_api_grade(unsigned *ntests)
             grade_answers_se_er_ep_ed_on_53_puzzles_across_the_scale),
         cmocka_unit_test(grade_of_a_forum_hardest_is_se_given_the_time),
         cmocka_unit_test(grade_out_of_budget_answers_a_lower_bound),
+        cmocka_unit_test(
+            grade_of_a_full_board_is_easy_with_no_pearl_or_diamond),
         cmocka_unit_test(
             explain_se_path_reaches_the_solution_and_peaks_at_the_er),
         cmocka_unit_test(explain_se_out_of_budget_stops_with_a_lower_bound),
