@@ -25,6 +25,7 @@ static const struct suite suites[] = {
     {"logic_ladder", test_logic_ladder},
     {"generate", test_generate},
     {"api_logic", test_api_logic},
+    {"api_grade", test_api_grade},
     {"killer", test_killer},
     {"api_killer", test_api_killer},
     {"api_variant", test_api_variant},

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "se_support.h"
 #include "support.h"
 #include "tests.h"
 
@@ -272,6 +273,81 @@ static void logic_subcommands(void **state)
     free(r);
 }
 
+/* A rating printed as "R.r" in tenths, or -1 for "-". */
+static int printed_tenths(const char *line, const char *key)
+{
+    const char *p = strstr(line, key);
+    int a, b;
+
+    assert_non_null(p);
+    p += strlen(key);
+    if (*p == '-')
+        return -1;
+    assert_int_equal(sscanf(p, "%d.%d", &a, &b), 2);
+    return a * 10 + b;
+}
+
+/* `sudoku grade` prints SE's own ER/EP/ED (tests/data/se/scale, SE's
+ * output) and the level of the ER's band, one line per puzzle in input
+ * order; `explain --se` ends on the same numbers; with a 1 ms budget the
+ * rating is marked a lower bound. */
+static void grade_prints_se_er_ep_ed_across_the_scale(void **state)
+{
+    static const char *const grade[] = {"grade", NULL};
+    static const char *const explain_se[] = {"explain", "--se", NULL};
+    static const char *const tight[] = {"-m", "1", "grade", NULL};
+    struct se_rated *p = calloc(80, sizeof(*p)), forum[1];
+    struct run *r = new_run();
+    char *input = malloc(80 * 82 + 1), *line, want[160];
+    size_t n;
+
+    (void)state;
+    assert_true(p && input);
+    n = se_read_file("tests/data/se/scale", p, 80);
+    assert_true(n >= 40);
+    input[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        strcat(input, p[i].puzzle);
+        strcat(input, "\n");
+    }
+    run(r, input, grade);
+    assert_int_equal(r->status, 0);
+    line = r->out;
+    for (size_t i = 0; i < n; i++) {
+        char *end = strchr(line, '\n');
+        assert_non_null(end);
+        *end = '\0';
+        if (printed_tenths(line, " rating=") != p[i].er ||
+            printed_tenths(line, " pearl=") != p[i].ep ||
+            printed_tenths(line, " diamond=") != p[i].ed)
+            fail_msg("%s: SE %d/%d/%d, printed %s", p[i].puzzle, p[i].er,
+                     p[i].ep, p[i].ed, line);
+        assert_memory_equal(line, se_level_of(p[i].er),
+                            strlen(se_level_of(p[i].er)));
+        assert_null(strstr(line, "bound=lower"));
+        line = end + 1;
+    }
+    assert_string_equal(line, "");
+    memcpy(input, p[n - 1].puzzle, 81);
+    memcpy(input + 81, "\n", 2);
+    run(r, input, explain_se);
+    assert_int_equal(r->status, 0);
+    assert_memory_equal(r->out, "1. ", 3);
+    snprintf(want, sizeof want, "\nrating %d.%d pearl %d.%d diamond %d.%d ",
+             p[n - 1].er / 10, p[n - 1].er % 10, p[n - 1].ep / 10,
+             p[n - 1].ep % 10, p[n - 1].ed / 10, p[n - 1].ed % 10);
+    assert_non_null(strstr(r->out, want));
+    assert_int_equal(se_read_file("tests/data/se/forum", forum, 1), 1);
+    memcpy(input, forum[0].puzzle, 81);
+    memcpy(input + 81, "\n", 2);
+    run(r, input, tight);
+    assert_int_equal(r->status, 0);
+    assert_memory_equal(r->out, "extreme ", 8);
+    assert_non_null(strstr(r->out, " bound=lower\n"));
+    assert_true(printed_tenths(r->out, " rating=") <= forum[0].er);
+    free(p), free(r), free(input);
+}
+
 /* generate: the same seed gives the same puzzles, each unique and of the
  * level asked for (checked back through the tool itself). */
 static void generate_lines(void **state)
@@ -436,6 +512,7 @@ int test_cli(unsigned *ntests)
         cmocka_unit_test(threads_keep_order),
         cmocka_unit_test(usage_errors),
         cmocka_unit_test(logic_subcommands),
+        cmocka_unit_test(grade_prints_se_er_ep_ed_across_the_scale),
         cmocka_unit_test(generate_lines),
         cmocka_unit_test(killer_lines),
         cmocka_unit_test(order_and_line_forms),

@@ -15,6 +15,7 @@
 #include "codec.h"
 #include "codec_support.h"
 #include "logic.h"
+#include "serate.h"
 #include "sudoku.h"
 #include "support.h"
 #include "tests.h"
@@ -406,11 +407,14 @@ static void encode_generated_seed_exact(void **state)
     static const unsigned long long seeds[] = {
         0, 7, 8000000000000001ULL, 9007199254740991ULL, 1234567890123457ULL};
     struct sudoku_grid puzzle, solution;
-    struct logic_grade grade;
+    struct logic_grade lg;
+    struct serate_result se;
+    struct codec_grade grade = {0, &se, &lg, 0};
 
     (void)state;
-    memset(&grade, 0, sizeof(grade));
-    grade.hardest = -1;
+    memset(&lg, 0, sizeof(lg));
+    memset(&se, 0, sizeof(se));
+    lg.hardest = -1;
     assert_int_equal(sudoku_parse(SUPPORT_EXAMPLE, 81, &puzzle, NULL),
                      SUDOKU_OK);
     assert_int_equal(

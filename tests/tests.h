@@ -27,6 +27,7 @@ int test_logic_rare(unsigned *ntests);
 int test_logic_patterns(unsigned *ntests);
 int test_generate(unsigned *ntests);
 int test_api_logic(unsigned *ntests);
+int test_api_grade(unsigned *ntests);
 int test_cli(unsigned *ntests);
 int test_killer(unsigned *ntests);
 int test_api_killer(unsigned *ntests);

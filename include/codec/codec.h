@@ -208,6 +208,8 @@ char *codec_out_take(struct codec_out *o, size_t *len);
 
 struct logic_step;
 struct logic_grade;
+struct serate_result;
+struct serate_step;
 
 /* The largest seed a request may give: 2^53 - 1, the last integer of the
  * range where every integer is a double (so a JSON number) of its own. */
@@ -228,11 +230,25 @@ struct codec_hint {
 };
 char *codec_encode_hint(const struct codec_hint *h, size_t *len);
 
-/* {"level", "hardest", "needs_guessing", "steps", "blanks_left", "rating",
- * "budget_exhausted", "techniques": {name: count, ...}} (only the
- * techniques used). A step (in hints and /explain) carries "rating",
- * "links" (the chain, possibly empty) and, for a forcing net, "depth". */
-char *codec_encode_grade(const struct logic_grade *g, size_t *len);
+/* The name the answers give the rating's reference. */
+#define CODEC_RATED_BY "Sudoku Explainer 1.2.1.3 (gsf's serate)"
+
+/* A grade from the two engines: SE's numbers from the SE rater (serate.h)
+ * and the technique counts from the logic engine (logic.h). Encoded as
+ * {"level", "rating", "pearl", "diamond" (null when SE did not get that
+ * far), "rating_lower_bound", "rated_by", "se_hardest" (null without a
+ * step), "se_steps", "hardest", "needs_guessing", "steps", "blanks_left",
+ * "logic_rating", "budget_exhausted", "techniques": {name: count, ...}}
+ * (only the techniques used). A step (in hints and /explain) carries
+ * "rating", "links" (the chain, possibly empty) and, for a forcing net,
+ * "depth". */
+struct codec_grade {
+    int level;                      /* enum logic_level */
+    const struct serate_result *se; /* rating, pearl, diamond */
+    const struct logic_grade *logic;
+    int budget_exhausted; /* either engine stopped by the budget */
+};
+char *codec_encode_grade(const struct codec_grade *g, size_t *len);
 
 /* {"puzzle", "solution" (both in `shape`), "difficulty", "seed" (all its
  * digits), "symmetry", "givens", "attempts", "generate_us", "grade":
@@ -240,7 +256,7 @@ char *codec_encode_grade(const struct logic_grade *g, size_t *len);
 struct codec_generated {
     const struct sudoku_grid *puzzle, *solution;
     enum codec_shape shape;
-    const struct logic_grade *grade;
+    const struct codec_grade *grade;
     uint64_t seed;
     const char *symmetry;
     unsigned givens, attempts;
@@ -250,8 +266,12 @@ char *codec_encode_generated(const struct codec_generated *g, size_t *len);
 
 /* POST /explain: {"steps": [step, ...], "complete", "stopped" (null,
  * "time_budget" or "step_cap"), "level", "rating", "solution" (in `shape`),
- * "max_logic_ms", "explain_us"}; each step as in a hint, with its
- * "technique" and "explanation". */
+ * "max_logic_ms", "explain_us", "engine": "logic"}; each step as in a
+ * hint, with its "technique" and "explanation". With se_steps (the SE
+ * path, "engine": "se"), steps come from there instead, each {"technique"
+ * (SE's name), "rating", "placements", "explanation"}, and the answer also
+ * has "pearl", "diamond" (or null), "rated_by" and "rating_lower_bound"
+ * from se. */
 struct codec_explain {
     const struct logic_step *steps;
     const char *const *explanations;
@@ -264,6 +284,8 @@ struct codec_explain {
     enum codec_shape shape;
     unsigned max_logic_ms;
     uint64_t explain_us;
+    const struct serate_step *se_steps; /* NULL: the logic engine's path */
+    const struct serate_result *se;
 };
 char *codec_encode_explain(const struct codec_explain *e, size_t *len);
 
@@ -350,11 +372,21 @@ enum codec_kind {
 #define CODEC_MEMBER_CAGES 1u
 #define CODEC_MEMBER_RULES 2u /* one of CODEC_VARIANT_MEMBERS */
 
+/* The "engine" member of a puzzle body (read by /explain; the other
+ * routes ignore it): absent, "logic", "se", or present but neither. */
+enum codec_engine {
+    CODEC_ENGINE_DEFAULT = 0,
+    CODEC_ENGINE_LOGIC,
+    CODEC_ENGINE_SE,
+    CODEC_ENGINE_BAD,
+};
+
 /* One puzzle body, decoded once. Which members hold depends on kind; the
  * others are not even cleared, so the plain body costs what it did. */
 struct codec_puzzle {
     enum codec_kind kind;
     unsigned members;         /* CODEC_MEMBER_* */
+    enum codec_engine engine; /* always set */
     struct codec_board board; /* CLASSIC, KILLER: the 9x9 board */
     /* KILLER: the cages and what decoding them gave (their shape is
      * reported after the board's characters, so it is kept apart). */

@@ -1,7 +1,9 @@
 /* generate.h - puzzle generation: a random full grid, holes dug while the
- * solution stays unique, graded by the logic engine until the requested
- * level comes out. Deterministic for a seed and options (unless the time
- * bound cuts in), reentrant: the random state is a value the caller owns. */
+ * solution stays unique (and, below extreme, while the logic engine rates
+ * it within the level), then rated by the SE rater (serate.h) until SE's
+ * ER falls in the requested level or range. Deterministic for a seed and
+ * options (unless the time bound cuts in), reentrant: the random state is a
+ * value the caller owns. */
 #ifndef GENERATE_H
 #define GENERATE_H
 
@@ -9,6 +11,7 @@
 
 #include "logic.h"
 #include "rng.h"
+#include "serate.h"
 #include "sudoku.h"
 
 /* Which cells are blanked together. */
@@ -20,17 +23,19 @@ enum generate_symmetry {
 };
 
 enum generate_status {
-    GENERATE_OK = 0, /* out->puzzle has the requested level */
+    GENERATE_OK = 0, /* out->puzzle has the requested level (SE's ER) */
     GENERATE_MISSED, /* the attempt or time budget ran out: out holds the
                         puzzle whose level came closest */
 };
 
+/* Levels and ratings are SE's ER (serate.h), in the bands of
+ * logic_rating_level. */
 struct generate_options {
     enum logic_level level; /* LOGIC_NLEVELS: any, the ratings decide */
     uint64_t seed;
     enum generate_symmetry symmetry;
-    unsigned min_rating;   /* tenths; 0: the level's lowest */
-    unsigned max_rating;   /* tenths; 0: the level's highest */
+    unsigned min_rating;   /* tenths of SE's ER; 0: the level's lowest */
+    unsigned max_rating;   /* tenths of SE's ER; 0: the level's highest */
     unsigned max_attempts; /* full grids tried at most (deterministic) */
     uint64_t max_us;       /* wall-clock bound in microseconds, 0: none */
 };
@@ -41,15 +46,17 @@ void generate_options_init(struct generate_options *o, enum logic_level level,
 
 struct generate_result {
     struct sudoku_grid puzzle, solution;
-    struct logic_grade grade; /* of puzzle */
+    struct serate_result se;  /* SE's ER/EP/ED of puzzle */
+    enum logic_level level;   /* SE's ER's level (extreme if a bound) */
+    struct logic_grade grade; /* the logic engine's counts of puzzle */
     unsigned attempts;        /* full grids tried */
     unsigned givens;
     uint64_t took_us;
     int timed_out; /* the time bound ended the search */
 };
 
-/* Generates a puzzle with exactly one solution. Returns GENERATE_OK when its
- * grade is opt->level and its rating within [min_rating, max_rating] (where
+/* Generates a puzzle with exactly one solution. Returns GENERATE_OK when
+ * SE's ER puts it in opt->level and within [min_rating, max_rating] (where
  * set), GENERATE_MISSED with the closest one found (always a valid unique
  * puzzle) when the budget ran out. */
 enum generate_status generate_puzzle(const struct generate_options *opt,

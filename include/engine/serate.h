@@ -50,6 +50,9 @@ struct serate_result {
      * if no placement (no step) was reached. */
     int lower_bound;
     size_t nsteps; /* steps taken (all, even past max_steps) */
+    /* SE's name of the hardest step (the first step rated er), "" when no
+     * step was taken. */
+    char hardest[72];
 };
 
 /* Fills *opt with the defaults: no time limit, every level, no steps. */

@@ -146,6 +146,7 @@ void api_handle_generate(const struct api_context *ctx,
     struct generate_result r;
     struct codec_problem p;
     struct codec_generated out;
+    struct codec_grade grade;
     enum logic_level level = LOGIC_MEDIUM;
     enum generate_symmetry sym = GENERATE_NONE;
     char detail[200], *body;
@@ -201,15 +202,17 @@ void api_handle_generate(const struct api_context *ctx,
                                            : "rated",
                  opt.min_rating || opt.max_rating ? " in the rating range" : "",
                  r.attempts, (unsigned long long)(r.took_us / 1000),
-                 logic_level_name(r.grade.level), r.grade.rating / 10.0);
+                 logic_level_name(r.level), r.se.er / 10.0);
         codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
         p.limit = (long long)(API_GENERATE_MAX_US / 1000);
         api_respond_problem(resp, &p);
         return;
     }
+    grade = (struct codec_grade){(int)r.level, &r.se, &r.grade,
+                                 r.se.lower_bound || r.grade.budget_out};
     out = (struct codec_generated){
         &r.puzzle, &r.solution, CODEC_SHAPE_LINE,
-        &r.grade,  opt.seed,    generate_symmetry_name(sym),
+        &grade,    opt.seed,    generate_symmetry_name(sym),
         r.givens,  r.attempts,  r.took_us};
     body = codec_encode_generated(&out, &len);
     api_respond_json(resp, body, len);

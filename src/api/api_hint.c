@@ -1,9 +1,11 @@
-/* api_hint.c - POST /hint, /grade and /explain: the logic engine (logic.h)
- * behind the same intake as /solve (api_read_puzzle), for classic 9x9
- * puzzles only. The three need exactly one solution (which is also what
- * makes the uniqueness techniques sound) and say why otherwise. They share
- * one time budget (--max-logic-ms): when it runs out the answer says so in
- * a 200, never a 5xx. */
+/* api_hint.c - POST /hint, /grade and /explain behind the same intake as
+ * /solve (api_read_puzzle), for classic 9x9 puzzles only: /hint and the
+ * default /explain follow the logic engine (logic.h), /grade's ratings and
+ * /explain's "engine": "se" path the SE rater (serate.h, Sudoku Explainer
+ * 1.2.1.3's own path). The three need exactly one solution (which is also
+ * what makes the uniqueness techniques sound) and say why otherwise. They
+ * share one time budget (--max-logic-ms): when it runs out the answer says
+ * so in a 200, never a 5xx. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,7 @@
 #include "clock.h"
 #include "codec.h"
 #include "logic.h"
+#include "serate.h"
 #include "sudoku.h"
 
 /* The most steps /explain lists (a step removes at least one of the 729
@@ -120,19 +123,59 @@ void api_handle_hint(const struct api_context *ctx,
  * POST /grade
  * ------------------------------------------------------------------------ */
 
+/* The level of SE's ER; extreme when the budget cut SE short. */
+static int se_level(const struct serate_result *se)
+{
+    return se->lower_bound ? LOGIC_EXTREME
+                           : (int)logic_rating_level((unsigned)se->er);
+}
+
+/* The grade of a board on the request's one budget: SE's ER/EP/ED from the
+ * SE rater first (its budget counts this thread's CPU time), then the logic
+ * engine's technique counts in what is left of the budget's wall time.
+ * Returns 0, or -1 when the SE rater's work area could not be allocated.
+ * (A caller that defers a request which ran out of a small budget looks at
+ * out->budget_exhausted.) */
+static int grade_board(const struct api_context *ctx,
+                       const struct sudoku_grid *board,
+                       struct serate_result *se, struct logic_grade *lg,
+                       struct codec_grade *out)
+{
+    uint64_t budget_us = logic_ms(ctx) * 1000ull, t0 = clock_now_us(), used;
+    struct logic_limits lim = {0, 0, 0};
+    struct serate_options opt;
+
+    serate_options_init(&opt);
+    opt.max_ms = (long)logic_ms(ctx);
+    if (serate_rate(board->cell, &opt, se) != SERATE_OK)
+        return -1; /* the board was judged unique: only memory fails */
+    used = clock_now_us() - t0;
+    lim.max_us = used < budget_us ? budget_us - used : 1; /* 0: no bound */
+    logic_grade_budget(board, &lim, lg, NULL);
+    out->se = se;
+    out->logic = lg;
+    out->level = se_level(se);
+    out->budget_exhausted = se->lower_bound || lg->budget_out;
+    return 0;
+}
+
 void api_handle_grade(const struct api_context *ctx,
                       const struct api_request *req, struct api_response *resp)
 {
     struct api_puzzle pz;
     struct sudoku_grid sol;
-    struct logic_grade grade;
-    struct logic_limits lim = {logic_ms(ctx) * 1000ull, 0, 0};
+    struct serate_result se;
+    struct logic_grade lg;
+    struct codec_grade grade;
     size_t len = 0;
     char *body;
 
     if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
         return;
-    logic_grade_budget(pz.givens.grid, &lim, &grade, NULL);
+    if (grade_board(ctx, pz.givens.grid, &se, &lg, &grade) != 0) {
+        api_respond_no_memory(resp);
+        return;
+    }
     body = codec_encode_grade(&grade, &len);
     api_respond_json(resp, body, len);
 }
@@ -141,7 +184,49 @@ void api_handle_grade(const struct api_context *ctx,
  * POST /explain
  * ------------------------------------------------------------------------ */
 
-/* The steps from the given board to the end, applied in order. Steps and
+/* "engine": "se": the steps SE 1.2.1.3 takes (serate_rate), within the
+ * budget; each SE step removes a candidate at least, so there are at most
+ * 729. */
+static void explain_se(const struct api_context *ctx,
+                       const struct api_puzzle *pz,
+                       const struct sudoku_grid *sol, uint64_t t0,
+                       struct api_response *resp)
+{
+    enum { MAX = SUDOKU_CELLS * SUDOKU_SIZE };
+    struct serate_step *steps = malloc(MAX * sizeof(*steps));
+    struct serate_options opt;
+    struct serate_result se;
+    struct codec_explain e = {0};
+    size_t len = 0;
+    char *body;
+
+    serate_options_init(&opt);
+    opt.max_ms = (long)logic_ms(ctx);
+    opt.steps = steps;
+    opt.max_steps = MAX;
+    if (steps == NULL ||
+        serate_rate(pz->givens.grid->cell, &opt, &se) != SERATE_OK) {
+        free(steps);
+        api_respond_no_memory(resp);
+        return;
+    }
+    e.se_steps = steps;
+    e.se = &se;
+    e.nsteps = se.nsteps < MAX ? se.nsteps : MAX;
+    e.complete = !se.lower_bound;
+    e.stopped = se.lower_bound ? "time_budget" : NULL;
+    e.level = se_level(&se);
+    e.solution = sol;
+    e.shape = pz->body.board.shape;
+    e.max_logic_ms = logic_ms(ctx);
+    e.explain_us = clock_now_us() - t0;
+    body = codec_encode_explain(&e, &len);
+    free(steps);
+    api_respond_json(resp, body, len);
+}
+
+/* The steps from the given board to the end, applied in order: the logic
+ * engine's, or SE's with "engine": "se". The logic engine's steps and
  * their sentences are held in one allocation: API_EXPLAIN_MAX_STEPS steps
  * and 1 KiB of text each. */
 void api_handle_explain(const struct api_context *ctx,
@@ -162,6 +247,20 @@ void api_handle_explain(const struct api_context *ctx,
 
     if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
         return;
+    if (pz.body.engine == CODEC_ENGINE_BAD) {
+        struct codec_problem p;
+        codec_problem_init(&p, CODEC_PROBLEM_INVALID_REQUEST,
+                           "\"engine\" must be \"logic\" (the default: our "
+                           "technique engine) or \"se\" (Sudoku Explainer "
+                           "1.2.1.3's steps)");
+        p.pointer = "/engine";
+        api_respond_problem(resp, &p);
+        return;
+    }
+    if (pz.body.engine == CODEC_ENGINE_SE) {
+        explain_se(ctx, &pz, &sol, t0, resp);
+        return;
+    }
     steps = malloc(API_EXPLAIN_MAX_STEPS * sizeof(*steps));
     texts = malloc(API_EXPLAIN_MAX_STEPS * sizeof(*texts));
     pool = malloc((size_t)API_EXPLAIN_MAX_STEPS * TEXT);

@@ -42,17 +42,26 @@ static const char usage_classic[] =
     "          no step is found within the time budget, 'from_solution:\n"
     "          ...' gives one cell of the solution instead. The explanation\n"
     "          is the API's, so its rows, columns and cells count from 0.\n"
-    "  grade   print the level (easy, medium, hard, expert, extreme), the\n"
-    "          hardest technique needed ('-' for none), the number of steps,\n"
-    "          whether the engine stopped before the end ('guessing=yes':\n"
-    "          only when the time budget ran out) and the rating (1.0-12.0,\n"
-    "          on Sudoku Explainer's scale: the hardest step's).\n"
+    "  grade   print the level (easy, medium, hard, expert, extreme, from\n"
+    "          the rating), then from our logic engine the hardest\n"
+    "          technique ('-' for none), its steps and whether it stopped\n"
+    "          before the end ('guessing=yes': only when the time budget ran\n"
+    "          out), then Sudoku Explainer 1.2.1.3's ratings: rating=ER\n"
+    "          pearl=EP diamond=ED ('-' when not reached), and 'bound=lower'\n"
+    "          when the budget cut the rating short (docs/rating.md).\n"
     "  explain print every step from the puzzle to its solution, one per\n"
     "          line: 'N. technique (rating): explanation', then a line\n"
     "          'level L rating R steps N' (and 'stopped: time budget' when\n"
-    "          the budget ran out), then an empty line.\n"
+    "          the budget ran out), then an empty line. With --se, the\n"
+    "          steps Sudoku Explainer takes: 'N. SE name (rating)' and ':\n"
+    "          [r,c] is d' when it places, then 'rating R pearl P diamond D\n"
+    "          steps N'.\n"
     "          hint, grade and explain need a puzzle with exactly one\n"
-    "          solution, like solve, and report others on stderr.\n"
+    "          solution, like solve, and report others on stderr.\n";
+
+/* The rest of the classic help (one string would pass the 4,095
+ * characters C promises a literal). */
+static const char usage_classic_more[] =
     "  generate  print COUNT puzzles (default 1) of the level as lines\n"
     "          'puzzle:1:solution'; puzzle i uses seed N+i (default N 1), so\n"
     "          the output is the same on every run. Symmetry S: none\n"
@@ -83,6 +92,7 @@ static const char usage_classic[] =
     "                      it on stderr (default 0: no bound)\n"
     "  -m, --max-logic-ms N  time budget of hint, grade and explain for one\n"
     "                      puzzle, in ms (default 1000; 0: no bound)\n"
+    "      --se            explain: list Sudoku Explainer's steps\n"
     "  -h, --help          show this help\n"
     "      --version       print the version\n"
     "\n"
@@ -104,6 +114,7 @@ static const char usage_variant[] =
 void cli_print_usage(void)
 {
     fputs(usage_classic, stdout);
+    fputs(usage_classic_more, stdout);
     fputs(usage_variant, stdout);
 }
 
@@ -205,6 +216,8 @@ static int parse_args(int argc, char **argv, struct cli_options *opt,
         } else if (takes_value(a)) {
             if (set_option(opt, a, i + 1 < argc ? argv[++i] : NULL))
                 return 2;
+        } else if (!strcmp(a, "--se")) {
+            opt->se = 1;
         } else if (!have_mode && (mode = mode_of(a)) >= 0) {
             opt->mode = (enum cli_mode)mode, have_mode = 1;
         } else if (!have_mode && !strcmp(a, "generate")) {
@@ -225,7 +238,7 @@ static int parse_args(int argc, char **argv, struct cli_options *opt,
 
 int main(int argc, char **argv)
 {
-    struct cli_options opt = {CLI_SOLVE, 1, 0, 1000};
+    struct cli_options opt = {CLI_SOLVE, 1, 0, 1000, 0};
     int first_file = 0, rc = cli_variant_main(argc, argv);
 
     if (rc >= 0) /* other sizes and variants: cli_variant.c */
@@ -241,6 +254,8 @@ int main(int argc, char **argv)
             i++;
             continue;
         }
+        if (!strcmp(argv[i], "--se"))
+            continue;
         int r = cli_run_file(&opt, argv[i]);
         if (r > rc)
             rc = r;

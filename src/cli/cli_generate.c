@@ -86,7 +86,7 @@ int cli_generate(int argc, char **argv)
                     "sudoku: seed %llu: no %s puzzle within the "
                     "budget; printing the closest (%s)\n",
                     seed + k, logic_level_name(level),
-                    logic_level_name(r.grade.level));
+                    logic_level_name(r.level));
             rc = 1;
         }
         sudoku_format(&r.puzzle, puzzle);

@@ -22,6 +22,7 @@ struct cli_options {
     unsigned threads;
     uint64_t max_nodes;
     uint64_t max_logic_ms;
+    int se; /* --se: explain lists Sudoku Explainer's steps */
 };
 
 /* A growing byte buffer (not NUL-terminated). Once an allocation fails,

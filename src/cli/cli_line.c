@@ -14,6 +14,7 @@
 #include "grid.h"
 #include "killer.h"
 #include "logic.h"
+#include "serate.h"
 #include "sudoku.h"
 
 /* Makes room for n more bytes; returns the place to write them, or NULL
@@ -112,19 +113,91 @@ static void print_hint(const struct cli_options *opt,
     cli_buf_printf(out, "%s\n", text);
 }
 
+/* A rating in tenths as "R.r", or "-" when not reached (0). */
+static const char *tenths_text(int t, char buf[8])
+{
+    if (t <= 0)
+        return "-";
+    snprintf(buf, 8, "%d.%d", t / 10 % 100, t % 10);
+    return buf;
+}
+
+/* The SE rater on g within the budget (thread CPU time), steps into
+ * steps[0..max) when steps is not NULL. 0, or -1 out of memory. */
+static int se_rate(const struct cli_options *opt, const struct sudoku_grid *g,
+                   struct serate_step *steps, size_t max,
+                   struct serate_result *res)
+{
+    struct serate_options so;
+
+    serate_options_init(&so);
+    so.max_ms = (long)opt->max_logic_ms;
+    so.steps = steps;
+    so.max_steps = max;
+    return serate_rate(g->cell, &so, res) == SERATE_OK ? 0 : -1;
+}
+
+/* `sudoku grade`: the level of SE's ER, the logic engine's hardest
+ * technique, steps and whether it finished, then SE's ER/EP/ED (and
+ * "bound=lower" when the budget cut SE short): one budget, SE first, the
+ * logic engine in what is left of it. */
 static void print_grade(const struct cli_options *opt,
                         const struct sudoku_grid *g, struct cli_buf *out)
 {
-    struct logic_limits lim = {opt->max_logic_ms * 1000, 0, 0};
+    uint64_t t0 = clock_now_us(), budget = opt->max_logic_ms * 1000, used;
+    struct logic_limits lim = {0, 0, 0};
     struct logic_grade gr;
+    struct serate_result se;
+    char er[8], ep[8], ed[8];
 
+    if (se_rate(opt, g, NULL, 0, &se) != 0) {
+        out->failed = 1;
+        return;
+    }
+    used = clock_now_us() - t0;
+    lim.max_us = !budget ? 0 : used < budget ? budget - used : 1;
     logic_grade_budget(g, &lim, &gr, NULL);
     cli_buf_printf(
-        out, "%s %s steps=%u guessing=%s rating=%.1f\n",
-        logic_level_name(gr.level),
+        out, "%s %s steps=%u guessing=%s rating=%s pearl=%s diamond=%s%s\n",
+        logic_level_name(se.lower_bound ? LOGIC_EXTREME
+                                        : logic_rating_level((unsigned)se.er)),
         gr.hardest < 0 ? "-"
                        : logic_technique_name((enum logic_technique)gr.hardest),
-        gr.steps, gr.needs_guessing ? "yes" : "no", gr.rating / 10.0);
+        gr.steps, gr.needs_guessing ? "yes" : "no",
+        tenths_text(se.er > 10 ? se.er : 10, er), tenths_text(se.ep, ep),
+        tenths_text(se.ed, ed), se.lower_bound ? " bound=lower" : "");
+}
+
+/* `sudoku explain --se`: SE's steps, "N. name (rating)" and the placement,
+ * then "rating R pearl P diamond D steps N" (and " stopped: time budget"),
+ * then an empty line. */
+static void print_explain_se(const struct cli_options *opt,
+                             const struct sudoku_grid *g, struct cli_buf *out)
+{
+    enum { MAX = SUDOKU_CELLS * SUDOKU_SIZE };
+    struct serate_step *steps = malloc(MAX * sizeof(*steps));
+    struct serate_result se;
+    char er[8], ep[8], ed[8];
+
+    if (steps == NULL || se_rate(opt, g, steps, MAX, &se) != 0) {
+        free(steps);
+        out->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < se.nsteps && i < MAX; i++) {
+        const struct serate_step *s = &steps[i];
+        cli_buf_printf(out, "%zu. %s (%d.%d)", i + 1, s->name, s->rating / 10,
+                       s->rating % 10);
+        if (s->cell >= 0)
+            cli_buf_printf(out, ": [%d,%d] is %u", s->cell / 9, s->cell % 9,
+                           s->digit);
+        cli_buf_put(out, "\n", 1);
+    }
+    cli_buf_printf(out, "rating %s pearl %s diamond %s steps %zu%s\n\n",
+                   tenths_text(se.er > 10 ? se.er : 10, er),
+                   tenths_text(se.ep, ep), tenths_text(se.ed, ed), se.nsteps,
+                   se.lower_bound ? " stopped: time budget" : "");
+    free(steps);
 }
 
 /* `sudoku explain`: the steps, one per line, then the summary line and an
@@ -132,13 +205,17 @@ static void print_grade(const struct cli_options *opt,
 static void print_explain(const struct cli_options *opt,
                           const struct sudoku_grid *g, struct cli_buf *out)
 {
-    struct logic_step *steps = malloc(LOGIC_WALK_MAX_STEPS * sizeof(*steps));
+    struct logic_step *steps;
     struct logic_budget b = {
         opt->max_logic_ms ? clock_now_us() + opt->max_logic_ms * 1000 : 0, 0};
     struct logic_walk w;
     char line[2048];
 
-    if (steps == NULL) {
+    if (opt->se) {
+        print_explain_se(opt, g, out);
+        return;
+    }
+    if ((steps = malloc(LOGIC_WALK_MAX_STEPS * sizeof(*steps))) == NULL) {
         out->failed = 1;
         return;
     }

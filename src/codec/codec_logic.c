@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "logic.h"
+#include "serate.h"
 
 /* ------------------------------------------------------------------------
  * Answers
@@ -163,11 +164,38 @@ char *codec_encode_hint(const struct codec_hint *h, size_t *len)
     return codec_finish(obj, ok, len);
 }
 
-static int add_grade(cJSON *obj, const struct logic_grade *g)
+/* A rating in tenths, or null when it was not reached (0). */
+static int add_tenths_or_null(cJSON *obj, const char *name, int tenths)
 {
+    return tenths > 0
+               ? cJSON_AddNumberToObject(obj, name, tenths / 10.0) != NULL
+               : cJSON_AddNullToObject(obj, name) != NULL;
+}
+
+/* SE's three numbers: "rating" (1.0 for a board that needs no step),
+ * "pearl", "diamond", "rating_lower_bound", "rated_by". */
+static int add_se_numbers(cJSON *obj, const struct serate_result *se)
+{
+    return add_rating(obj, se->er > 10 ? (unsigned)se->er : 10) &&
+           add_tenths_or_null(obj, "pearl", se->ep) &&
+           add_tenths_or_null(obj, "diamond", se->ed) &&
+           cJSON_AddBoolToObject(obj, "rating_lower_bound", se->lower_bound) &&
+           cJSON_AddStringToObject(obj, "rated_by", CODEC_RATED_BY);
+}
+
+static int add_grade(cJSON *obj, const struct codec_grade *cg)
+{
+    const struct logic_grade *g = cg->logic;
+    const struct serate_result *se = cg->se;
     cJSON *techniques;
 
-    if (!cJSON_AddStringToObject(obj, "level", logic_level_name(g->level)) ||
+    if (!cJSON_AddStringToObject(
+            obj, "level", logic_level_name((enum logic_level)cg->level)) ||
+        !add_se_numbers(obj, se) ||
+        !(se->hardest[0]
+              ? cJSON_AddStringToObject(obj, "se_hardest", se->hardest)
+              : cJSON_AddNullToObject(obj, "se_hardest")) ||
+        !cJSON_AddNumberToObject(obj, "se_steps", (double)se->nsteps) ||
         !(g->hardest < 0
               ? cJSON_AddNullToObject(obj, "hardest")
               : cJSON_AddStringToObject(
@@ -176,8 +204,8 @@ static int add_grade(cJSON *obj, const struct logic_grade *g)
         !cJSON_AddBoolToObject(obj, "needs_guessing", g->needs_guessing) ||
         !cJSON_AddNumberToObject(obj, "steps", g->steps) ||
         !cJSON_AddNumberToObject(obj, "blanks_left", g->blanks_left) ||
-        !add_rating(obj, g->rating) ||
-        !cJSON_AddBoolToObject(obj, "budget_exhausted", g->budget_out) ||
+        !cJSON_AddNumberToObject(obj, "logic_rating", g->rating / 10.0) ||
+        !cJSON_AddBoolToObject(obj, "budget_exhausted", cg->budget_exhausted) ||
         !(techniques = cJSON_AddObjectToObject(obj, "techniques")))
         return 0;
     for (int t = 0; t < LOGIC_NTECHNIQUES; t++)
@@ -189,7 +217,7 @@ static int add_grade(cJSON *obj, const struct logic_grade *g)
     return 1;
 }
 
-char *codec_encode_grade(const struct logic_grade *g, size_t *len)
+char *codec_encode_grade(const struct codec_grade *g, size_t *len)
 {
     cJSON *obj = cJSON_CreateObject();
 
@@ -217,8 +245,9 @@ char *codec_encode_generated(const struct codec_generated *g, size_t *len)
         return NULL;
     ok = add_board(obj, "puzzle", g->puzzle, g->shape) &&
          add_board(obj, "solution", g->solution, g->shape) &&
-         cJSON_AddStringToObject(obj, "difficulty",
-                                 logic_level_name(g->grade->level)) &&
+         cJSON_AddStringToObject(
+             obj, "difficulty",
+             logic_level_name((enum logic_level)g->grade->level)) &&
          codec_add_seed(obj, g->seed) &&
          cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
          cJSON_AddNumberToObject(obj, "givens", g->givens) &&
@@ -232,6 +261,17 @@ char *codec_encode_generated(const struct codec_generated *g, size_t *len)
 /* ------------------------------------------------------------------------
  * POST /explain
  * ------------------------------------------------------------------------ */
+
+/* One step of SE's path: {"technique" (SE's name), "rating",
+ * "placements": [] or [{cell, digit}]}. */
+static int add_se_step(cJSON *obj, const struct serate_step *s)
+{
+    struct logic_move m = {(uint8_t)(s->cell >= 0 ? s->cell : 0), s->digit};
+
+    return cJSON_AddStringToObject(obj, "technique", s->name) &&
+           add_rating(obj, s->rating) &&
+           add_moves(obj, "placements", &m, s->cell >= 0);
+}
 
 char *codec_encode_explain(const struct codec_explain *e, size_t *len)
 {
@@ -248,6 +288,10 @@ char *codec_encode_explain(const struct codec_explain *e, size_t *len)
             break;
         }
         cJSON_AddItemToArray(steps, item);
+        if (e->se_steps != NULL) {
+            ok = add_se_step(item, &e->se_steps[i]);
+            continue;
+        }
         ok = cJSON_AddStringToObject(
                  item, "technique",
                  logic_technique_name(e->steps[i].technique)) &&
@@ -260,7 +304,9 @@ char *codec_encode_explain(const struct codec_explain *e, size_t *len)
                      : cJSON_AddNullToObject(obj, "stopped")) &&
          cJSON_AddStringToObject(
              obj, "level", logic_level_name((enum logic_level)e->level)) &&
-         add_rating(obj, e->rating) &&
+         (e->se != NULL ? add_se_numbers(obj, e->se)
+                        : add_rating(obj, e->rating)) &&
+         cJSON_AddStringToObject(obj, "engine", e->se ? "se" : "logic") &&
          add_board(obj, "solution", e->solution, e->shape) &&
          cJSON_AddNumberToObject(obj, "max_logic_ms", e->max_logic_ms) &&
          cJSON_AddNumberToObject(obj, "explain_us", (double)e->explain_us);

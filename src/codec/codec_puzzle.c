@@ -39,8 +39,15 @@ static enum codec_status puzzle_value(const cJSON *root,
                                       struct codec_error *err)
 {
     const cJSON *cages = cJSON_GetObjectItemCaseSensitive(root, "cages");
+    const cJSON *engine = cJSON_GetObjectItemCaseSensitive(root, "engine");
     enum codec_status st;
 
+    if (engine != NULL)
+        out->engine = !cJSON_IsString(engine) ? CODEC_ENGINE_BAD
+                      : strcmp(engine->valuestring, "se") == 0 ? CODEC_ENGINE_SE
+                      : strcmp(engine->valuestring, "logic") == 0
+                          ? CODEC_ENGINE_LOGIC
+                          : CODEC_ENGINE_BAD;
     out->members = cages != NULL ? CODEC_MEMBER_CAGES : 0;
     if (codec_has_rule_member(root))
         out->members |= CODEC_MEMBER_RULES;
@@ -69,6 +76,7 @@ enum codec_status codec_decode_puzzle(const char *body, size_t len,
 
     out->kind = CODEC_CLASSIC;
     out->members = 0;
+    out->engine = CODEC_ENGINE_DEFAULT;
     out->board.only_board = codec_board_fast(body, len, &out->board);
     if (out->board.only_board)
         return CODEC_OK;

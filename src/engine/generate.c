@@ -5,9 +5,13 @@
  * cells are visited in random order by symmetry orbit and blanked when the
  * puzzle keeps exactly one solution (sudoku_count to 2). For easy to expert,
  * a removal is also undone when it raises the grade above the target, so the
- * dig ends on the hardest puzzle of at most that level; extreme digs to a
- * minimal puzzle. Attempts repeat until the rating falls in the level's
- * range (narrowed by min_rating/max_rating) or the budget ends. */
+ * dig ends on the hardest puzzle the logic engine rates at most that
+ * level; extreme digs to a minimal puzzle. The SE rater then rates the
+ * result, and attempts repeat until SE's ER falls in the level's range
+ * (narrowed by min_rating/max_rating) or the budget ends. The logic engine
+ * digs because it can leave out the techniques above a rating (no forcing
+ * search is paid for on the way); the two scales agree closely enough
+ * that its bound keeps most digs near the target (docs/rating.md). */
 #include "generate.h"
 
 #include <string.h>
@@ -134,15 +138,15 @@ static void target(const struct generate_options *o, unsigned *lo, unsigned *hi)
         *hi = o->max_rating;
 }
 
-/* Digs holes into *g (a full grid on entry); *grade receives the grade of
- * the result. */
+/* Digs holes into *g (a full grid on entry). */
 static void dig(struct rng *r, const struct generate_options *opt,
-                struct sudoku_grid *g, struct logic_grade *grade)
+                struct sudoku_grid *g)
 {
     uint8_t order[SUDOKU_CELLS];
     unsigned n = 0, lo, hi;
     int incremental;
     struct logic_limits lim = {0, 0, 0};
+    struct logic_grade grade;
 
     target(opt, &lo, &hi);
     /* Below the top of the scale, a removal stays only while the puzzle
@@ -167,17 +171,13 @@ static void dig(struct rng *r, const struct generate_options *opt,
         if (unique(g)) {
             if (!incremental)
                 continue;
-            logic_grade_budget(g, &lim, grade, NULL);
-            if (!grade->needs_guessing && grade->rating <= hi)
+            logic_grade_budget(g, &lim, &grade, NULL);
+            if (!grade.needs_guessing && grade.rating <= hi)
                 continue;
         }
         g->cell[a] = va;
         g->cell[b] = vb;
     }
-    /* The server's default budget for one grade: a puzzle that needs more
-     * counts as not graded (and is not handed out). */
-    lim.max_us = 1000000;
-    logic_grade_budget(g, &lim, grade, NULL);
 }
 
 void generate_options_init(struct generate_options *o, enum logic_level level,
@@ -191,21 +191,22 @@ void generate_options_init(struct generate_options *o, enum logic_level level,
     o->max_us = 2000000;
 }
 
-/* How far a grade is from the range: 0 inside, else in tenths (a grade
- * that did not finish is farthest). */
-static int distance(const struct logic_grade *g, unsigned lo, unsigned hi)
+/* How far SE's ER is from the range: 0 inside, else in tenths (a rating
+ * the budget cut short is farthest). */
+static int distance(const struct serate_result *se, unsigned lo, unsigned hi)
 {
-    if (g->needs_guessing)
+    unsigned er = (unsigned)se->er;
+
+    if (se->lower_bound)
         return 1000;
-    return g->rating < lo   ? (int)(lo - g->rating)
-           : g->rating > hi ? (int)(g->rating - hi)
-                            : 0;
+    return er < lo ? (int)(lo - er) : er > hi ? (int)(er - hi) : 0;
 }
 
 enum generate_status generate_puzzle(const struct generate_options *opt,
                                      struct generate_result *out)
 {
     struct rng r;
+    struct logic_limits lim = {1000000, 0, 0};
     uint64_t t0 = clock_now_us();
     int best = -1;
     unsigned lo, hi;
@@ -215,7 +216,8 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
     rng_seed(&r, opt->seed);
     while (out->attempts < (opt->max_attempts ? opt->max_attempts : 1)) {
         struct sudoku_grid full, puzzle;
-        struct logic_grade grade;
+        struct serate_options so;
+        struct serate_result se;
         int d;
 
         if (out->attempts > 0 && opt->max_us &&
@@ -226,17 +228,27 @@ enum generate_status generate_puzzle(const struct generate_options *opt,
         out->attempts++;
         generate_full_grid(&r, &full);
         puzzle = full;
-        dig(&r, opt, &puzzle, &grade);
-        d = distance(&grade, lo, hi);
+        dig(&r, opt, &puzzle);
+        /* The server's default budget for one grade: a puzzle that needs
+         * more counts as not rated (and is not handed out). */
+        serate_options_init(&so);
+        so.max_ms = 1000;
+        if (serate_rate(puzzle.cell, &so, &se) != SERATE_OK)
+            se.lower_bound = 1; /* out of memory: not rated */
+        d = distance(&se, lo, hi);
         if (best < 0 || d < best) {
             best = d;
             out->puzzle = puzzle;
             out->solution = full;
-            out->grade = grade;
+            out->se = se;
+            out->level = se.lower_bound ? LOGIC_EXTREME
+                                        : logic_rating_level((unsigned)se.er);
         }
         if (d == 0)
             break;
     }
+    /* The logic engine's counts, of the one puzzle handed out. */
+    logic_grade_budget(&out->puzzle, &lim, &out->grade, NULL);
     out->givens = SUDOKU_CELLS - grid_blanks(out->puzzle.cell);
     out->took_us = clock_now_us() - t0;
     return best == 0 ? GENERATE_OK : GENERATE_MISSED;

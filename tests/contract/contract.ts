@@ -358,6 +358,8 @@ async function routes(api: Client, d: Daemon): Promise<void> {
         ["hint already_solved", "/hint", api.POST("/hint", { body: { board: SOLVED }, ...text }), 422, "already_solved"],
         ["hint cages_not_supported", "/hint", api.POST("/hint", { body: { board: EMPTY, cages: [{ sum: 3, cells: [[0, 0], [0, 1]] }] }, ...text }), 422, "cages_not_supported"],
         ["explain", "/explain", api.POST("/explain", { body: { board: EXAMPLE }, ...text }), 200],
+        ["explain engine se", "/explain", api.POST("/explain", { body: { board: EXAMPLE, engine: "se" }, ...text }), 200],
+        ["explain engine invalid_request", "/explain", api.POST("/explain", { body: bad<SolveRequest>({ board: EXAMPLE, engine: "hodoku" }), ...text }), 400, "invalid_request"],
         ["explain cages_not_supported", "/explain", api.POST("/explain", { body: { board: EMPTY, cages: [{ sum: 3, cells: [[0, 0], [0, 1]] }] }, ...text }), 422, "cages_not_supported"],
         ["generate by rating", "/generate", api.POST("/generate", { body: { min_rating: 1, max_rating: 2, seed: 7 }, ...text }), 200],
         ["grade", "/grade", api.POST("/grade", { body: { board: EXAMPLE }, ...text }), 200],

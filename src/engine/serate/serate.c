@@ -212,8 +212,11 @@ enum serate_status serate_rate(const uint8_t cells[81],
             res->lower_bound = 1;
             break;
         }
-        if (h.diff > diff)
+        if (h.diff > diff) {
             diff = h.diff;
+            memcpy(res->hardest, h.name, sizeof res->hardest);
+            res->hardest[sizeof res->hardest - 1] = 0;
+        }
         for (int c = 0; c < 81; c++)
             se_remove(ctx, &g, c, h.rem[c]);
         if (h.cell >= 0) {

@@ -256,18 +256,27 @@
     return res.data || {};
   }
 
-  // POST /grade answers {level, hardest, needs_guessing, steps, blanks_left}.
+  // POST /grade answers {level, rating, pearl, diamond, rating_lower_bound,
+  // hardest, needs_guessing, steps, blanks_left, ...}: the rating, pearl and
+  // diamond are Sudoku Explainer's (ER/EP/ED), the technique counts our
+  // logic engine's.
   function grade() {
     run(async () => {
       const d = await askAboutBoard('/grade', 'Grading…');
       if (!d) return;
+      const num = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
       let text = 'This puzzle is ' + (d.level || 'graded') +
         (Number.isFinite(d.rating) ? ' (rating ' + d.rating.toFixed(1) + ')' : '') + '.';
+      if (Number.isFinite(d.rating)) {
+        text += ' Sudoku Explainer 1.2.1.3 rates it ER ' + num(d.rating) + ', EP ' + num(d.pearl) +
+                ', ED ' + num(d.diamond) +
+                (d.rating_lower_bound ? ' (at least: the time budget ran out first)' : '') + '.';
+      }
       if (d.needs_guessing) {
-        text += ' Logic alone gets stuck with ' + plural(d.blanks_left, 'blank', 'blanks') +
+        text += ' Our logic engine gets stuck with ' + plural(d.blanks_left, 'blank', 'blanks') +
                 ' left, so it needs guessing.';
       } else if (d.hardest) {
-        text += ' Its hardest technique is ' + techniqueName(d.hardest) + ', in ' +
+        text += ' The hardest technique our hints use on it is ' + techniqueName(d.hardest) + ', in ' +
                 plural(d.steps, 'step', 'steps') + '.';
       }
       setStatus('ok', text);
