@@ -398,8 +398,7 @@ void http_loop_wake(struct http_loop *lp);
 int http_open_listeners(struct http_server *srv, const struct sockaddr *addr,
                         socklen_t len);
 uint16_t http_bound_port(int fd);
-int http_make_loop(struct http_server *srv, unsigned i,
-                   const struct config *cfg, unsigned limit);
+int http_make_loop(struct http_server *srv, unsigned i, unsigned limit);
 int http_run_loop(struct http_loop *lp);
 
 /* Resumes a suspended connection from any thread and wakes its loop. */

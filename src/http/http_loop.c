@@ -242,8 +242,7 @@ int http_open_listeners(struct http_server *srv, const struct sockaddr *addr,
 
 /* Sets loop i up: its daemon on its listening socket and its epoll
  * set (the daemon's descriptor and wake_fd); the thread comes later. */
-int http_make_loop(struct http_server *srv, unsigned i,
-                   const struct config *cfg, unsigned limit)
+int http_make_loop(struct http_server *srv, unsigned i, unsigned limit)
 {
     struct http_loop *lp = &srv->loops[i];
     const union MHD_DaemonInfo *info;

@@ -277,7 +277,7 @@ static enum http_status start_threads(struct http_server *srv,
         return HTTP_START_FAILED;
     }
     for (unsigned i = 0; i < srv->nloops; i++)
-        if (http_make_loop(srv, i, cfg, srv->conn_limit) != 0) {
+        if (http_make_loop(srv, i, srv->conn_limit) != 0) {
             snprintf(err, errlen, "cannot start the HTTP event loops: %s",
                      strerror(errno));
             return HTTP_START_FAILED;
