@@ -153,7 +153,8 @@ static void sum_rule(struct text *t, const struct teach_puzzle *p,
         put(t, ", so the cells sticking out of %s add up to %u",
             nu > 1 ? "them" : "it", s->known - s->total);
     else if (s->placed)
-        put(t, " and its placed cells outside those cages to %u", s->placed);
+        put(t, " and %s placed cells outside those cages to %u",
+            nu > 1 ? "their" : "its", s->placed);
     if (outies && s->placed)
         put(t, "; %u of that is placed", s->placed);
     put(t, ", so ");
@@ -189,6 +190,13 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
         put(&t, " has one candidate left: %u.", s->placements[0].digit);
         break;
     case TEACH_CAGE_COMBINATION:
+        if (p->unit[s->units[0]].ncells == 1) {
+            put(&t, "Cage %u is one cell with sum %u, so ",
+                p->unit[s->units[0]].index, s->sum);
+            put_eliminations(&t, p, s);
+            put(&t, ".");
+            break;
+        }
         put(&t, "Cage %u has %u cells that sum to %u; with what its cells "
                 "can still hold, its digits are ",
             p->unit[s->units[0]].index, p->unit[s->units[0]].ncells, s->sum);

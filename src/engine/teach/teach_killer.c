@@ -272,6 +272,7 @@ static enum teach_status sum_step(const struct teach_puzzle *p,
         return TEACH_CONTRADICTION;
     if (ncells == 1) {
         teach_step_place(s, cells[0], (unsigned)target);
+        s->digits = 1u << (target - 1);
         return TEACH_OK;
     }
     for (unsigned k = 0; k < ncells; k++)
