@@ -55,4 +55,14 @@ struct codec_teach_explain {
 char *codec_encode_teach_explain(const struct codec_teach_explain *e,
                                  size_t *len);
 
+/* POST /generate {"killer": true}: {"puzzle" (a line), "solution", "cages"
+ * ([{"sum", "cells"}], as /solve takes them), "difficulty", "seed" (all its
+ * digits), "givens", "attempts", "generate_us", "grade" (as /grade)}. */
+struct codec_teach_generated {
+    const struct teach_killer *killer;
+    uint64_t seed;
+};
+char *codec_encode_teach_generated(const struct codec_teach_generated *g,
+                                   size_t *len);
+
 #endif

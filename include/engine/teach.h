@@ -209,4 +209,29 @@ const char *teach_unit_kind_name(unsigned kind);
 size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
                      char *buf, size_t size);
 
+/* A generated killer puzzle (teach_generate_killer). */
+struct teach_killer {
+    struct sudoku_grid puzzle, solution;
+    struct killer_cages cages;
+    struct teach_walk grade; /* of puzzle, by teach_walk */
+    unsigned attempts;       /* cage layouts tried */
+    unsigned givens;
+    uint64_t took_us;
+};
+
+/* A killer puzzle with exactly one solution (killer_count to 2) whose grade
+ * is `level` (enum logic_level): a random full grid drawn from `seed`,
+ * carved into random connected cages of distinct digits (larger for the
+ * harder levels), then givens from the solution added at random until the
+ * cages and givens have one solution. Layouts are tried until one grades
+ * at the level or max_us (wall clock, 0: none) runs out; *out then holds
+ * the closest one found. `scratch` is the caller's (it is big). Returns
+ * TEACH_OK when the level was met, TEACH_BUDGET with the closest puzzle,
+ * TEACH_STUCK when no unique puzzle was made in time (*out unusable).
+ * Deterministic for a seed unless max_us cuts in. */
+enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
+                                        uint64_t max_us,
+                                        struct teach_puzzle *scratch,
+                                        struct teach_killer *out);
+
 #endif

@@ -12,6 +12,7 @@
 #include "clock.h"
 #include "codec_teach.h"
 #include "cover.h"
+#include "logic.h"
 #include "teach.h"
 
 /* The engine's view of one request: rules, givens, solution. */
@@ -223,5 +224,92 @@ void api_teach_explain(const struct api_teach_input *in,
     free(texts);
     free(pool);
     free(t);
+    api_respond_json(resp, body, len);
+}
+
+/* ------------------------------------------------------------------------
+ * POST /generate {"killer": true}
+ * ------------------------------------------------------------------------ */
+
+/* The members a killer cannot honour: 422 at the first; 0 or -1. */
+static int refuse(const struct codec_generate_request *o,
+                  struct api_response *resp)
+{
+    const char *pointer =
+        o->variant.is_variant ? "/killer"
+        : o->min_rating       ? "/min_rating"
+        : o->max_rating       ? "/max_rating"
+        : o->symmetry[0] && strcmp(o->symmetry, "none") != 0 ? "/symmetry"
+                                                             : NULL;
+
+    if (pointer == NULL)
+        return 0;
+    api_respond_unsupported(resp, pointer,
+                            "killer puzzles are generated for classic 9x9 "
+                            "rules by \"difficulty\" and \"seed\" only "
+                            "(no size, rule members, ratings or symmetry)");
+    return -1;
+}
+
+void api_teach_generate(const struct codec_generate_request *o,
+                        struct api_response *resp)
+{
+    struct teach_puzzle *scratch;
+    struct teach_killer *k;
+    struct codec_problem p;
+    enum logic_level level = LOGIC_MEDIUM;
+    uint64_t seed = o->has_seed ? o->seed : clock_now_us() & CODEC_SEED_MAX;
+    enum teach_status st;
+    char detail[200], *body;
+    size_t len = 0;
+
+    if (refuse(o, resp) != 0)
+        return;
+    if (o->difficulty[0] && logic_level_parse(o->difficulty, &level) != 0) {
+        codec_problem_init(&p, CODEC_PROBLEM_INVALID_DIFFICULTY,
+                           "\"difficulty\" must be one of easy, medium, hard, "
+                           "expert, extreme");
+        p.pointer = "/difficulty";
+        api_respond_problem(resp, &p);
+        return;
+    }
+    scratch = malloc(sizeof(*scratch));
+    k = malloc(sizeof(*k));
+    if (scratch == NULL || k == NULL) {
+        free(scratch);
+        free(k);
+        api_respond_no_memory(resp);
+        return;
+    }
+    st = teach_generate_killer(seed, level, API_GENERATE_MAX_US, scratch, k);
+    if (st != TEACH_OK) {
+        if (st == TEACH_STUCK)
+            snprintf(detail, sizeof(detail),
+                     "no unique %s killer puzzle was made within the budget "
+                     "(%llu ms): try another seed",
+                     logic_level_name(level),
+                     (unsigned long long)(API_GENERATE_MAX_US / 1000));
+        else
+            snprintf(detail, sizeof(detail),
+                     "no %s killer puzzle was found within the budget (%u "
+                     "layouts, %llu ms); the closest was %s, rated %.1f: try "
+                     "another seed",
+                     logic_level_name(level), k->attempts,
+                     (unsigned long long)(k->took_us / 1000),
+                     logic_level_name((enum logic_level)k->grade.level),
+                     k->grade.rating / 10.0);
+        codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
+        p.limit = (long long)(API_GENERATE_MAX_US / 1000);
+        free(scratch);
+        free(k);
+        api_respond_problem(resp, &p);
+        return;
+    }
+    {
+        struct codec_teach_generated g = {k, seed};
+        body = codec_encode_teach_generated(&g, &len);
+    }
+    free(scratch);
+    free(k);
     api_respond_json(resp, body, len);
 }

@@ -24,4 +24,12 @@ void api_teach_grade(const struct api_teach_input *in,
 void api_teach_explain(const struct api_teach_input *in,
                        struct api_response *resp);
 
+/* POST /generate with "killer": true (o decoded): a killer puzzle at
+ * o->difficulty (default medium) from teach_generate_killer within
+ * API_GENERATE_MAX_US; 503 generation_timeout when the level was not met
+ * in time (the detail names the closest), 422 for members it cannot honour
+ * (another size or rules, symmetry, ratings). */
+void api_teach_generate(const struct codec_generate_request *o,
+                        struct api_response *resp);
+
 #endif

@@ -142,13 +142,11 @@ char *codec_encode_teach_hint(const struct codec_teach_hint *h, size_t *len)
     return codec_finish(obj, ok, len);
 }
 
-char *codec_encode_teach_grade(const struct teach_walk *w, size_t *len)
+static int add_grade(cJSON *obj, const struct teach_walk *w)
 {
-    cJSON *obj = cJSON_CreateObject(), *techniques;
+    cJSON *techniques;
     int ok;
 
-    if (obj == NULL)
-        return NULL;
     ok = cJSON_AddStringToObject(obj, "level",
                                  logic_level_name((enum logic_level)w->level)) &&
          (w->hardest < 0
@@ -171,6 +169,67 @@ char *codec_encode_teach_grade(const struct teach_walk *w, size_t *len)
             ok = cJSON_AddNumberToObject(
                      techniques, teach_technique_name((enum teach_technique)t),
                      w->counts[t]) != NULL;
+    return ok;
+}
+
+char *codec_encode_teach_grade(const struct teach_walk *w, size_t *len)
+{
+    cJSON *obj = cJSON_CreateObject();
+
+    if (obj == NULL)
+        return NULL;
+    return codec_finish(obj, add_grade(obj, w), len);
+}
+
+/* "cages": [{"sum": s, "cells": [[r, c], ...]}, ...] */
+static int add_cages(cJSON *obj, const struct killer_cages *k)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "cages");
+
+    for (unsigned i = 0; list && i < k->ncages; i++) {
+        cJSON *cage = cJSON_CreateObject(), *cells;
+        if (cage == NULL)
+            return 0;
+        cJSON_AddItemToArray(list, cage);
+        if (!cJSON_AddNumberToObject(cage, "sum", k->cage[i].sum) ||
+            !(cells = cJSON_AddArrayToObject(cage, "cells")))
+            return 0;
+        for (unsigned j = 0; j < k->cage[i].ncells; j++) {
+            int rc[2] = {k->row[k->cage[i].first + j],
+                         k->col[k->cage[i].first + j]};
+            cJSON *pair = cJSON_CreateIntArray(rc, 2);
+            if (pair == NULL)
+                return 0;
+            cJSON_AddItemToArray(cells, pair);
+        }
+    }
+    return list != NULL;
+}
+
+char *codec_encode_teach_generated(const struct codec_teach_generated *g,
+                                   size_t *len)
+{
+    const struct teach_killer *k = g->killer;
+    cJSON *obj = cJSON_CreateObject(), *grade;
+    char puzzle[SUDOKU_CELLS + 1], solution[SUDOKU_CELLS + 1];
+    int ok;
+
+    if (obj == NULL)
+        return NULL;
+    sudoku_format(&k->puzzle, puzzle);
+    sudoku_format(&k->solution, solution);
+    ok = cJSON_AddStringToObject(obj, "puzzle", puzzle) &&
+         cJSON_AddStringToObject(obj, "solution", solution) &&
+         add_cages(obj, &k->cages) &&
+         cJSON_AddStringToObject(
+             obj, "difficulty",
+             logic_level_name((enum logic_level)k->grade.level)) &&
+         codec_add_seed(obj, g->seed) &&
+         cJSON_AddNumberToObject(obj, "givens", k->givens) &&
+         cJSON_AddNumberToObject(obj, "attempts", k->attempts) &&
+         cJSON_AddNumberToObject(obj, "generate_us", (double)k->took_us) &&
+         (grade = cJSON_AddObjectToObject(obj, "grade")) != NULL &&
+         add_grade(grade, &k->grade);
     return codec_finish(obj, ok, len);
 }
 
