@@ -211,15 +211,14 @@ static void killer_steps_name_their_cage_and_sum(void **state)
     "AAAABBCCCAAABBBCCCAABBBBCCCDDDEEEEFFDDDEEFFFFDDDEEEFFFGGGHHHIIIGGGHHHIII" \
     "GGGHHHIII"
 
-static void every_size_and_rule_gets_hints_grades_and_explanations(
-    void **state)
+static void every_size_and_rule_gets_hints_grades_and_explanations(void **state)
 {
     static const struct variant_rules rules[] = {
-        {4, 2, NULL, 0, 0, 0, 0},   {6, 2, NULL, 0, 0, 0, 0},
-        {8, 2, NULL, 1, 0, 0, 0},   {9, 3, NULL, 1, 0, 0, 0},
-        {9, 3, NULL, 0, 1, 0, 0},   {9, 3, NULL, 0, 0, 1, 0},
+        {4, 2, NULL, 0, 0, 0, 0},    {6, 2, NULL, 0, 0, 0, 0},
+        {8, 2, NULL, 1, 0, 0, 0},    {9, 3, NULL, 1, 0, 0, 0},
+        {9, 3, NULL, 0, 1, 0, 0},    {9, 3, NULL, 0, 0, 1, 0},
         {9, 3, JIGSAW9, 0, 0, 0, 0}, {9, 3, NULL, 0, 0, 0, 1},
-        {12, 3, NULL, 0, 0, 0, 0},  {16, 4, NULL, 0, 0, 0, 0},
+        {12, 3, NULL, 0, 0, 0, 0},   {16, 4, NULL, 0, 0, 0, 0},
     };
     static char gen[8192], more[4096], body[16384], puzzle[700], sol[700];
 
@@ -329,8 +328,8 @@ static void killer_generation_refuses_what_it_cannot_honour(void **state)
     (void)state;
     variant_problem("/generate", "{\"killer\": true, \"size\": 6}", 422,
                     "unsupported_variant", "/killer");
-    variant_problem("/generate", "{\"killer\": true, \"min_rating\": 2.0}",
-                    422, "unsupported_variant", "/min_rating");
+    variant_problem("/generate", "{\"killer\": true, \"min_rating\": 2.0}", 422,
+                    "unsupported_variant", "/min_rating");
     variant_problem("/generate", "{\"killer\": true, \"difficulty\": \"x\"}",
                     422, "invalid_difficulty", "/difficulty");
     variant_problem("/generate", "{\"killer\": 1}", 400, "invalid_request",

@@ -27,9 +27,9 @@
 /* One puzzle of rules at a time: the value is about 100 KB. */
 static struct teach_puzzle puzzle;
 
-/* Walks givens to the end (10 s of budget, a cap, not a timing), failing the test on a
- * placement or elimination that the solution contradicts. Returns 1 when
- * the walk solved the puzzle. */
+/* Walks givens to the end (10 s of budget, a cap, not a timing), failing the
+ * test on a placement or elimination that the solution contradicts. Returns 1
+ * when the walk solved the puzzle. */
 static int walk_checked(const uint8_t *givens, const uint8_t *solution)
 {
     struct teach_grid g;
@@ -87,8 +87,8 @@ static unsigned check_set(const char *name, unsigned max)
     return solved;
 }
 
-static void every_step_on_every_size_and_rule_agrees_with_the_solution(
-    void **state)
+static void
+every_step_on_every_size_and_rule_agrees_with_the_solution(void **state)
 {
     static const struct {
         const char *set;
@@ -103,8 +103,7 @@ static void every_step_on_every_size_and_rule_agrees_with_the_solution(
     for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
         unsigned solved = check_set(sets[i].set, sets[i].count);
         if (solved < sets[i].at_least_solved)
-            fail_msg("%s: %u of %u solved", sets[i].set, solved,
-                     sets[i].count);
+            fail_msg("%s: %u of %u solved", sets[i].set, solved, sets[i].count);
     }
 }
 
@@ -134,8 +133,8 @@ static int obeys_killer(const struct sudoku_grid *s,
     return 1;
 }
 
-static void every_step_on_the_killer_puzzles_agrees_with_the_solution(
-    void **state)
+static void
+every_step_on_the_killer_puzzles_agrees_with_the_solution(void **state)
 {
     enum { COUNT = 40 };
     static struct kt_puzzle set[COUNT];
@@ -180,11 +179,11 @@ static void step_past(struct teach_grid *g, struct teach_step *s,
     }
 }
 
-static int eliminates(const struct teach_step *s, unsigned cell,
-                      unsigned digit)
+static int eliminates(const struct teach_step *s, unsigned cell, unsigned digit)
 {
     for (unsigned i = 0; i < s->neliminations; i++)
-        if (s->eliminations[i].cell == cell && s->eliminations[i].digit == digit)
+        if (s->eliminations[i].cell == cell &&
+            s->eliminations[i].digit == digit)
             return 1;
     return 0;
 }

@@ -83,8 +83,8 @@ enum teach_status {
  * are the digits none of their peers holds, narrowed by nothing else (the
  * cage sums are a technique). TEACH_CONTRADICTION when two peers hold the
  * same digit or a blank has no candidate. */
-enum teach_status teach_init(const struct teach_puzzle *p,
-                             struct teach_grid *g, const uint8_t *givens);
+enum teach_status teach_init(const struct teach_puzzle *p, struct teach_grid *g,
+                             const uint8_t *givens);
 
 /* The techniques, in the order they are tried (their base ratings). */
 enum teach_technique {
@@ -142,8 +142,8 @@ struct teach_step {
     uint8_t nplacements, neliminations, ncells, nunits, ncombos;
     uint8_t rating; /* tenths */
     uint16_t sum, total, known, placed;
-    uint16_t chain_length;   /* forcing chain: placements followed */
-    uint16_t contradiction;  /* forcing chain: the cell or unit that broke */
+    uint16_t chain_length;      /* forcing chain: placements followed */
+    uint16_t contradiction;     /* forcing chain: the cell or unit that broke */
     uint8_t contradiction_unit; /* 1: `contradiction` is a unit index */
     uint16_t combos[TEACH_MAX_COMBOS]; /* cage combination: digit sets */
     struct teach_move placements[1];
@@ -189,8 +189,8 @@ struct teach_walk {
  * writing steps to steps[] (may be NULL with max_steps 0: a grade only
  * counts; then it runs to the end). b is the whole walk's budget. When
  * steps != NULL, the walk stops after max_steps (status TEACH_OK). */
-enum teach_status teach_walk(const struct teach_puzzle *p,
-                             struct teach_grid *g, const struct teach_budget *b,
+enum teach_status teach_walk(const struct teach_puzzle *p, struct teach_grid *g,
+                             const struct teach_budget *b,
                              struct teach_step *steps, size_t max_steps,
                              struct teach_walk *out);
 

@@ -88,8 +88,7 @@ static void fallback(const struct teach_request *t, struct teach_step *s)
     s->digits = 1u << (t->solution[best] - 1);
 }
 
-void api_teach_hint(const struct api_teach_input *in,
-                    struct api_response *resp)
+void api_teach_hint(const struct api_teach_input *in, struct api_response *resp)
 {
     struct teach_request *t;
     struct teach_step step, next;
@@ -235,12 +234,12 @@ void api_teach_explain(const struct api_teach_input *in,
 static int refuse(const struct codec_generate_request *o,
                   struct api_response *resp)
 {
-    const char *pointer =
-        o->variant.is_variant ? "/killer"
-        : o->min_rating       ? "/min_rating"
-        : o->max_rating       ? "/max_rating"
-        : o->symmetry[0] && strcmp(o->symmetry, "none") != 0 ? "/symmetry"
-                                                             : NULL;
+    const char *pointer = o->variant.is_variant ? "/killer"
+                          : o->min_rating       ? "/min_rating"
+                          : o->max_rating       ? "/max_rating"
+                          : o->symmetry[0] && strcmp(o->symmetry, "none") != 0
+                              ? "/symmetry"
+                              : NULL;
 
     if (pointer == NULL)
         return 0;

@@ -16,9 +16,8 @@ static cJSON *cell_pair(const struct teach_puzzle *p, unsigned cell)
     return cJSON_CreateIntArray(rc, 2);
 }
 
-static int add_moves(cJSON *obj, const char *name,
-                     const struct teach_puzzle *p, const struct teach_move *m,
-                     unsigned n)
+static int add_moves(cJSON *obj, const char *name, const struct teach_puzzle *p,
+                     const struct teach_move *m, unsigned n)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, name);
 
@@ -61,14 +60,12 @@ static int add_step(cJSON *obj, const struct teach_puzzle *p,
     cJSON *units, *cells, *digits;
     int cage_step = s->technique == TEACH_CAGE_COMBINATION ||
                     s->technique == TEACH_CAGE_LOCKED,
-        sum_step =
-            s->technique == TEACH_INNIES || s->technique == TEACH_OUTIES;
+        sum_step = s->technique == TEACH_INNIES || s->technique == TEACH_OUTIES;
 
     if (!cJSON_AddNumberToObject(obj, "rating", s->rating / 10.0) ||
         !cJSON_AddArrayToObject(obj, "links") ||
         !add_moves(obj, "placements", p, s->placements, s->nplacements) ||
-        !add_moves(obj, "eliminations", p, s->eliminations,
-                   s->neliminations) ||
+        !add_moves(obj, "eliminations", p, s->eliminations, s->neliminations) ||
         !(units = cJSON_AddArrayToObject(obj, "units")) ||
         !(cells = cJSON_AddArrayToObject(obj, "cells")))
         return 0;
@@ -92,8 +89,7 @@ static int add_step(cJSON *obj, const struct teach_puzzle *p,
     if ((digits = digit_list(s->digits)) == NULL)
         return 0;
     cJSON_AddItemToObject(obj, "digits", digits);
-    if ((cage_step || sum_step) &&
-        !cJSON_AddNumberToObject(obj, "sum", s->sum))
+    if ((cage_step || sum_step) && !cJSON_AddNumberToObject(obj, "sum", s->sum))
         return 0;
     if (cage_step) {
         cJSON *combos = cJSON_AddArrayToObject(obj, "combinations");
@@ -147,8 +143,8 @@ static int add_grade(cJSON *obj, const struct teach_walk *w)
     cJSON *techniques;
     int ok;
 
-    ok = cJSON_AddStringToObject(obj, "level",
-                                 logic_level_name((enum logic_level)w->level)) &&
+    ok = cJSON_AddStringToObject(
+             obj, "level", logic_level_name((enum logic_level)w->level)) &&
          (w->hardest < 0
               ? cJSON_AddNullToObject(obj, "hardest") != NULL
               : cJSON_AddStringToObject(
@@ -256,10 +252,11 @@ char *codec_encode_teach_explain(const struct codec_teach_explain *e,
              cJSON_AddStringToObject(item, "explanation", e->explanations[i]);
     }
     ok = ok && cJSON_AddBoolToObject(obj, "complete", e->complete) &&
-         (e->stopped ? cJSON_AddStringToObject(obj, "stopped", e->stopped) != NULL
-                     : cJSON_AddNullToObject(obj, "stopped") != NULL) &&
-         cJSON_AddStringToObject(obj, "level",
-                                 logic_level_name((enum logic_level)e->level)) &&
+         (e->stopped
+              ? cJSON_AddStringToObject(obj, "stopped", e->stopped) != NULL
+              : cJSON_AddNullToObject(obj, "stopped") != NULL) &&
+         cJSON_AddStringToObject(
+             obj, "level", logic_level_name((enum logic_level)e->level)) &&
          cJSON_AddNumberToObject(obj, "rating", e->rating / 10.0) &&
          cJSON_AddStringToObject(obj, "rating_scale", CODEC_TEACH_SCALE) &&
          codec_add_grid(obj, "solution", e->solution, e->puzzle->n, e->shape) &&

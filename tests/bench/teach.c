@@ -92,7 +92,7 @@ static void report(const char *name, struct tally *t)
     qsort(t->us, t->puzzles, sizeof(t->us[0]), cmp_u64);
     med = t->us[t->puzzles / 2];
     p99 = t->us[(t->puzzles * 99) / 100 < t->puzzles ? (t->puzzles * 99) / 100
-                                                      : t->puzzles - 1];
+                                                     : t->puzzles - 1];
     printf("%-12s %4u puzzles  no last resort %5.1f%%  with it %5.1f%%  "
            "unsolved %5.1f%%  steps %6lu (forcing %5lu)  median %7.2f ms  "
            "p99 %8.2f ms  wrong %u\n",

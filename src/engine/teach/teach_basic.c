@@ -35,7 +35,8 @@ unsigned teach_sees_all(const struct teach_puzzle *p,
 }
 
 /* The digits placed in unit u, as a mask. */
-static uint32_t placed_in(const struct teach_unit *u, const struct teach_grid *g)
+static uint32_t placed_in(const struct teach_unit *u,
+                          const struct teach_grid *g)
 {
     uint32_t m = 0;
 
@@ -112,11 +113,11 @@ enum teach_status teach_find_singles(const struct teach_puzzle *p,
 
 /* Another unit than `not` that holds every cell of cells[], or -1. */
 static int common_unit(const struct teach_puzzle *p, const uint16_t *cells,
-                       unsigned ncells, unsigned not)
+                       unsigned ncells, unsigned not )
 {
     for (unsigned k = 0; k < p->nunits_of[cells[0]]; k++) {
         unsigned ui = p->units_of[cells[0]][k], all = 1;
-        if (ui == not)
+        if (ui == not )
             continue;
         for (unsigned i = 1; i < ncells && all; i++) {
             unsigned found = 0;

@@ -173,8 +173,8 @@ static void clear_peers(const struct teach_puzzle *p, struct teach_grid *g,
     }
 }
 
-enum teach_status teach_init(const struct teach_puzzle *p,
-                             struct teach_grid *g, const uint8_t *givens)
+enum teach_status teach_init(const struct teach_puzzle *p, struct teach_grid *g,
+                             const uint8_t *givens)
 {
     uint32_t all = p->n >= 32 ? ~0u : (1u << p->n) - 1;
     enum teach_status st = TEACH_OK;
@@ -304,8 +304,7 @@ const char *teach_technique_name(enum teach_technique t)
 
 const char *teach_unit_kind_name(unsigned kind)
 {
-    static const char *const names[] = {"row",      "column", "box",
-                                        "region",   "diagonal", "extra_region",
-                                        "cage"};
+    static const char *const names[] = {
+        "row", "column", "box", "region", "diagonal", "extra_region", "cage"};
     return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unit";
 }

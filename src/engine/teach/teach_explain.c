@@ -88,7 +88,8 @@ static void put_units(struct text *t, const struct teach_puzzle *p,
             : kind == TEACH_BOX    ? "boxes"
                                    : "regions");
         for (unsigned i = from; i < to; i++)
-            put(t, "%s%u", sep(i - from, to - from), p->unit[s->units[i]].index);
+            put(t, "%s%u", sep(i - from, to - from),
+                p->unit[s->units[i]].index);
         return;
     }
     for (unsigned i = from; i < to; i++) {
@@ -197,8 +198,9 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
             put(&t, ".");
             break;
         }
-        put(&t, "Cage %u has %u cells that sum to %u; with what its cells "
-                "can still hold, its digits are ",
+        put(&t,
+            "Cage %u has %u cells that sum to %u; with what its cells "
+            "can still hold, its digits are ",
             p->unit[s->units[0]].index, p->unit[s->units[0]].ncells, s->sum);
         combos(&t, s);
         put(&t, ", so ");

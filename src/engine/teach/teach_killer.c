@@ -128,9 +128,9 @@ enum teach_status teach_find_cage_combination(const struct teach_puzzle *p,
         for (unsigned k = 0; k < u->ncells; k++)
             teach_step_cell(s, u->cell[k]);
         s->sum = u->sum;
-        s->ncombos = (uint8_t)(info.ncombos < TEACH_MAX_COMBOS
-                                   ? info.ncombos
-                                   : TEACH_MAX_COMBOS);
+        s->ncombos =
+            (uint8_t)(info.ncombos < TEACH_MAX_COMBOS ? info.ncombos
+                                                      : TEACH_MAX_COMBOS);
         memcpy(s->combos, info.combos, sizeof(s->combos));
         return TEACH_OK;
     }
@@ -170,9 +170,9 @@ enum teach_status teach_find_cage_locked(const struct teach_puzzle *p,
             for (unsigned k = 0; k < npos; k++)
                 teach_step_cell(s, pos[k]);
             s->sum = u->sum;
-            s->ncombos = (uint8_t)(info.ncombos < TEACH_MAX_COMBOS
-                                       ? info.ncombos
-                                       : TEACH_MAX_COMBOS);
+            s->ncombos =
+                (uint8_t)(info.ncombos < TEACH_MAX_COMBOS ? info.ncombos
+                                                          : TEACH_MAX_COMBOS);
             memcpy(s->combos, info.combos, sizeof(s->combos));
             return TEACH_OK;
         }

@@ -138,8 +138,8 @@ static int propagate(const struct teach_puzzle *p, struct teach_grid *g,
 /* Propagates t; at depth 1, also removes each candidate of a two-candidate
  * cell whose own assumption breaks (at depth 0) and propagates again, until
  * nothing more follows. Returns what broke, or -1. */
-static int follow(const struct teach_puzzle *p, struct teach_grid *t,
-                  int depth, const struct teach_budget *b, unsigned *placed)
+static int follow(const struct teach_puzzle *p, struct teach_grid *t, int depth,
+                  const struct teach_budget *b, unsigned *placed)
 {
     struct teach_grid u;
     int broke, found = 1;
@@ -192,10 +192,9 @@ enum teach_status teach_find_forcing(const struct teach_puzzle *p,
                     place(p, &t, c, d);
                     if ((broke = follow(p, &t, depth, b, &count)) < 0)
                         continue;
-                    teach_step_start(s,
-                                     depth ? TEACH_FORCING_NET
-                                           : TEACH_FORCING_CHAIN,
-                                     1u << (d - 1));
+                    teach_step_start(
+                        s, depth ? TEACH_FORCING_NET : TEACH_FORCING_CHAIN,
+                        1u << (d - 1));
                     teach_step_elim(s, g, c, d);
                     teach_step_cell(s, c);
                     s->chain_length = (uint16_t)count;
@@ -263,9 +262,11 @@ enum teach_status teach_step(const struct teach_puzzle *p,
         case TEACH_NAKED_PAIR:
         case TEACH_NAKED_TRIPLE:
         case TEACH_NAKED_QUAD:
-            st = teach_find_naked(
-                p, g, t == TEACH_NAKED_PAIR ? 2 : t == TEACH_NAKED_TRIPLE ? 3 : 4,
-                b, out);
+            st = teach_find_naked(p, g,
+                                  t == TEACH_NAKED_PAIR     ? 2
+                                  : t == TEACH_NAKED_TRIPLE ? 3
+                                                            : 4,
+                                  b, out);
             break;
         case TEACH_HIDDEN_PAIR:
         case TEACH_HIDDEN_TRIPLE:
@@ -307,8 +308,8 @@ enum teach_status teach_step(const struct teach_puzzle *p,
  * The walk
  * ------------------------------------------------------------------------ */
 
-enum teach_status teach_walk(const struct teach_puzzle *p,
-                             struct teach_grid *g, const struct teach_budget *b,
+enum teach_status teach_walk(const struct teach_puzzle *p, struct teach_grid *g,
+                             const struct teach_budget *b,
                              struct teach_step *steps, size_t max_steps,
                              struct teach_walk *out)
 {
