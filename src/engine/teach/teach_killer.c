@@ -99,6 +99,19 @@ int teach_cage_options(const struct teach_puzzle *p, const struct teach_grid *g,
     return 0;
 }
 
+/* What a cage step records of its cage: the unit, the sum, the digit sets
+ * that fit. */
+static void cage_facts(struct teach_step *s, unsigned ui,
+                       const struct teach_unit *u,
+                       const struct teach_cage_info *info)
+{
+    teach_step_unit(s, ui);
+    s->sum = u->sum;
+    s->ncombos = (uint8_t)(info->ncombos < TEACH_MAX_COMBOS ? info->ncombos
+                                                            : TEACH_MAX_COMBOS);
+    memcpy(s->combos, info->combos, sizeof(s->combos));
+}
+
 enum teach_status teach_find_cage_combination(const struct teach_puzzle *p,
                                               const struct teach_grid *g,
                                               struct teach_step *s)
@@ -124,14 +137,9 @@ enum teach_status teach_find_cage_combination(const struct teach_puzzle *p,
         }
         if (s->neliminations == 0)
             continue;
-        teach_step_unit(s, ui);
         for (unsigned k = 0; k < u->ncells; k++)
             teach_step_cell(s, u->cell[k]);
-        s->sum = u->sum;
-        s->ncombos =
-            (uint8_t)(info.ncombos < TEACH_MAX_COMBOS ? info.ncombos
-                                                      : TEACH_MAX_COMBOS);
-        memcpy(s->combos, info.combos, sizeof(s->combos));
+        cage_facts(s, ui, u, &info);
         return TEACH_OK;
     }
     return TEACH_STUCK;
@@ -166,14 +174,9 @@ enum teach_status teach_find_cage_locked(const struct teach_puzzle *p,
             teach_step_start(s, TEACH_CAGE_LOCKED, 1u << (d - 1));
             if (teach_sees_all(p, g, pos, npos, d, s) == 0)
                 continue;
-            teach_step_unit(s, ui);
             for (unsigned k = 0; k < npos; k++)
                 teach_step_cell(s, pos[k]);
-            s->sum = u->sum;
-            s->ncombos =
-                (uint8_t)(info.ncombos < TEACH_MAX_COMBOS ? info.ncombos
-                                                          : TEACH_MAX_COMBOS);
-            memcpy(s->combos, info.combos, sizeof(s->combos));
+            cage_facts(s, ui, u, &info);
             return TEACH_OK;
         }
     }
