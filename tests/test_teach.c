@@ -423,6 +423,125 @@ static void a_forcing_chain_candidate_leads_to_a_broken_rule(void **state)
     assert_true(found);
 }
 
+/* An empty classic 9x9 whose candidates are then cut by hand: digit
+ * `digit` is removed from row r's cells outside the columns in `keep`. */
+static void keep_only(struct teach_grid *g, unsigned r, unsigned digit,
+                      const unsigned *keep, size_t nkeep)
+{
+    for (unsigned c = 0; c < 9; c++) {
+        int kept = 0;
+        for (size_t k = 0; k < nkeep; k++)
+            kept |= keep[k] == c;
+        if (!kept)
+            g->cand[r * 9 + c] &= ~(1u << (digit - 1));
+    }
+}
+
+static void empty_classic(struct teach_grid *g)
+{
+    struct cover_rules r = classic9();
+    uint8_t givens[81] = {0};
+
+    teach_from_cover(&puzzle, &r);
+    assert_int_equal(teach_init(&puzzle, g, givens), TEACH_OK);
+}
+
+/* In rows 0 and 4, 1 can only go in columns 0 and 3. Each row holds one
+ * 1 in those columns and no two share a column, so the two 1s fill
+ * columns 0 and 3: the seven other cells of each column lose 1 (14). No
+ * unit has fewer than two places for 1, and the two places in a row share
+ * no box, so nothing simpler applies. */
+static void an_x_wing_clears_its_two_columns(void **state)
+{
+    static const unsigned cols[] = {0, 3};
+    struct teach_grid g;
+    struct teach_step s;
+
+    (void)state;
+    empty_classic(&g);
+    keep_only(&g, 0, 1, cols, 2);
+    keep_only(&g, 4, 1, cols, 2);
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_X_WING);
+    assert_int_equal(s.neliminations, 14);
+    for (unsigned r = 0; r < 9; r++)
+        if (r != 0 && r != 4) {
+            assert_true(eliminates(&s, r * 9 + 0, 1));
+            assert_true(eliminates(&s, r * 9 + 3, 1));
+        }
+}
+
+/* The same with rows 0, 3 and 6 and columns 0, 3 and 6: a swordfish,
+ * whose three 1s fill the three columns; their 18 other cells lose 1. */
+static void a_swordfish_clears_its_three_columns(void **state)
+{
+    static const unsigned cols[] = {0, 3, 6};
+    struct teach_grid g;
+    struct teach_step s;
+
+    (void)state;
+    empty_classic(&g);
+    for (unsigned r = 0; r < 9; r += 3)
+        keep_only(&g, r, 1, cols, 3);
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_SWORDFISH);
+    assert_int_equal(s.neliminations, 18);
+    for (unsigned r = 0; r < 9; r++)
+        for (unsigned k = 0; k < 3; k++)
+            if (r % 3 != 0)
+                assert_true(eliminates(&s, r * 9 + cols[k], 1));
+}
+
+/* In row 0, 1 and 2 can only go in [0,0] and [0,3] (different boxes, so
+ * no locked candidates): those two cells hold 1 and 2 and lose 3-9 (14
+ * eliminations). */
+static void a_hidden_pair_clears_its_two_cells(void **state)
+{
+    static const unsigned cols[] = {0, 3};
+    struct teach_grid g;
+    struct teach_step s;
+
+    (void)state;
+    empty_classic(&g);
+    keep_only(&g, 0, 1, cols, 2);
+    keep_only(&g, 0, 2, cols, 2);
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_HIDDEN_PAIR);
+    assert_int_equal(s.digits, 3u);
+    assert_int_equal(s.neliminations, 14);
+    for (unsigned d = 3; d <= 9; d++) {
+        assert_true(eliminates(&s, 0, d));
+        assert_true(eliminates(&s, 3, d));
+    }
+}
+
+/* A cage of 17 on [0,0], [0,1] is 8+9 (the first step takes 1-7 from
+ * it). Every fitting set holds 8, which can go in either cell; both see
+ * the rest of row 0 and of box 0, so those 13 cells lose 8. */
+static void
+a_digit_every_cage_set_holds_leaves_the_cells_seeing_it(void **state)
+{
+    uint8_t givens[81] = {0};
+    struct teach_grid g;
+    struct teach_step s;
+
+    (void)state;
+    killer_of("17:11,12");
+    assert_int_equal(teach_init(&puzzle, &g, givens), TEACH_OK);
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_CAGE_COMBINATION);
+    teach_apply(&puzzle, &g, &s);
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_CAGE_LOCKED);
+    assert_int_equal(s.digits, 1u << 7);
+    assert_int_equal(s.neliminations, 13);
+    for (unsigned c = 2; c < 9; c++)
+        assert_true(eliminates(&s, c, 8));
+    for (unsigned c = 9; c < 27; c++)
+        if (c % 9 < 3)
+            assert_true(eliminates(&s, c, 8));
+}
+
 int test_teach(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +557,11 @@ int test_teach(unsigned *ntests)
         cmocka_unit_test(innies_of_a_box_place_its_last_cell),
         cmocka_unit_test(outies_of_a_box_place_the_cell_sticking_out),
         cmocka_unit_test(a_forcing_chain_candidate_leads_to_a_broken_rule),
+        cmocka_unit_test(an_x_wing_clears_its_two_columns),
+        cmocka_unit_test(a_swordfish_clears_its_three_columns),
+        cmocka_unit_test(a_hidden_pair_clears_its_two_cells),
+        cmocka_unit_test(
+            a_digit_every_cage_set_holds_leaves_the_cells_seeing_it),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("teach", tests, NULL, NULL);
