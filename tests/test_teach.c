@@ -542,6 +542,53 @@ a_digit_every_cage_set_holds_leaves_the_cells_seeing_it(void **state)
             assert_true(eliminates(&s, c, 8));
 }
 
+/* Digit 1 in row 0 only at [0,1] and [0,4], in row 3 only at [3,2] and
+ * [3,4]. If [0,1] is not 1, [0,4] is; then [3,4] (same column) is not, so
+ * [3,2] is: one of [0,1] and [3,2] is 1. The cells that see both (column
+ * 1 in box 3, column 2 in box 0) with 1 as a candidate lose it: [1,2],
+ * [2,2], [4,1], [5,1]. */
+static void an_x_chain_clears_the_cells_seeing_both_ends(void **state)
+{
+    static const unsigned row0[] = {1, 4}, row3[] = {2, 4};
+    struct teach_grid g;
+    struct teach_step s;
+    char text[512];
+
+    (void)state;
+    empty_classic(&g);
+    keep_only(&g, 0, 1, row0, 2);
+    keep_only(&g, 3, 1, row3, 2);
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_X_CHAIN);
+    assert_int_equal(s.neliminations, 4);
+    assert_true(eliminates(&s, 1 * 9 + 2, 1));
+    assert_true(eliminates(&s, 2 * 9 + 2, 1));
+    assert_true(eliminates(&s, 4 * 9 + 1, 1));
+    assert_true(eliminates(&s, 5 * 9 + 1, 1));
+    teach_explain(&puzzle, &s, text, sizeof(text));
+    assert_non_null(strstr(text, "X-chain on 1"));
+}
+
+/* [0,4] is 1 or 3, [0,0] 1 or 2, [4,0] 2 or 3 (the rest of the grid
+ * open). If [0,4] is not 3 it is 1, so [0,0] is 2, so [4,0] is 3: one of
+ * [0,4] and [4,0] is 3, and [4,4], which sees both, cannot be. */
+static void an_xy_chain_clears_the_cell_seeing_both_ends(void **state)
+{
+    struct teach_grid g;
+    struct teach_step s;
+
+    (void)state;
+    empty_classic(&g);
+    g.cand[4] = 1u | 4u;         /* 1, 3 */
+    g.cand[0] = 1u | 2u;         /* 1, 2 */
+    g.cand[4 * 9 + 0] = 2u | 4u; /* 2, 3 */
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_XY_CHAIN);
+    assert_int_equal(s.neliminations, 1);
+    assert_true(eliminates(&s, 4 * 9 + 4, 3));
+    assert_int_equal(s.ncells, 3);
+}
+
 int test_teach(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +605,8 @@ int test_teach(unsigned *ntests)
         cmocka_unit_test(outies_of_a_box_place_the_cell_sticking_out),
         cmocka_unit_test(a_forcing_chain_candidate_leads_to_a_broken_rule),
         cmocka_unit_test(an_x_wing_clears_its_two_columns),
+        cmocka_unit_test(an_x_chain_clears_the_cells_seeing_both_ends),
+        cmocka_unit_test(an_xy_chain_clears_the_cell_seeing_both_ends),
         cmocka_unit_test(a_swordfish_clears_its_three_columns),
         cmocka_unit_test(a_hidden_pair_clears_its_two_cells),
         cmocka_unit_test(

@@ -107,6 +107,12 @@ enum teach_technique {
     TEACH_NAKED_QUAD,
     TEACH_JELLYFISH,
     TEACH_HIDDEN_QUAD,
+    /* Chains over the peer graph (the chain in cells[] and chain_digits[],
+     * in order): X-chains of one digit (strong links: a full unit's only
+     * two places for it; weak links: peers), and XY-chains of
+     * two-candidate cells. */
+    TEACH_X_CHAIN,
+    TEACH_XY_CHAIN,
     /* The last resort: one candidate assumed, singles, locked candidates
      * (and cage sums) followed from it to a contradiction, so the
      * candidate is false; the net also drops, on the way, each candidate
@@ -146,6 +152,7 @@ struct teach_step {
     uint16_t contradiction;     /* forcing chain: the cell or unit that broke */
     uint8_t contradiction_unit; /* 1: `contradiction` is a unit index */
     uint16_t combos[TEACH_MAX_COMBOS]; /* cage combination: digit sets */
+    uint8_t chain_digits[TEACH_MAX_STEP_CELLS]; /* chains: each node's */
     struct teach_move placements[1];
     struct teach_move eliminations[TEACH_MAX_ELIMINATIONS];
     uint8_t units[TEACH_MAX_STEP_UNITS];

@@ -54,6 +54,41 @@ static cJSON *digit_list(uint32_t mask)
     return list;
 }
 
+/* "links": a chain's nodes in order, as the classic steps give them: an
+ * X-chain alternates "strong" (a unit's only two places) and "weak" (two
+ * peers), an XY-chain's nodes each lead to the next ("then": this cell is
+ * the digit, so the next is its digit); "end" on the last node. Empty for
+ * the other techniques. */
+static int add_links(cJSON *obj, const struct teach_puzzle *p,
+                     const struct teach_step *s)
+{
+    cJSON *list = cJSON_AddArrayToObject(obj, "links");
+    int xy = s->technique == TEACH_XY_CHAIN;
+
+    if (list == NULL)
+        return 0;
+    if (!xy && s->technique != TEACH_X_CHAIN)
+        return 1;
+    for (unsigned i = 0; i < s->ncells; i++) {
+        cJSON *item = cJSON_CreateObject(), *pair = cell_pair(p, s->cells[i]);
+        const char *link = i + 1 == s->ncells ? "end"
+                           : xy               ? "then"
+                           : i % 2 == 0       ? "strong"
+                                              : "weak";
+        if (item == NULL || pair == NULL) {
+            cJSON_Delete(item);
+            cJSON_Delete(pair);
+            return 0;
+        }
+        cJSON_AddItemToArray(list, item);
+        cJSON_AddItemToObject(item, "cell", pair);
+        if (!cJSON_AddNumberToObject(item, "digit", s->chain_digits[i]) ||
+            !cJSON_AddStringToObject(item, "link", link))
+            return 0;
+    }
+    return 1;
+}
+
 static int add_step(cJSON *obj, const struct teach_puzzle *p,
                     const struct teach_step *s)
 {
@@ -63,7 +98,7 @@ static int add_step(cJSON *obj, const struct teach_puzzle *p,
         sum_step = s->technique == TEACH_INNIES || s->technique == TEACH_OUTIES;
 
     if (!cJSON_AddNumberToObject(obj, "rating", s->rating / 10.0) ||
-        !cJSON_AddArrayToObject(obj, "links") ||
+        !add_links(obj, p, s) ||
         !add_moves(obj, "placements", p, s->placements, s->nplacements) ||
         !add_moves(obj, "eliminations", p, s->eliminations, s->neliminations) ||
         !(units = cJSON_AddArrayToObject(obj, "units")) ||

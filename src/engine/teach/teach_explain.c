@@ -276,6 +276,43 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
         put_eliminations(&t, p, s);
         put(&t, ".");
         break;
+    case TEACH_X_CHAIN:
+        put(&t, "X-chain on %d: ", teach_low_digit(s->digits));
+        for (unsigned i = 0; i < s->ncells; i++) {
+            put(&t, "%s", i == 0 ? "if " : i % 2 ? ", then " : ", so ");
+            put_cell(&t, p, s->cells[i]);
+            put(&t, i % 2 ? " is" : " is not");
+            if (i == 0)
+                put(&t, " %d", teach_low_digit(s->digits));
+        }
+        put(&t, " (\"then\": the only other place in a unit; \"so\": the "
+                "two cells see each other); one of ");
+        put_cell(&t, p, s->cells[0]);
+        put(&t, " and ");
+        put_cell(&t, p, s->cells[s->ncells - 1]);
+        put(&t, " holds it, so a cell that sees both cannot: ");
+        put_eliminations(&t, p, s);
+        put(&t, ".");
+        break;
+    case TEACH_XY_CHAIN:
+        put(&t, "XY-chain through two-candidate cells: if ");
+        put_cell(&t, p, s->cells[0]);
+        put(&t, " is not %d it is %u", teach_low_digit(s->digits),
+            s->chain_digits[0]);
+        for (unsigned i = 1; i < s->ncells; i++) {
+            put(&t, ", so ");
+            put_cell(&t, p, s->cells[i]);
+            put(&t, " is %u", s->chain_digits[i]);
+        }
+        put(&t, "; one of ");
+        put_cell(&t, p, s->cells[0]);
+        put(&t, " and ");
+        put_cell(&t, p, s->cells[s->ncells - 1]);
+        put(&t, " is %d, so a cell that sees both cannot be: ",
+            teach_low_digit(s->digits));
+        put_eliminations(&t, p, s);
+        put(&t, ".");
+        break;
     case TEACH_FORCING_CHAIN:
     case TEACH_FORCING_NET:
         put(&t, "If ");

@@ -286,6 +286,10 @@ enum teach_status teach_step(const struct teach_puzzle *p,
                                                         : 4,
                                  out);
             break;
+        case TEACH_X_CHAIN:
+        case TEACH_XY_CHAIN:
+            st = teach_find_chain(p, g, t == TEACH_XY_CHAIN, b, out);
+            break;
         case TEACH_FORCING_CHAIN:
             st = teach_find_forcing(p, g, b, out);
             break;
