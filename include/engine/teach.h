@@ -49,6 +49,7 @@ struct teach_unit {
 struct teach_puzzle {
     uint8_t n, box_rows, box_cols, has_regions;
     uint8_t anti_knight, anti_king, killer;
+    uint8_t nwords; /* words of a peer set in use: (ncells + 63) / 64 */
     uint16_t ncells;
     unsigned nunits;
     struct teach_unit unit[TEACH_MAX_UNITS];

@@ -20,9 +20,9 @@ unsigned teach_sees_all(const struct teach_puzzle *p,
         return 0;
     memcpy(common, p->peer[cells[0]], sizeof(common));
     for (unsigned k = 1; k < ncells; k++)
-        for (unsigned w = 0; w < TEACH_WORDS; w++)
+        for (unsigned w = 0; w < p->nwords; w++)
             common[w] &= p->peer[cells[k]][w];
-    for (unsigned w = 0; w < TEACH_WORDS; w++) {
+    for (unsigned w = 0; w < p->nwords; w++) {
         uint64_t m = common[w];
         while (m) {
             unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);

@@ -55,6 +55,7 @@ static void start(struct teach_puzzle *p, unsigned n)
 {
     p->n = (uint8_t)n;
     p->ncells = (uint16_t)(n * n);
+    p->nwords = (uint8_t)((n * n + 63) / 64);
     p->nunits = 0;
     p->killer = 0;
     memset(p->nunits_of, 0, sizeof(p->nunits_of));
@@ -163,7 +164,7 @@ static void clear_peers(const struct teach_puzzle *p, struct teach_grid *g,
 {
     uint32_t bit = 1u << (digit - 1);
 
-    for (unsigned w = 0; w < TEACH_WORDS; w++) {
+    for (unsigned w = 0; w < p->nwords; w++) {
         uint64_t m = p->peer[cell][w];
         while (m) {
             unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);
@@ -186,7 +187,7 @@ enum teach_status teach_init(const struct teach_puzzle *p, struct teach_grid *g,
     for (unsigned c = 0; c < p->ncells; c++) {
         if (givens[c] == 0)
             continue;
-        for (unsigned w = 0; w < TEACH_WORDS; w++) {
+        for (unsigned w = 0; w < p->nwords; w++) {
             uint64_t m = p->peer[c][w];
             while (m) {
                 unsigned o = w * 64 + (unsigned)__builtin_ctzll(m);

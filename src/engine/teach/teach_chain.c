@@ -102,7 +102,7 @@ static int search(struct chain_search *cs, int xy, unsigned d, unsigned a,
         } else {
             /* xy: c holds digit k+1; x: c holds d. Its peers... */
             uint32_t bit = xy ? 1u << k : 1u << (d - 1);
-            for (unsigned w = 0; w < TEACH_WORDS && nn < 64; w++)
+            for (unsigned w = 0; w < p->nwords && nn < 64; w++)
                 for (uint64_t m = p->peer[c][w]; m && nn < 64; m &= m - 1) {
                     unsigned o = w * 64 + (unsigned)__builtin_ctzll(m);
                     if (g->value[o] || !(g->cand[o] & bit))

@@ -52,12 +52,12 @@ static int lock(const struct teach_puzzle *p, struct teach_grid *g)
                 if (npos++ == 0)
                     memcpy(common, p->peer[c], sizeof(common));
                 else
-                    for (unsigned w = 0; w < TEACH_WORDS; w++)
+                    for (unsigned w = 0; w < p->nwords; w++)
                         common[w] &= p->peer[c][w];
             }
             if (npos < 2)
                 continue;
-            for (unsigned w = 0; w < TEACH_WORDS; w++)
+            for (unsigned w = 0; w < p->nwords; w++)
                 for (uint64_t m = common[w]; m; m &= m - 1) {
                     unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);
                     if (g->cand[c] & bit) {
@@ -70,11 +70,28 @@ static int lock(const struct teach_puzzle *p, struct teach_grid *g)
     return changed;
 }
 
+/* A cage's cells as one number: when it has not changed since the cage's
+ * completions were last searched, searching again finds nothing new. */
+static uint64_t cage_state(const struct teach_unit *u,
+                           const struct teach_grid *g)
+{
+    uint64_t h = 1469598103934665603ull;
+
+    for (unsigned k = 0; k < u->ncells; k++)
+        h = (h ^ (g->cand[u->cell[k]] | (uint64_t)g->value[u->cell[k]] << 32)) *
+            1099511628211ull;
+    return h;
+}
+
 static int propagate(const struct teach_puzzle *p, struct teach_grid *g,
                      unsigned *placed)
 {
+    uint64_t searched[TEACH_MAX_UNITS];
     int progress = 1;
 
+    /* 0 is taken for "never searched": a state hashing to 0 is searched
+     * every pass, which is only slower. */
+    memset(searched, 0, p->nunits * sizeof(searched[0]));
     while (progress) {
         progress = 0;
         for (unsigned c = 0; c < p->ncells; c++) {
@@ -94,6 +111,9 @@ static int propagate(const struct teach_puzzle *p, struct teach_grid *g,
             uint32_t all = (1u << p->n) - 1;
             if (u->kind == TEACH_CAGE) {
                 struct teach_cage_info info;
+                uint64_t state = cage_state(u, g);
+                if (state != 0 && state == searched[ui])
+                    continue;
                 if (teach_cage_options(p, g, ui, &info) != 0)
                     return (int)(p->ncells + ui);
                 for (unsigned k = 0; k < u->ncells; k++) {
@@ -103,6 +123,7 @@ static int propagate(const struct teach_puzzle *p, struct teach_grid *g,
                         progress = 1;
                     }
                 }
+                searched[ui] = cage_state(u, g);
                 continue;
             }
             if (!u->full)
