@@ -96,7 +96,7 @@ TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
 BENCH_SRC := $(filter-out tests/bench/cover.c,$(wildcard tests/bench/*.c))
 LAYER_OK := $(B)/layers.ok
 
-.PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch deps hostile \
+.PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch bench-teach deps hostile \
         man units defaults
 all: $(LAYER_OK) $(B)/sudokud $(B)/sudoku
 
@@ -146,6 +146,14 @@ $(B)/bench_sudoku: $(BENCH_SRC) $(wildcard tests/bench/*.h) $(ENGINE_OBJ)
 # The generic engine's figures over tests/data/cover/ (tests/bench/cover.c).
 $(B)/bench_cover: tests/bench/cover.c tests/cover_support.c tests/cover_support.h $(ENGINE_OBJ)
 	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
+
+# The general logic engine's figures (tests/bench/teach.c): the share of
+# each set /explain solves without the last resort, CPU, soundness.
+$(B)/bench_teach: tests/bench/teach.c tests/cover_support.c tests/cover_support.h $(ENGINE_OBJ)
+	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
+
+bench-teach: $(B)/bench_teach
+	./$(B)/bench_teach $(SET)
 
 # Installs the Debian packages the build needs when any is missing (as root),
 # or prints the exact command to run.

@@ -34,6 +34,8 @@ static const struct suite suites[] = {
     {"cli_variant", test_cli_variant},
     {"layers", test_layers},
     {"serate", test_serate},
+    {"teach", test_teach},
+    {"api_teach", test_api_teach},
 };
 
 static int wanted(const char *name, int argc, char **argv)

@@ -614,25 +614,6 @@ static void routes_methods(void **state)
     }
 }
 
-/* The engine knows classic sudoku only: killer bodies get 422, never a
- * hint or grade that ignores the cages. */
-static void cages_refused(void **state)
-{
-    static const char *const paths[] = {"/hint", "/grade", "/explain"};
-    char body[512];
-
-    (void)state;
-    snprintf(body, sizeof(body),
-             "{\"board\": \"%s\", \"cages\": [{\"sum\": 14, \"cells\": "
-             "[[0,1],[0,2]]}]}",
-             example);
-    for (size_t i = 0; i < 3; i++) {
-        cJSON *r = post(paths[i], "application/json", body, 422);
-        assert_string_equal(get(r, "pointer")->valuestring, "/cages");
-        expect_code(r, "cages_not_supported"); /* frees r */
-    }
-}
-
 int test_api_logic(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -658,7 +639,6 @@ int test_api_logic(unsigned *ntests)
         cmocka_unit_test(generate_errors),
         cmocka_unit_test(generate_large_seed_replays),
         cmocka_unit_test(routes_methods),
-        cmocka_unit_test(cages_refused),
     };
 
     *ntests = TESTS_COUNT(tests);

@@ -406,15 +406,16 @@ enum codec_status codec_decode_puzzle(const char *body, size_t len,
                                       struct codec_error *err);
 
 /* The body of POST /generate: {"difficulty": s, "seed": n, "symmetry": s,
- * "min_rating": x, "max_rating": x}, every member optional. Strings are
- * copied as sent ("" when absent); the caller checks their values. Ratings
- * (1.0-12.0) are kept in tenths, 0 when absent. */
+ * "min_rating": x, "max_rating": x, "killer": b}, every member optional.
+ * Strings are copied as sent ("" when absent); the caller checks their values.
+ * Ratings (1.0-12.0) are kept in tenths, 0 when absent. */
 struct codec_generate_request {
     char difficulty[16];
     char symmetry[16];
     int has_seed;
     uint64_t seed;
     unsigned min_rating, max_rating;
+    int killer; /* "killer": true, a killer puzzle (api_teach.c) */
     /* "size" and the rule members, as codec_decode_variant_options reads
      * them: variant.is_variant when the generic engine is asked for. */
     struct codec_variant variant;

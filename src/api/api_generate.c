@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "api_teach.h"
 #include "clock.h"
 #include "codec.h"
 #include "cover.h"
@@ -154,6 +155,10 @@ void api_handle_generate(const struct api_context *ctx,
 
     if (read_options(ctx, req, resp, &o) != 0)
         return;
+    if (o.killer) { /* the general engine's generator (api_teach.c) */
+        api_teach_generate(&o, resp);
+        return;
+    }
     if (o.variant.is_variant) {
         generate_variant(&o, resp);
         return;

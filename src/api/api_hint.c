@@ -1,17 +1,19 @@
 /* api_hint.c - POST /hint, /grade and /explain behind the same intake as
- * /solve (api_read_puzzle), for classic 9x9 puzzles only: /hint and the
- * default /explain follow the logic engine (logic.h), /grade's ratings and
- * /explain's "engine": "se" path the SE rater (serate.h, Sudoku Explainer
- * 1.2.1.3's own path). The three need exactly one solution (which is also
- * what makes the uniqueness techniques sound) and say why otherwise. They
- * share one time budget (--max-logic-ms): when it runs out the answer says
- * so in a 200, never a 5xx. */
+ * /solve (api_read_puzzle). Classic 9x9: /hint and the default /explain
+ * follow the logic engine (logic.h), /grade's ratings and /explain's
+ * "engine": "se" path the SE rater (serate.h, Sudoku Explainer 1.2.1.3's
+ * own path); killer and variant puzzles go to api_teach.c's general
+ * engine. The three need exactly one solution (which is also what makes
+ * the uniqueness techniques sound) and say why otherwise. They share one
+ * time budget (--max-logic-ms): when it runs out the answer says so in a
+ * 200, never a 5xx. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 #include "api_internal.h"
+#include "api_teach.h"
 #include "clock.h"
 #include "codec.h"
 #include "logic.h"
@@ -27,16 +29,18 @@ static unsigned logic_ms(const struct api_context *ctx)
     return ctx->max_logic_ms ? ctx->max_logic_ms : API_LOGIC_DEFAULT_MS;
 }
 
-/* Reads the puzzle (classic only) and insists on exactly one solution
- * (into *sol), as POST /solve judges it. Returns 0, or -1 when resp holds
- * the problem. */
+/* Reads the puzzle (any kind) and insists on exactly one solution (into
+ * *sol, a variant's into *csol), as POST /solve judges it. Returns 0, or
+ * -1 when resp holds the problem. */
 static int read_puzzle(const struct api_context *ctx,
                        const struct api_request *req, struct api_response *resp,
-                       struct api_puzzle *pz, struct sudoku_grid *sol)
+                       struct api_puzzle *pz, struct sudoku_grid *sol,
+                       struct cover_grid *csol)
 {
     struct api_verdict v;
 
-    if (api_read_puzzle(ctx, req, resp, 0, pz) != 0)
+    if (api_read_puzzle(ctx, req, resp, API_TAKES_VARIANT | API_TAKES_CAGES,
+                        pz) != 0)
         return -1;
     if (api_judge(ctx, ctx->max_nodes, &pz->givens, &v) == API_DEFER) {
         resp->defer = 1; /* called with a slice: this is a worker's */
@@ -47,7 +51,25 @@ static int read_puzzle(const struct api_context *ctx,
         return -1;
     }
     *sol = v.solution;
+    if (pz->givens.kind == CODEC_VARIANT)
+        *csol = v.cover_solution;
     return 0;
+}
+
+/* The dispatch of the three routes: a killer or variant puzzle goes to the
+ * general engine (api_teach.c). 1 when it did (resp is set). */
+static int teach(const struct api_context *ctx, const struct api_puzzle *pz,
+                 const struct sudoku_grid *sol, const struct cover_grid *csol,
+                 void (*route)(const struct api_teach_input *,
+                               struct api_response *),
+                 struct api_response *resp)
+{
+    struct api_teach_input in = {pz, sol, csol, logic_ms(ctx)};
+
+    if (pz->givens.kind == CODEC_CLASSIC)
+        return 0;
+    route(&in, resp);
+    return 1;
 }
 
 /* ------------------------------------------------------------------------
@@ -59,6 +81,7 @@ void api_handle_hint(const struct api_context *ctx,
 {
     struct api_puzzle pz;
     struct sudoku_grid sol;
+    struct cover_grid csol;
     struct logic_grid g, ahead;
     struct logic_step step, next;
     struct codec_hint h = {0};
@@ -67,7 +90,8 @@ void api_handle_hint(const struct api_context *ctx,
     struct logic_budget budget;
     enum logic_status st;
 
-    if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
+    if (read_puzzle(ctx, req, resp, &pz, &sol, &csol) != 0 ||
+        teach(ctx, &pz, &sol, &csol, api_teach_hint, resp))
         return;
     budget.deadline_us = clock_now_us() + logic_ms(ctx) * 1000ull;
     budget.max_rating = 0;
@@ -164,13 +188,15 @@ void api_handle_grade(const struct api_context *ctx,
 {
     struct api_puzzle pz;
     struct sudoku_grid sol;
+    struct cover_grid csol;
     struct serate_result se;
     struct logic_grade lg;
     struct codec_grade grade;
     size_t len = 0;
     char *body;
 
-    if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
+    if (read_puzzle(ctx, req, resp, &pz, &sol, &csol) != 0 ||
+        teach(ctx, &pz, &sol, &csol, api_teach_grade, resp))
         return;
     if (grade_board(ctx, pz.givens.grid, &se, &lg, &grade) != 0) {
         api_respond_no_memory(resp);
@@ -236,6 +262,7 @@ void api_handle_explain(const struct api_context *ctx,
     enum { TEXT = 1024 };
     struct api_puzzle pz;
     struct sudoku_grid sol;
+    struct cover_grid csol;
     struct logic_budget budget;
     struct logic_walk w;
     struct codec_explain e = {0};
@@ -245,7 +272,8 @@ void api_handle_explain(const struct api_context *ctx,
     uint64_t t0 = clock_now_us();
     size_t len = 0;
 
-    if (read_puzzle(ctx, req, resp, &pz, &sol) != 0)
+    if (read_puzzle(ctx, req, resp, &pz, &sol, &csol) != 0 ||
+        teach(ctx, &pz, &sol, &csol, api_teach_explain, resp))
         return;
     if (pz.body.engine == CODEC_ENGINE_BAD) {
         struct codec_problem p;

@@ -151,6 +151,13 @@ enum codec_status codec_decode_generate(const char *body, size_t len,
         *(k ? &out->max_rating : &out->min_rating) =
             (unsigned)(r->valuedouble * 10.0 + 0.5);
     }
+    if (st == CODEC_OK) {
+        const cJSON *killer = cJSON_GetObjectItemCaseSensitive(root, "killer");
+        if (killer != NULL && !cJSON_IsBool(killer))
+            st = codec_fail(err, CODEC_INVALID_REQUEST, "/killer", -1,
+                            "\"killer\" must be true or false");
+        out->killer = cJSON_IsTrue(killer);
+    }
     seed = cJSON_GetObjectItemCaseSensitive(root, "seed");
     if (st == CODEC_OK && seed != NULL) {
         /* Up to 2^53 - 1, the integers that every JSON number parser

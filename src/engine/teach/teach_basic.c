@@ -1,0 +1,361 @@
+/* teach_basic.c - the techniques of every rule set, stated over units and
+ * peers: singles, locked candidates (a unit's digit confined to cells that
+ * all see the same others: pointing and claiming, and their knight's and
+ * king's move forms), naked and hidden subsets, and fish over rows and
+ * columns. A "full" unit (n cells) holds every digit; the hidden techniques
+ * use only those, the naked ones any unit. */
+#include <string.h>
+
+#include "teach_internal.h"
+
+unsigned teach_sees_all(const struct teach_puzzle *p,
+                        const struct teach_grid *g, const uint16_t *cells,
+                        unsigned ncells, unsigned digit, struct teach_step *s)
+{
+    uint64_t common[TEACH_WORDS];
+    uint32_t bit = 1u << (digit - 1);
+    unsigned before = s->neliminations;
+
+    if (ncells == 0)
+        return 0;
+    memcpy(common, p->peer[cells[0]], sizeof(common));
+    for (unsigned k = 1; k < ncells; k++)
+        for (unsigned w = 0; w < p->nwords; w++)
+            common[w] &= p->peer[cells[k]][w];
+    for (unsigned w = 0; w < p->nwords; w++) {
+        uint64_t m = common[w];
+        while (m) {
+            unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);
+            m &= m - 1;
+            if (g->cand[c] & bit)
+                teach_step_elim(s, g, c, digit);
+        }
+    }
+    return s->neliminations - before;
+}
+
+/* The digits placed in unit u, as a mask. */
+static uint32_t placed_in(const struct teach_unit *u,
+                          const struct teach_grid *g)
+{
+    uint32_t m = 0;
+
+    for (unsigned k = 0; k < u->ncells; k++)
+        if (g->value[u->cell[k]])
+            m |= 1u << (g->value[u->cell[k]] - 1);
+    return m;
+}
+
+/* Bit k when cell k of u has the digit as a candidate. */
+static uint32_t positions(const struct teach_unit *u,
+                          const struct teach_grid *g, unsigned digit)
+{
+    uint32_t m = 0, bit = 1u << (digit - 1);
+
+    for (unsigned k = 0; k < u->ncells; k++)
+        if (g->cand[u->cell[k]] & bit)
+            m |= 1u << k;
+    return m;
+}
+
+/* ------------------------------------------------------------------------
+ * Singles
+ * ------------------------------------------------------------------------ */
+
+enum teach_status teach_find_singles(const struct teach_puzzle *p,
+                                     const struct teach_grid *g, int hidden,
+                                     struct teach_step *s)
+{
+    if (!hidden) {
+        for (unsigned c = 0; c < p->ncells; c++) {
+            if (g->value[c] != 0)
+                continue;
+            if (g->cand[c] == 0)
+                return TEACH_CONTRADICTION;
+            if (teach_popcount(g->cand[c]) == 1) {
+                teach_step_start(s, TEACH_NAKED_SINGLE, g->cand[c]);
+                teach_step_place(s, c, (unsigned)teach_low_digit(g->cand[c]));
+                teach_step_cell(s, c);
+                return TEACH_OK;
+            }
+        }
+        return TEACH_STUCK;
+    }
+    for (unsigned ui = 0; ui < p->nunits; ui++) {
+        const struct teach_unit *u = &p->unit[ui];
+        uint32_t placed;
+        if (!u->full)
+            continue;
+        placed = placed_in(u, g);
+        for (unsigned d = 1; d <= p->n; d++) {
+            uint32_t pos;
+            if (placed & (1u << (d - 1)))
+                continue;
+            pos = positions(u, g, d);
+            if (pos == 0)
+                return TEACH_CONTRADICTION;
+            if (teach_popcount(pos) == 1) {
+                unsigned c = u->cell[teach_low_digit(pos) - 1];
+                teach_step_start(s, TEACH_HIDDEN_SINGLE, 1u << (d - 1));
+                teach_step_place(s, c, d);
+                teach_step_cell(s, c);
+                teach_step_unit(s, ui);
+                return TEACH_OK;
+            }
+        }
+    }
+    return TEACH_STUCK;
+}
+
+/* ------------------------------------------------------------------------
+ * Locked candidates
+ * ------------------------------------------------------------------------ */
+
+/* Another unit than `not` that holds every cell of cells[], or -1. */
+static int common_unit(const struct teach_puzzle *p, const uint16_t *cells,
+                       unsigned ncells, unsigned not )
+{
+    for (unsigned k = 0; k < p->nunits_of[cells[0]]; k++) {
+        unsigned ui = p->units_of[cells[0]][k], all = 1;
+        if (ui == not )
+            continue;
+        for (unsigned i = 1; i < ncells && all; i++) {
+            unsigned found = 0;
+            for (unsigned j = 0; j < p->nunits_of[cells[i]]; j++)
+                found |= p->units_of[cells[i]][j] == ui;
+            all = found;
+        }
+        if (all)
+            return (int)ui;
+    }
+    return -1;
+}
+
+enum teach_status teach_find_locked(const struct teach_puzzle *p,
+                                    const struct teach_grid *g,
+                                    struct teach_step *s)
+{
+    for (unsigned ui = 0; ui < p->nunits; ui++) {
+        const struct teach_unit *u = &p->unit[ui];
+        uint32_t placed;
+        if (!u->full)
+            continue;
+        placed = placed_in(u, g);
+        for (unsigned d = 1; d <= p->n; d++) {
+            uint16_t cells[TEACH_MAX_N];
+            unsigned ncells = 0;
+            uint32_t pos;
+            int other;
+            if (placed & (1u << (d - 1)))
+                continue;
+            pos = positions(u, g, d);
+            if (teach_popcount(pos) < 2)
+                continue;
+            while (pos) {
+                cells[ncells++] = u->cell[teach_low_digit(pos) - 1];
+                pos &= pos - 1;
+            }
+            teach_step_start(s, TEACH_LOCKED_CANDIDATES, 1u << (d - 1));
+            if (teach_sees_all(p, g, cells, ncells, d, s) == 0)
+                continue;
+            teach_step_unit(s, ui);
+            if ((other = common_unit(p, cells, ncells, ui)) >= 0)
+                teach_step_unit(s, (unsigned)other);
+            for (unsigned k = 0; k < ncells; k++)
+                teach_step_cell(s, cells[k]);
+            return TEACH_OK;
+        }
+    }
+    return TEACH_STUCK;
+}
+
+/* ------------------------------------------------------------------------
+ * Naked and hidden subsets
+ * ------------------------------------------------------------------------ */
+
+static const enum teach_technique naked_of[] = {
+    TEACH_NAKED_SINGLE, TEACH_NAKED_SINGLE, TEACH_NAKED_PAIR,
+    TEACH_NAKED_TRIPLE, TEACH_NAKED_QUAD};
+static const enum teach_technique hidden_of[] = {
+    TEACH_HIDDEN_SINGLE, TEACH_HIDDEN_SINGLE, TEACH_HIDDEN_PAIR,
+    TEACH_HIDDEN_TRIPLE, TEACH_HIDDEN_QUAD};
+
+/* k cells of a unit with k candidates between them hold those k digits:
+ * each digit leaves every cell that sees all the subset's cells where it
+ * may go (the rest of the unit, and beyond). */
+enum teach_status teach_find_naked(const struct teach_puzzle *p,
+                                   const struct teach_grid *g, int k,
+                                   const struct teach_budget *b,
+                                   struct teach_step *s)
+{
+    for (unsigned ui = 0; ui < p->nunits; ui++) {
+        const struct teach_unit *u = &p->unit[ui];
+        unsigned cand[TEACH_MAX_N], m = 0;
+        int idx[4];
+        if ((ui & 15) == 0 && teach_expired(b))
+            return TEACH_BUDGET;
+        for (unsigned i = 0; i < u->ncells; i++) {
+            unsigned c = u->cell[i];
+            int pc = teach_popcount(g->cand[c]);
+            if (g->value[c] == 0 && pc >= 2 && pc <= k)
+                cand[m++] = c;
+        }
+        if ((int)m < k)
+            continue;
+        for (int i = 0; i < k; i++)
+            idx[i] = i;
+        do {
+            uint32_t uni = 0;
+            for (int i = 0; i < k; i++)
+                uni |= g->cand[cand[idx[i]]];
+            if (teach_popcount(uni) != k)
+                continue;
+            teach_step_start(s, naked_of[k], uni);
+            for (uint32_t ds = uni; ds; ds &= ds - 1) {
+                unsigned d = (unsigned)teach_low_digit(ds), nh = 0;
+                uint16_t holders[4];
+                for (int i = 0; i < k; i++)
+                    if (g->cand[cand[idx[i]]] & (1u << (d - 1)))
+                        holders[nh++] = (uint16_t)cand[idx[i]];
+                teach_sees_all(p, g, holders, nh, d, s);
+            }
+            if (s->neliminations == 0)
+                continue;
+            teach_step_unit(s, ui);
+            for (int i = 0; i < k; i++)
+                teach_step_cell(s, cand[idx[i]]);
+            return TEACH_OK;
+        } while (teach_next_comb(idx, k, (int)m));
+    }
+    return TEACH_STUCK;
+}
+
+/* k digits of a full unit with k cells between them fill those cells: the
+ * cells' other candidates go. */
+enum teach_status teach_find_hidden(const struct teach_puzzle *p,
+                                    const struct teach_grid *g, int k,
+                                    const struct teach_budget *b,
+                                    struct teach_step *s)
+{
+    for (unsigned ui = 0; ui < p->nunits; ui++) {
+        const struct teach_unit *u = &p->unit[ui];
+        unsigned digit[TEACH_MAX_N], m = 0;
+        uint32_t pos[TEACH_MAX_N], placed;
+        int idx[4];
+        if (!u->full)
+            continue;
+        if ((ui & 15) == 0 && teach_expired(b))
+            return TEACH_BUDGET;
+        placed = placed_in(u, g);
+        for (unsigned d = 1; d <= p->n; d++) {
+            uint32_t ps;
+            int pc;
+            if (placed & (1u << (d - 1)))
+                continue;
+            ps = positions(u, g, d);
+            pc = teach_popcount(ps);
+            if (pc >= 2 && pc <= k) {
+                digit[m] = d;
+                pos[m++] = ps;
+            }
+        }
+        if ((int)m < k)
+            continue;
+        for (int i = 0; i < k; i++)
+            idx[i] = i;
+        do {
+            uint32_t uni = 0, ds = 0;
+            for (int i = 0; i < k; i++) {
+                uni |= pos[idx[i]];
+                ds |= 1u << (digit[idx[i]] - 1);
+            }
+            if (teach_popcount(uni) != k)
+                continue;
+            teach_step_start(s, hidden_of[k], ds);
+            for (uint32_t cs = uni; cs; cs &= cs - 1) {
+                unsigned c = u->cell[teach_low_digit(cs) - 1];
+                for (uint32_t o = g->cand[c] & ~ds; o; o &= o - 1)
+                    teach_step_elim(s, g, c, (unsigned)teach_low_digit(o));
+            }
+            if (s->neliminations == 0)
+                continue;
+            teach_step_unit(s, ui);
+            for (uint32_t cs = uni; cs; cs &= cs - 1)
+                teach_step_cell(s, u->cell[teach_low_digit(cs) - 1]);
+            return TEACH_OK;
+        } while (teach_next_comb(idx, k, (int)m));
+    }
+    return TEACH_STUCK;
+}
+
+/* ------------------------------------------------------------------------
+ * Fish: k rows whose places for a digit lie in k columns (or the other
+ * way round) hold it once in each of those columns.
+ * ------------------------------------------------------------------------ */
+
+static const enum teach_technique fish_of[] = {
+    TEACH_X_WING, TEACH_X_WING, TEACH_X_WING, TEACH_SWORDFISH, TEACH_JELLYFISH};
+
+enum teach_status teach_find_fish(const struct teach_puzzle *p,
+                                  const struct teach_grid *g, int k,
+                                  struct teach_step *s)
+{
+    unsigned n = p->n;
+
+    for (unsigned d = 1; d <= n; d++) {
+        uint32_t bit = 1u << (d - 1);
+        for (int cols = 0; cols < 2; cols++) {
+            /* base line i: cell (i, j) is i * n + j for rows, j * n + i
+             * for columns; units 0..n-1 rows, n..2n-1 columns */
+            uint32_t mask[TEACH_MAX_N];
+            unsigned line[TEACH_MAX_N], m = 0;
+            int idx[4];
+            for (unsigned i = 0; i < n; i++) {
+                uint32_t ms = 0;
+                for (unsigned j = 0; j < n; j++)
+                    if (g->cand[cols ? j * n + i : i * n + j] & bit)
+                        ms |= 1u << j;
+                if (teach_popcount(ms) >= 2 && teach_popcount(ms) <= k) {
+                    line[m] = i;
+                    mask[m++] = ms;
+                }
+            }
+            if ((int)m < k)
+                continue;
+            for (int i = 0; i < k; i++)
+                idx[i] = i;
+            do {
+                uint32_t uni = 0, base = 0;
+                for (int i = 0; i < k; i++) {
+                    uni |= mask[idx[i]];
+                    base |= 1u << line[idx[i]];
+                }
+                if (teach_popcount(uni) != k)
+                    continue;
+                teach_step_start(s, fish_of[k], bit);
+                for (uint32_t js = uni; js; js &= js - 1) {
+                    unsigned j = (unsigned)teach_low_digit(js) - 1;
+                    for (unsigned i = 0; i < n; i++)
+                        if (!(base & (1u << i)))
+                            teach_step_elim(s, g, cols ? j * n + i : i * n + j,
+                                            d);
+                }
+                if (s->neliminations == 0)
+                    continue;
+                for (int i = 0; i < k; i++)
+                    teach_step_unit(s, (cols ? n : 0) + line[idx[i]]);
+                for (uint32_t js = uni; js; js &= js - 1)
+                    teach_step_unit(s, (cols ? 0 : n) +
+                                           (unsigned)teach_low_digit(js) - 1);
+                for (int i = 0; i < k; i++)
+                    for (uint32_t js = mask[idx[i]]; js; js &= js - 1) {
+                        unsigned j = (unsigned)teach_low_digit(js) - 1;
+                        teach_step_cell(s, cols ? j * n + line[idx[i]]
+                                                : line[idx[i]] * n + j);
+                    }
+                return TEACH_OK;
+            } while (teach_next_comb(idx, k, (int)m));
+        }
+    }
+    return TEACH_STUCK;
+}

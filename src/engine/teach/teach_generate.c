@@ -1,0 +1,162 @@
+/* teach_generate.c - killer puzzles at a level. A random full grid, carved
+ * into random connected cages whose digits differ (cage sizes grow with
+ * the level), the sums read off the grid; givens from the solution are
+ * added at random until killer_count finds one solution; the general
+ * engine's walk grades it. Layouts are drawn until one grades at the
+ * level (or the time runs out: the closest is kept). */
+#include <string.h>
+
+#include "clock.h"
+#include "generate.h"
+#include "logic.h"
+#include "rng.h"
+#include "teach_internal.h"
+
+/* Node budget of one uniqueness count: a layout that needs more is
+ * given another given (measured: unique layouts count in far fewer). */
+#define COUNT_NODES 200000u
+#define MAX_GIVENS 40
+#define MAX_EASING 12 /* givens added to ease a layout that is too hard */
+
+/* The largest cage per level: easy .. extreme. */
+static const unsigned max_cage[] = {3, 4, 5, 5, 6};
+
+/* Random connected cages of distinct digits over the grid into *k. */
+static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
+                  struct killer_cages *k)
+{
+    uint8_t caged[SUDOKU_CELLS] = {0};
+    unsigned order[SUDOKU_CELLS];
+
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+        order[i] = i;
+    for (unsigned i = SUDOKU_CELLS - 1; i > 0; i--) {
+        unsigned j = rng_below(r, i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    killer_init(k);
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
+        unsigned cells[9], n = 1, want = 1 + rng_below(r, big), sum;
+        uint32_t used;
+        if (caged[order[i]])
+            continue;
+        cells[0] = order[i];
+        caged[order[i]] = 1;
+        used = 1u << sol->cell[order[i]];
+        while (n < want) {
+            unsigned cand[36], nc = 0;
+            for (unsigned c = 0; c < n; c++) {
+                int row = (int)cells[c] / 9, col = (int)cells[c] % 9;
+                static const int dr[] = {-1, 1, 0, 0}, dc[] = {0, 0, -1, 1};
+                for (int d = 0; d < 4; d++) {
+                    int r2 = row + dr[d], c2 = col + dc[d];
+                    unsigned x = (unsigned)(r2 * 9 + c2);
+                    if (r2 < 0 || r2 > 8 || c2 < 0 || c2 > 8 || caged[x] ||
+                        (used & (1u << sol->cell[x])))
+                        continue;
+                    cand[nc++] = x;
+                }
+            }
+            if (nc == 0)
+                break;
+            cells[n] = cand[rng_below(r, nc)];
+            caged[cells[n]] = 1;
+            used |= 1u << sol->cell[cells[n]];
+            n++;
+        }
+        sum = 0;
+        for (unsigned c = 0; c < n; c++)
+            sum += sol->cell[cells[c]];
+        killer_add_cage(k, (int)sum);
+        for (unsigned c = 0; c < n; c++)
+            killer_add_cell(k, (int)cells[c] / 9, (int)cells[c] % 9);
+    }
+}
+
+/* Adds givens from sol at random until the puzzle is unique. 0, or -1
+ * when MAX_GIVENS were not enough. */
+static int make_unique(struct rng *r, const struct sudoku_grid *sol,
+                       const struct killer_cages *k, struct sudoku_grid *pz,
+                       unsigned *givens)
+{
+    memset(pz, 0, sizeof(*pz));
+    *givens = 0;
+    for (;;) {
+        unsigned count = 0, c;
+        enum killer_status st =
+            killer_count(pz, k, 2, COUNT_NODES, NULL, &count, NULL);
+        if (st == KILLER_OK && count == 1)
+            return 0;
+        if (*givens >= MAX_GIVENS)
+            return -1;
+        do
+            c = rng_below(r, SUDOKU_CELLS);
+        while (pz->cell[c] != 0);
+        pz->cell[c] = sol->cell[c];
+        (*givens)++;
+    }
+}
+
+static unsigned distance(unsigned a, unsigned b)
+{
+    return a > b ? a - b : b - a;
+}
+
+enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
+                                        uint64_t max_us,
+                                        struct teach_puzzle *scratch,
+                                        struct teach_killer *out)
+{
+    uint64_t t0 = clock_now_us(), end = max_us ? t0 + max_us : 0;
+    struct teach_killer cur;
+    struct rng r;
+    int have = 0;
+    unsigned attempts = 0;
+
+    if (level >= LOGIC_NLEVELS)
+        level = LOGIC_MEDIUM;
+    rng_seed(&r, seed);
+    while (end == 0 || clock_now_us() < end) {
+        struct teach_grid g;
+        struct teach_budget b = {0, 0};
+        attempts++;
+        generate_full_grid(&r, &cur.solution);
+        carve(&r, &cur.solution, max_cage[level], &cur.cages);
+        if (make_unique(&r, &cur.solution, &cur.cages, &cur.puzzle,
+                        &cur.givens) != 0)
+            continue;
+        teach_from_killer(scratch, &cur.cages);
+        /* Too hard: a given more (still unique) and grade again, a few
+         * times; the harder levels are mostly met on the way down. */
+        for (unsigned more = 0; more <= MAX_EASING; more++) {
+            unsigned c;
+            teach_init(scratch, &g, cur.puzzle.cell);
+            b.deadline_us = clock_now_us() + 500000u;
+            if (end && b.deadline_us > end)
+                b.deadline_us = end;
+            teach_walk(scratch, &g, &b, NULL, 0, &cur.grade);
+            if (!have || distance(cur.grade.level, level) <
+                             distance(out->grade.level, level)) {
+                *out = cur;
+                have = 1;
+            }
+            if (cur.grade.level <= level || cur.givens >= MAX_GIVENS)
+                break;
+            do
+                c = rng_below(&r, SUDOKU_CELLS);
+            while (cur.puzzle.cell[c] != 0);
+            cur.puzzle.cell[c] = cur.solution.cell[c];
+            cur.givens++;
+        }
+        if (out->grade.level == level && out->grade.status == TEACH_SOLVED)
+            break;
+    }
+    if (!have)
+        return TEACH_STUCK;
+    out->attempts = attempts;
+    out->took_us = clock_now_us() - t0;
+    return out->grade.level == level && out->grade.status == TEACH_SOLVED
+               ? TEACH_OK
+               : TEACH_BUDGET;
+}
