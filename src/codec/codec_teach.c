@@ -294,6 +294,8 @@ char *codec_encode_teach_explain(const struct codec_teach_explain *e,
              obj, "level", logic_level_name((enum logic_level)e->level)) &&
          cJSON_AddNumberToObject(obj, "rating", e->rating / 10.0) &&
          cJSON_AddStringToObject(obj, "rating_scale", CODEC_TEACH_SCALE) &&
+         /* our technique engine (for these kinds, the general one) */
+         cJSON_AddStringToObject(obj, "engine", "logic") &&
          codec_add_grid(obj, "solution", e->solution, e->puzzle->n, e->shape) &&
          cJSON_AddNumberToObject(obj, "max_logic_ms", e->max_logic_ms) &&
          cJSON_AddNumberToObject(obj, "explain_us", (double)e->explain_us);
