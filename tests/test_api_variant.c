@@ -520,6 +520,7 @@ int test_api_variant(unsigned *ntests)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(solve_every_size),
         cmocka_unit_test(generate_solve_round_trip),
+        cmocka_unit_test(generated_rules_and_puzzle_solve_uniquely),
         cmocka_unit_test(conflicts_per_unit),
         cmocka_unit_test(several_solutions),
         cmocka_unit_test(validate_unique),

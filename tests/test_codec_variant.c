@@ -347,6 +347,127 @@ static void solution_keeps_shape_upper_case(void **state)
     free(out);
 }
 
+/* The fields of two decoded variants that the engine and the answers
+ * read are equal. */
+static void expect_same_variant(const struct codec_variant *a,
+                                const struct codec_variant *b)
+{
+    const struct cover_rules *ra = &a->rules, *rb = &b->rules;
+    size_t cells = (size_t)ra->n * ra->n;
+
+    assert_int_equal(a->is_variant, b->is_variant);
+    assert_int_equal(a->shape, b->shape);
+    assert_int_equal(a->has_box, b->has_box);
+    assert_string_equal(a->at, b->at);
+    assert_string_equal(a->board_at, b->board_at);
+    assert_int_equal(ra->n, rb->n);
+    assert_memory_equal(a->text, b->text, cells);
+    assert_int_equal(ra->box_rows, rb->box_rows);
+    assert_int_equal(ra->box_cols, rb->box_cols);
+    assert_int_equal(ra->has_regions, rb->has_regions);
+    if (ra->has_regions)
+        assert_memory_equal(ra->region, rb->region, cells);
+    assert_int_equal(ra->diagonals, rb->diagonals);
+    assert_int_equal(ra->anti_knight, rb->anti_knight);
+    assert_int_equal(ra->anti_king, rb->anti_king);
+    assert_int_equal(ra->nextra, rb->nextra);
+    for (unsigned g = 0; g < ra->nextra; g++) {
+        assert_int_equal(ra->extra[g].ncells, rb->extra[g].ncells);
+        assert_memory_equal(ra->extra[g].cell, rb->extra[g].cell,
+                            ra->extra[g].ncells * sizeof(uint16_t));
+    }
+}
+
+/* A batch holds each puzzle in a record the size of its board; read back
+ * with codec_batch_get, every line is what /solve's decoder makes of the
+ * same body (its board, rules and pointers, or its error), and the heap
+ * it holds is the size of the boards, not of the largest one. */
+static void batch_records_read_back_as_decoded(void **state)
+{
+    static char lines[8][2048], body[16384];
+    static struct codec_variant direct;
+    static struct codec_batch_item item;
+    struct codec_batch b;
+    struct codec_error err, derr;
+    enum codec_status st;
+    size_t len = 0, nlines = 0;
+    char board[626], map[626];
+
+    (void)state;
+    for (unsigned i = 0; i < 625; i++) {
+        board[i] = cell_char(25, i);
+        map[i] = (char)('A' + (i / 25 / 5) * 5 + i % 25 / 5);
+    }
+    board[625] = map[625] = '\0';
+    snprintf(lines[nlines++], sizeof(lines[0]),
+             "{\"board\":\"%s\",\"regions\":\"%s\",\"diagonals\":true,"
+             "\"anti_king\":true,\"extra_regions\":[[[0,0],[1,1],[24,3]],"
+             "[[24,24]]]}",
+             board, map);
+    snprintf(lines[nlines++], sizeof(lines[0]),
+             "{\"board\":[\"1.....\",\"......\",\"..3...\",\"......\","
+             "\"......\",\".....6\"],\"box\":{\"rows\":3,\"columns\":2},"
+             "\"anti_knight\":true}");
+    snprintf(lines[nlines++], sizeof(lines[0]), "\"1..2............\"");
+    snprintf(lines[nlines++], sizeof(lines[0]), "\"1\"");
+    snprintf(lines[nlines++], sizeof(lines[0]),
+             "{\"board\":\"%.81s\",\"extra_regions\":[[[0,0],[9,1]]]}", board);
+    snprintf(lines[nlines++], sizeof(lines[0]),
+             "{\"board\":\"%.81s\",\"regions\":\"AB\"}", board);
+    for (size_t i = 0; i < nlines; i++)
+        len +=
+            (size_t)snprintf(body + len, sizeof(body) - len, "%s\n", lines[i]);
+    assert_int_equal(codec_decode_batch(body, len, 1, 100, &b, &err), CODEC_OK);
+    assert_int_equal(b.n, nlines);
+    for (size_t i = 0; i < nlines; i++) {
+        /* a line that is only a board is /solve's {"board": line}, with
+         * the pointers one member up */
+        int bare = lines[i][0] == '"';
+        static char wrapped[sizeof(lines[0]) + 16];
+        size_t ll = strlen(lines[i]);
+        assert_true(ll + 11 < sizeof(wrapped));
+        memcpy(wrapped, "{\"board\":", 9);
+        memcpy(wrapped + 9, lines[i], ll);
+        memcpy(wrapped + 9 + ll, "}", 2);
+        st = decode(bare ? wrapped : lines[i], &direct, &derr);
+        if (bare) {
+            direct.board_at[0] = '\0';
+            if (strncmp(derr.pointer, "/board", 6) == 0)
+                memmove(derr.pointer, derr.pointer + 6,
+                        strlen(derr.pointer) - 5);
+        }
+        codec_batch_get(&b, i, &item);
+        assert_int_equal(item.status, st);
+        if (st != CODEC_OK) {
+            assert_string_equal(item.err.pointer, derr.pointer);
+            assert_string_equal(item.err.detail, derr.detail);
+            assert_int_equal(item.err.row, derr.row);
+            assert_int_equal(item.err.column, derr.column);
+            continue;
+        }
+        assert_true(item.is_variant);
+        expect_same_variant(&item.variant, &direct);
+    }
+    /* the boards' own bytes and a few dozen more each, not 3 KB apiece */
+    assert_true(b.held_bytes < len + 300 * nlines);
+    codec_batch_free(&b);
+
+    /* in the JSON form the pointers name the element */
+    len = (size_t)snprintf(body, sizeof(body), "{\"boards\":[\"%.81s\",%s]}",
+                           board, lines[1]);
+    assert_int_equal(codec_decode_batch(body, len, 0, 100, &b, &err), CODEC_OK);
+    assert_int_equal(b.n, 2);
+    codec_batch_get(&b, 1, &item);
+    assert_int_equal(item.status, CODEC_OK);
+    assert_string_equal(item.variant.at, "/boards/1");
+    assert_string_equal(item.variant.board_at, "/boards/1/board");
+    codec_batch_get(&b, 0, &item);
+    assert_false(item.is_variant);
+    assert_string_equal(item.at, "/boards/0");
+    assert_memory_equal(item.board.text, board, 81); /* not only digits */
+    codec_batch_free(&b);
+}
+
 int test_codec_variant(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +478,7 @@ int test_codec_variant(unsigned *ntests)
         cmocka_unit_test(no_such_size_is_variant),
         cmocka_unit_test(generate_options),
         cmocka_unit_test(solution_keeps_shape_upper_case),
+        cmocka_unit_test(batch_records_read_back_as_decoded),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("codec_variant", tests, NULL, NULL);

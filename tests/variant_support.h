@@ -61,4 +61,7 @@ void variant_board_text(const cJSON *v, unsigned n, int rows, char *out);
 /* A grid that obeys r's boxes by construction, into out (n * n). */
 void variant_formula(const struct variant_rules *r, char *out);
 
+/* tests/test_api_generate_rules.c, run in the "api_variant" suite. */
+void generated_rules_and_puzzle_solve_uniquely(void **state);
+
 #endif

@@ -263,10 +263,15 @@ function check(docs, env) {
   t("Deployment: CPU and memory requests and limits, requests within limits",
     ["cpu", "memory"].every((r) => req[r] !== undefined && lim[r] !== undefined && quantity(req[r]) <= quantity(lim[r])),
     JSON.stringify(c.resources));
-  // README, Limits, "Memory in all": 94.3 MiB at most under the default
-  // flags; the hostile suite's peak was 48 MiB.
-  t("Deployment: memory request at least the measured peak (48 MiB), limit above the proven bound (94.3 MiB)",
-    quantity(req.memory) >= 48 * 2 ** 20 && quantity(lim.memory) > 94.3 * 2 ** 20, `${req.memory} / ${lim.memory}`);
+  // docs/operations.md, "Memory in all", under the default limits:
+  // 70.3 MiB + 28.5 MiB a batch worker + 0.5 MiB an event loop (8 MiB
+  // once /grade uses the SE rater: counted here, so the limit holds then
+  // too); the hostile suite's peak was 48 MiB.
+  const loops = Number(envOf.THREADS ?? NaN), workers = Number(envOf.BATCH_WORKERS ?? 1);
+  const bound = (70.3 + 28.5 * workers + 8 * loops) * 2 ** 20;
+  t("Deployment: memory request at least the measured peak (48 MiB), limit above the proven bound for its THREADS and BATCH_WORKERS",
+    quantity(req.memory) >= 48 * 2 ** 20 && quantity(lim.memory) > bound,
+    `${req.memory} / ${lim.memory}, bound ${(bound / 2 ** 20).toFixed(1)} MiB`);
   t("Deployment: the pod does not mount a service account token (it calls no API)",
     pod.automountServiceAccountToken === false);
   t("Deployment: replicas spread over nodes (topologySpreadConstraints)",
@@ -368,6 +373,7 @@ const MUTATIONS = [
   ["readiness on /livez", (d) => { d.c.readinessProbe.httpGet.path = "/livez"; }],
   ["no liveness probe", (d) => { delete d.c.livenessProbe; }],
   ["no memory limit", (d) => { delete d.c.resources.limits.memory; }],
+  ["BATCH_WORKERS 2 under the 128Mi limit", (d) => { d.c.env.push({ name: "BATCH_WORKERS", value: "2" }); d.c.env = d.c.env.filter((e, i, a) => e.name !== "BATCH_WORKERS" || i === a.length - 1); }],
   ["memory limit 64Mi, under the bound", (d) => { d.c.resources.limits.memory = "64Mi"; }],
   ["writable root", (d) => { d.c.securityContext.readOnlyRootFilesystem = false; }],
   ["escalation allowed", (d) => { delete d.c.securityContext.allowPrivilegeEscalation; }],

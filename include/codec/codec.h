@@ -130,26 +130,48 @@ char *codec_encode_problem(const struct codec_problem *p, size_t *len);
 /* Encodes {"status": "<status>"} for the health endpoints. */
 char *codec_encode_status(const char *status, size_t *len);
 
+/* A puzzle body for the generic engine. `is_variant` is set when the body
+ * is not plain classic: the board is not 9x9 (or is square but of no
+ * known size), or one of the rule members is present. rules comes from
+ * cover_rules_init(n) with the members set, not yet cover_rules_check'ed. */
+struct codec_variant {
+    int is_variant;
+    enum codec_shape shape;
+    char text[COVER_MAX_CELLS]; /* the n * n characters as sent */
+    struct cover_rules rules;
+    int has_box;
+    char at[32];       /* JSON pointer of the puzzle: "", "/boards/3" */
+    char board_at[40]; /* and of its board: "/board", "/boards/3/board" */
+};
+
 /* ------------------------------------------------------------------------
  * Batches: POST /solve/batch (codec_batch.c)
  * ------------------------------------------------------------------------ */
 
-/* One puzzle of a batch: its board, or why it could not be read (then
- * err says where, with pointers such as /boards/3/2). */
+/* One puzzle of a batch, decoded in full (codec_batch_get): its board, or
+ * why it could not be read (then err says where, with pointers such as
+ * /boards/3/2). A caller keeps one as scratch; the batch itself holds each
+ * puzzle in a record the size of its board (codec_batch.c). */
 struct codec_batch_item {
     struct codec_board board;
     enum codec_status status;
     struct codec_error err;
     char at[32]; /* JSON pointer of the board: "/boards/3", "/board", "" */
-    /* NULL, or (heap, freed by codec_batch_free) a board of another size
-     * or with rule members: an element {"board": ..., "diagonals": true}
-     * or a line like it. status and err are then its decoding's. */
-    struct codec_variant *variant;
+    /* Set for a board of another size or with rule members (an element
+     * {"board": ..., "diagonals": true} or a line like it): `variant` is
+     * the board then, and status and err are its decoding's. */
+    int is_variant;
+    struct codec_variant variant;
 };
 
+/* The compact record of one puzzle (codec_batch.c). */
+struct codec_batch_held;
+
 struct codec_batch {
-    struct codec_batch_item *items; /* n of them, in input order */
+    struct codec_batch_held *items; /* n of them, in input order */
     size_t n, cap;
+    size_t held_bytes; /* on the heap for the records' boards and errors */
+    int parsed_tree;   /* the body was parsed whole into a cJSON tree */
 };
 
 /* What a batch's JSON may hold, counted before any cJSON tree is built, so
@@ -175,6 +197,10 @@ enum codec_status codec_decode_batch(const char *body, size_t len, int ndjson,
                                      size_t max_items, struct codec_batch *out,
                                      struct codec_error *err);
 void codec_batch_free(struct codec_batch *b);
+
+/* Puzzle i (< b->n) of a decoded batch, in full, into *out. */
+void codec_batch_get(const struct codec_batch *b, size_t i,
+                     struct codec_batch_item *out);
 
 /* The answer to a batch, built result by result in input order. */
 struct codec_out {
@@ -297,20 +323,6 @@ char *codec_encode_explain(const struct codec_explain *e, size_t *len);
  * "Sizes and variants"). */
 #define CODEC_VARIANT_MEMBERS                                                  \
     "box, regions, extra_regions, diagonals, anti_knight, anti_king"
-
-/* A puzzle body for the generic engine. `is_variant` is set when the body
- * is not plain classic: the board is not 9x9 (or is square but of no
- * known size), or one of the rule members is present. rules comes from
- * cover_rules_init(n) with the members set, not yet cover_rules_check'ed. */
-struct codec_variant {
-    int is_variant;
-    enum codec_shape shape;
-    char text[COVER_MAX_CELLS]; /* the n * n characters as sent */
-    struct cover_rules rules;
-    int has_box;
-    char at[32];       /* JSON pointer of the puzzle: "", "/boards/3" */
-    char board_at[40]; /* and of its board: "/board", "/boards/3/board" */
-};
 
 /* Decodes a puzzle body of any size with its rule members. On failure
  * *err says what and where (CODEC_INVALID_REQUEST for a wrong type,

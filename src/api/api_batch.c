@@ -31,28 +31,43 @@ struct api_batch {
     size_t next, solved;
     uint64_t solve_us;
     uint64_t nodes_left; /* of the batch's budget */
-    size_t body_len;     /* of the request, to decide on a trim */
+    int grew;            /* the heap: trim at the end (grew_heap) */
     int ndjson;
     int (*gone)(void *arg); /* the request's: has the client hung up? */
     void *gone_arg;
     uint64_t asked_us; /* when gone was last asked */
     struct codec_out out;
-    struct api_verdict verdict; /* scratch, reused for every puzzle */
-    struct cover_grid cover;    /* scratch: the givens of a variant */
+    struct api_verdict verdict;   /* scratch, reused for every puzzle */
+    struct codec_batch_item item; /* scratch: the puzzle being judged */
+    struct cover_grid cover;      /* scratch: the givens of a variant */
 };
 
-/* Past this many body bytes a batch hands its freed memory back to the
- * system (malloc_trim) after decoding and at the end: its cJSON tree is
- * made of small blocks that would otherwise stay with the process. */
+/* A batch hands the memory it freed back to the system (malloc_trim)
+ * after decoding and at its end when it grew the heap: when its body was
+ * parsed into a cJSON tree (up to 112 bytes a value, in small blocks) and
+ * was TRIM_TREE_BYTES or more, when its records held TRIM_HELD_BYTES or
+ * more in small blocks (failed items' errors, variant boards), or when its
+ * body was TRIM_BYTES or more. Small blocks freed stay with the process
+ * otherwise, and a worker's arena keeps the high-water mark of the largest
+ * batch it ran (docs/operations.md, "Memory goes back"). */
 #define TRIM_BYTES (1u << 20)
+#define TRIM_TREE_BYTES (64u << 10)
+#define TRIM_HELD_BYTES (64u << 10)
 
-static void give_back_memory(size_t body_len)
+static int grew_heap(const struct codec_batch *items, size_t body_len)
+{
+    return body_len >= TRIM_BYTES ||
+           (items->parsed_tree && body_len >= TRIM_TREE_BYTES) ||
+           items->held_bytes >= TRIM_HELD_BYTES;
+}
+
+static void give_back_memory(int grew)
 {
 #ifdef __GLIBC__
-    if (body_len >= TRIM_BYTES)
+    if (grew)
         malloc_trim(0);
 #else
-    (void)body_len;
+    (void)grew;
 #endif
 }
 
@@ -135,25 +150,27 @@ static int judge_puzzle(struct api_batch *b, size_t i,
     return v->result == API_SOLVED;
 }
 
-/* The givens of item i into *g, parsed for the engine of its kind: 0, or
- * -1 with *p (an item the codec refused, a bad character, bad rules). */
+/* The givens of item i (decoded into b->item) into *g, parsed for the
+ * engine of its kind: 0, or -1 with *p (an item the codec refused, a bad
+ * character, bad rules). */
 static int item_givens(struct api_batch *b, size_t i, struct api_givens *g,
                        struct sudoku_grid *grid, struct codec_problem *p,
                        struct api_problem_text *t)
 {
-    const struct codec_batch_item *it = &b->items.items[i];
+    struct codec_batch_item *it = &b->item;
     size_t bad;
 
+    codec_batch_get(&b->items, i, it);
     *g = (struct api_givens){CODEC_CLASSIC, NULL, NULL, NULL, NULL};
     if (it->status != CODEC_OK) {
         api_decode_problem(it->status, &it->err, p);
         return -1;
     }
-    if (it->variant != NULL) {
+    if (it->is_variant) {
         g->kind = CODEC_VARIANT;
-        g->rules = &it->variant->rules;
+        g->rules = &it->variant.rules;
         g->cover = &b->cover;
-        return api_variant_prepare(it->variant, &b->cover, p, t);
+        return api_variant_prepare(&it->variant, &b->cover, p, t);
     }
     g->grid = it->board.has_grid ? &it->board.grid : grid;
     if (!it->board.has_grid &&
@@ -168,7 +185,7 @@ static int item_givens(struct api_batch *b, size_t i, struct api_givens *g,
 /* Judges item i and appends its result; returns 1 when it was solved. */
 static int judge_item(struct api_batch *b, size_t i)
 {
-    const struct codec_batch_item *it = &b->items.items[i];
+    const struct codec_batch_item *it = &b->item;
     struct api_verdict *v = &b->verdict;
     struct sudoku_grid grid;
     struct api_givens g;
@@ -182,8 +199,8 @@ static int judge_item(struct api_batch *b, size_t i)
     if (item_givens(b, i, &g, &grid, &p, &t) != 0) {
         codec_out_problem(&b->out, i, &p);
     } else if ((solved = judge_puzzle(b, i, &g,
-                                      it->variant ? it->variant->shape
-                                                  : it->board.shape)) < 0) {
+                                      it->is_variant ? it->variant.shape
+                                                     : it->board.shape)) < 0) {
         unjudged_problem(b->ctx, solved == -2, &p, &t);
         codec_out_problem(&b->out, i, &p);
         return 0; /* not judged: not counted as a result */
@@ -233,13 +250,14 @@ static struct api_batch *batch_open(const struct api_context *ctx,
         }
         api_respond_problem(resp, &p);
         free(b);
-        give_back_memory(req->body_len); /* a tree may have been built */
+        /* a tree may have been built */
+        give_back_memory(req->body_len >= TRIM_TREE_BYTES);
         return NULL;
     }
-    give_back_memory(req->body_len); /* the tree is gone */
+    b->grew = grew_heap(&b->items, req->body_len);
+    give_back_memory(b->items.parsed_tree && b->grew); /* the tree is gone */
     b->ctx = ctx;
     b->ndjson = ndjson;
-    b->body_len = req->body_len;
     b->gone = req->gone;
     b->gone_arg = req->gone_arg;
     b->asked_us = clock_now_us();
@@ -285,15 +303,16 @@ char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
 
 void api_batch_free(struct api_batch *b)
 {
-    size_t len, body_len;
+    size_t len;
+    int grew;
 
     if (b == NULL)
         return;
-    body_len = b->body_len;
+    grew = b->grew;
     free(codec_out_take(&b->out, &len));
     codec_batch_free(&b->items);
     free(b);
-    give_back_memory(body_len);
+    give_back_memory(grew);
 }
 
 /* A caller that can stream gets the batch itself in resp->stream and pulls

@@ -565,8 +565,35 @@ char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
                : NULL;
 }
 
-/* "rules": the rules a generated puzzle obeys, as a /solve body takes them
- * (the regions as a map in rows). */
+/* "extra_regions": each extra group as an array of [row, column] pairs,
+ * the way read_extra takes them; nothing when there is none. 0 when out of
+ * memory. */
+static int add_extra(cJSON *rules, const struct cover_rules *r)
+{
+    cJSON *all, *grp, *pair;
+
+    if (r->nextra == 0)
+        return 1;
+    if ((all = cJSON_AddArrayToObject(rules, "extra_regions")) == NULL)
+        return 0;
+    for (unsigned g = 0; g < r->nextra; g++) {
+        if ((grp = cJSON_CreateArray()) == NULL)
+            return 0;
+        cJSON_AddItemToArray(all, grp);
+        for (unsigned k = 0; k < r->extra[g].ncells; k++) {
+            unsigned cell = r->extra[g].cell[k];
+            int rc[2] = {(int)(cell / r->n), (int)(cell % r->n)};
+            if ((pair = cJSON_CreateIntArray(rc, 2)) == NULL)
+                return 0;
+            cJSON_AddItemToArray(grp, pair);
+        }
+    }
+    return 1;
+}
+
+/* "rules": every rule a generated puzzle obeys, as a /solve body takes
+ * them (the regions as a map in rows), so that "rules" plus "puzzle" is a
+ * /solve body with the one solution. */
 static int add_rules(cJSON *obj, const struct cover_rules *r)
 {
     cJSON *rules = cJSON_AddObjectToObject(obj, "rules"), *box;
@@ -575,7 +602,8 @@ static int add_rules(cJSON *obj, const struct cover_rules *r)
     if (rules == NULL ||
         !cJSON_AddBoolToObject(rules, "diagonals", r->diagonals) ||
         !cJSON_AddBoolToObject(rules, "anti_knight", r->anti_knight) ||
-        !cJSON_AddBoolToObject(rules, "anti_king", r->anti_king))
+        !cJSON_AddBoolToObject(rules, "anti_king", r->anti_king) ||
+        !add_extra(rules, r))
         return 0;
     if (!r->has_regions)
         return (box = cJSON_AddObjectToObject(rules, "box")) != NULL &&

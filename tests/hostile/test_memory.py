@@ -1,7 +1,8 @@
 # test_memory.py - the memory bound under the default flags, driven to its
 # worst case: every connection holding nearly a full header buffer, many
 # connections each sending a nearly complete 4 MiB batch body, and the
-# costliest batch bodies parsed. The peak resident size (VmHWM) must stay
+# costliest batch bodies parsed; and the memory of each board of a batch,
+# with batches of 10,000 one-character boards, one and four at once. The peak resident size (VmHWM) must stay
 # under the formula in docs/operations.md, and under a real 128 MiB memory limit (a
 # cgroup) the daemon must not be killed.
 import json
@@ -30,17 +31,19 @@ def status(pid):
 
 
 def bound(max_connections=1000, max_buffered=32 * MiB, batch_workers=1,
-          max_batch=10000, max_batch_body=BATCH_BODY):
-    """The worst case of docs/operations.md (Limits): 16 MiB for the program, its threads and
-    allocator slack; 20 KiB a connection (libmicrohttpd's 16 KiB buffer and
-    the request's state) up to the hard limit; the bodies held; and per
-    running batch what its decoded boards, its parse and its answer may
-    cost beyond its body: 424 n + 112 (10 n + 32) + 2 L + 1.3 MiB."""
+          max_batch=10000, max_batch_body=BATCH_BODY, threads=2):
+    """The worst case of docs/operations.md ("Memory in all"): 16 MiB for
+    the program, its threads and allocator slack; 20 KiB a connection
+    (libmicrohttpd's 16 KiB buffer and the request's state) up to the hard
+    limit; the bodies held; per running batch what its records, its parse,
+    its answer and one search may cost beyond its body:
+    1536 n + 3 L + 1.3 MiB + 0.5 MiB; and per event loop one search of
+    the generic or logic engine, 0.5 MiB (hostile.Daemon runs 2 loops)."""
     conn_limit = max_connections + 16 + max_connections // 8
     n, body = max_batch, max_batch_body
-    batch = 424 * n + 112 * (10 * n + 32) + 2 * body + 1.3 * MiB
+    batch = 1536 * n + 3 * body + 1.3 * MiB + 0.5 * MiB
     return (16 * MiB + conn_limit * 20 * 1024 + max_buffered +
-            batch_workers * batch)
+            batch_workers * batch + threads * 0.5 * MiB)
 
 
 def hold_headers(port, n, out):
@@ -175,40 +178,139 @@ def plain(binary, results):
 CGROUP = "/sys/fs/cgroup/memory"
 
 
+def make_group():
+    """A new memory cgroup limited to 128 MiB (cgroup v1 here; v2 where
+    that is what the machine has): its path and the file to write a pid
+    into, or None when there is no writable one (needs root)."""
+    if os.path.isdir(CGROUP) and os.access(CGROUP, os.W_OK):
+        group = os.path.join(CGROUP, "sudokud-hostile-%d" % os.getpid())
+        limit_file = "memory.limit_in_bytes"
+    elif os.access("/sys/fs/cgroup/cgroup.subtree_control", os.W_OK):
+        group = "/sys/fs/cgroup/sudokud-hostile-%d" % os.getpid()
+        limit_file = "memory.max"
+    else:
+        return None
+    os.mkdir(group)
+    with open(os.path.join(group, limit_file), "w") as f:
+        f.write(str(128 * MiB))
+    return group
+
+
+def remove_group(group):
+    for _ in range(50):
+        try:
+            os.rmdir(group)
+            break
+        except OSError:
+            time.sleep(0.1)
+
+
+def enter_group(group, pid):
+    with open(os.path.join(group, "cgroup.procs"), "w") as f:
+        f.write(str(pid))
+
+
 def limited(binary, results):
-    """The same under a 128 MiB cgroup limit (cgroup v1 here; v2 where
-    that is what the machine has): the daemon must not be killed."""
+    """The same under a 128 MiB cgroup limit: the daemon must not be
+    killed."""
     results.case = "memory bound, 128 MiB cgroup"
     if sanitized(binary):
         print("   skip: a sanitizer build does not fit 128 MiB")
         return
-    if os.path.isdir(CGROUP) and os.access(CGROUP, os.W_OK):
-        group = os.path.join(CGROUP, "sudokud-hostile-%d" % os.getpid())
-        limit_file, procs = "memory.limit_in_bytes", "cgroup.procs"
-    elif os.access("/sys/fs/cgroup/cgroup.subtree_control", os.W_OK):
-        group = "/sys/fs/cgroup/sudokud-hostile-%d" % os.getpid()
-        limit_file, procs = "memory.max", "cgroup.procs"
-    else:
+    group = make_group()
+    if group is None:
         print("   skip: no writable memory cgroup here (needs root)")
         return
-    os.mkdir(group)
     try:
-        with open(os.path.join(group, limit_file), "w") as f:
-            f.write(str(128 * MiB))
         with hostile.Daemon(binary, ["--access-log", "off"]) as d:
-            with open(os.path.join(group, procs), "w") as f:
-                f.write(str(d.proc.pid))
+            enter_group(group, d.proc.pid)
             drive(d, results)
             results.check(d.alive(), "not killed under the limit")
     finally:
-        for _ in range(50):
-            try:
-                os.rmdir(group)
-                break
-            except OSError:
-                time.sleep(0.1)
+        remove_group(group)
+
+
+# ---------------------------------------------------------------------------
+# Memory per board (issue 28, finding 3): a 40 KB NDJSON batch of "1"
+# lines, 10,000 boards that each fail, once gave each board a 3 KB heap
+# structure: peak +33 MB and 29 MB left resident, and four at once with
+# --batch-workers 4 peaked at 140 MB and left 122 MB, past a 128 MiB limit.
+# ---------------------------------------------------------------------------
+
+ONE_CHAR_LINES = 10000          # --max-batch's default
+ONE_PEAK = 10 * MiB             # peak rise allowed for one such batch
+FOUR_PEAK = 24 * MiB            # and for four at once
+LEFT = 4 * MiB                  # resident above the start, once answered
+
+
+def one_char_batch(port, out):
+    body = b'"1"\n' * ONE_CHAR_LINES
+    r, rd = hostile.exchange(port, hostile.request(
+        "POST", "/solve/batch", [("Content-Type", "application/x-ndjson"),
+                                 ("Content-Length", str(len(body))),
+                                 ("Connection", "close")], body), wait=60)
+    rd.sock.close()
+    out.append((r.status, (r.body or b"").count(b"\n")))
+
+
+def one_char_boards(binary, results, workers, group=None):
+    """`workers` batches of 10,000 one-character boards at once, on a
+    daemon with --batch-workers `workers` (in `group` when given): each
+    answered in full, the peak and what is left resident within bounds."""
+    results.case = "memory per board, %d at once%s" % (
+        workers, ", 128 MiB cgroup" if group else "")
+    with hostile.Daemon(binary, ["--access-log", "off", "--batch-workers",
+                                 str(workers)]) as d:
+        pid = d.proc.pid
+        if group:
+            enter_group(group, pid)
+        hostile.get(d.port, "/livez")
+        base = status(pid)
+        out = []
+        threads = [threading.Thread(target=one_char_batch, args=(d.port, out))
+                   for _ in range(workers)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        results.check(out == [(200, ONE_CHAR_LINES)] * workers,
+                      "every batch answered, a result per board", repr(out))
+        if not results.check(d.alive(), "not killed"):
+            return
+        peak = status(pid)["VmHWM"] - base["VmHWM"]
+        # the memory goes back once the batches are over
+        end = time.monotonic() + 5
+        while (status(pid)["VmRSS"] - base["VmRSS"] > LEFT and
+               time.monotonic() < end):
+            time.sleep(0.1)
+        left = status(pid)["VmRSS"] - base["VmRSS"]
+        print("   %d batch%s of %d one-character boards (%d bytes each): "
+              "VmHWM +%.1f MiB, VmRSS +%.1f MiB after"
+              % (workers, "es" if workers > 1 else "", ONE_CHAR_LINES,
+                 4 * ONE_CHAR_LINES, peak / MiB, left / MiB), flush=True)
+        if sanitized(binary):
+            print("   skip: the sizes of a sanitizer build")
+            return
+        limit = ONE_PEAK if workers == 1 else FOUR_PEAK
+        results.check(peak <= limit, "peak rise at most %.0f MiB" %
+                      (limit / MiB), "+%.1f MiB" % (peak / MiB))
+        results.check(left <= LEFT, "at most %.0f MiB left resident" %
+                      (LEFT / MiB), "+%.1f MiB" % (left / MiB))
+
+
+def per_board(binary, results):
+    one_char_boards(binary, results, 1)
+    one_char_boards(binary, results, 4)
+    group = None if sanitized(binary) else make_group()
+    if group is None:
+        return
+    try:
+        one_char_boards(binary, results, 4, group)
+    finally:
+        remove_group(group)
 
 
 def run(binary, results):
+    per_board(binary, results)
     plain(binary, results)
     limited(binary, results)
