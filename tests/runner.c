@@ -33,6 +33,7 @@ static const struct suite suites[] = {
     {"cli_variant", test_cli_variant},
     {"layers", test_layers},
     {"serate", test_serate},
+    {"budget", test_budget},
 };
 
 static int wanted(const char *name, int argc, char **argv)

@@ -36,6 +36,7 @@ int test_cli_variant(unsigned *ntests);
 int test_cover(unsigned *ntests);
 int test_layers(unsigned *ntests);
 int test_serate(unsigned *ntests);
+int test_budget(unsigned *ntests);
 
 /* Parts of a suite, each a cmocka group of its own with the same contract
  * as a suite; the runner knows only the suite, whose function runs them
