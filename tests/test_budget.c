@@ -237,6 +237,58 @@ static void batch_of_heavy_boards_stops_at_its_cpu_budget(void **state)
                  BATCH_MS);
 }
 
+/* The tests' 17-given classic board without a solution: 200,998 nodes
+ * to refute, about 50 ms. */
+#define HARD                                                                   \
+    "\"41...9.8...................3..1.8........47.........69.47....3..83.4"   \
+    "....1........\"\n"
+
+/* The classic solver reads no clock; in a batch its nodes are cut to what
+ * the batch's CPU has left (2,000 a ms): with 20 ms for the batch, the
+ * first hard board is cut short by the batch, and every board answers
+ * batch_budget_exhausted naming --max-batch-ms. */
+static void classic_batch_stops_at_its_cpu_budget(void **state)
+{
+    static const struct api_context c = {.max_nodes = 10000000,
+                                         .max_body = 16384,
+                                         .max_batch = 100,
+                                         .max_batch_body = 1 << 20,
+                                         .max_search_ms = 450,
+                                         .max_batch_ms = 20};
+    char body[20 * 90] = "";
+    struct api_request req = {.method = "POST",
+                              .path = "/solve/batch",
+                              .content_type = "application/x-ndjson",
+                              .body = body};
+    struct api_response r;
+    int n = 0;
+    double t0, used;
+
+    (void)state;
+    for (int i = 0; i < 20; i++)
+        strcat(body, HARD);
+    req.body_len = strlen(body);
+    memset(&r, 0, sizeof(r));
+    t0 = thread_cpu_ms();
+    api_handle(&c, &req, &r);
+    used = thread_cpu_ms() - t0;
+    assert_int_equal(r.status, 200);
+    for (char *line = strtok(r.body, "\n"); line; line = strtok(NULL, "\n")) {
+        cJSON *item = cJSON_Parse(line),
+              *p = cJSON_GetObjectItem(item, "problem");
+        assert_string_equal(cJSON_GetObjectItem(p, "code")->valuestring,
+                            "batch_budget_exhausted");
+        assert_non_null(strstr(cJSON_GetObjectItem(p, "detail")->valuestring,
+                               "--max-batch-ms"));
+        cJSON_Delete(item);
+        n++;
+    }
+    api_response_free(&r);
+    assert_int_equal(n, 20);
+    if (used > SLACK * 20 + 10)
+        fail_msg("the batch used %.1f ms of CPU for a budget of 20 ms", used);
+}
+
 int test_budget(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +297,7 @@ int test_budget(unsigned *ntests)
         cmocka_unit_test(killer_search_without_end_stops_at_its_cpu_deadline),
         cmocka_unit_test(past_deadline_stops_at_the_root_and_nodes_stay_exact),
         cmocka_unit_test(batch_of_heavy_boards_stops_at_its_cpu_budget),
+        cmocka_unit_test(classic_batch_stops_at_its_cpu_budget),
     };
 
     *ntests = TESTS_COUNT(tests);

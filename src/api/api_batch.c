@@ -95,11 +95,12 @@ static uint64_t batch_deadline(const struct api_batch *b)
     return b->cpu_start + b->ctx->max_batch_ms * 1000000ull;
 }
 
-/* The budget of the next search of a puzzle of `kind` into *sb: 1, or 0
- * (*by_cpu: which budget) when the batch's budget is spent, -1 when the
- * server is stopping the batch. */
+/* The budget of the next search of a puzzle of `kind` into *sb (*own:
+ * its nodes before the batch's cut them): 1, or 0 (*by_cpu: which budget)
+ * when the batch's budget is spent, -1 when the server is stopping the
+ * batch. */
 static int next_budget(const struct api_batch *b, enum codec_kind kind,
-                       struct search_budget *sb, int *by_cpu)
+                       struct search_budget *sb, uint64_t *own, int *by_cpu)
 {
     const struct api_context *ctx = b->ctx;
     uint64_t deadline = batch_deadline(b);
@@ -108,6 +109,7 @@ static int next_budget(const struct api_batch *b, enum codec_kind kind,
         atomic_load_explicit(ctx->stop, memory_order_relaxed))
         return -1;
     *sb = api_search_budget(ctx, kind, ctx->max_nodes);
+    *own = sb->max_nodes;
     *by_cpu = 0;
     if (ctx->max_batch_nodes > 0) {
         if (b->nodes_left == 0)
@@ -128,13 +130,11 @@ static int next_budget(const struct api_batch *b, enum codec_kind kind,
 /* Takes a search's nodes from the batch's budget; a search cut by the
  * batch's budget (of nodes or of CPU), not by its own, gets the problem
  * that says so. */
-static void spend(struct api_batch *b, enum codec_kind kind,
+static void spend(struct api_batch *b, uint64_t own,
                   const struct search_budget *sb, const struct api_verdict *v,
                   struct codec_problem *p, struct api_problem_text *t)
 {
     const struct api_context *ctx = b->ctx;
-    uint64_t own =
-        kind == CODEC_KILLER ? ctx->max_killer_nodes : ctx->max_nodes;
 
     if (ctx->max_batch_nodes > 0)
         b->nodes_left -=
@@ -157,12 +157,13 @@ static int judge_puzzle(struct api_batch *b, size_t i,
 {
     struct api_verdict *v = &b->verdict;
     struct search_budget sb;
-    int go = next_budget(b, g->kind, &sb, by_cpu);
+    uint64_t own = 0;
+    int go = next_budget(b, g->kind, &sb, &own, by_cpu);
 
     if (go <= 0)
         return go - 1; /* -1: out of budget, -2: stopping */
     api_judge_within(b->ctx, &sb, g, v);
-    spend(b, g->kind, &sb, v, &v->problem, &v->text);
+    spend(b, own, &sb, v, &v->problem, &v->text);
     if (v->result != API_SOLVED)
         codec_out_problem(&b->out, i, &v->problem);
     else if (g->kind == CODEC_VARIANT)

@@ -190,7 +190,8 @@ enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
 
 /* The budget of one search of a puzzle of `kind` under ctx, starting now:
  * max_nodes (a killer's: ctx->max_killer_nodes), and ctx->max_search_ms
- * of this thread's CPU (none when 0). */
+ * of this thread's CPU (none when 0); for a classic one, that CPU as
+ * nodes (API_CLASSIC_NODES_PER_MS), without reading the clock. */
 struct search_budget api_search_budget(const struct api_context *ctx,
                                        enum codec_kind kind,
                                        uint64_t max_nodes);
@@ -212,8 +213,9 @@ enum api_count_status {
 
 /* The engine of g's kind counts g's solutions up to 2 within *b (the
  * solution into v when there is one, v->stats, and on API_COUNT_BUDGET
- * v->cpu_out). The classic solver reads no clock: its nodes are capped at
- * what the CPU left buys at API_CLASSIC_NODES_PER_MS. */
+ * v->cpu_out). The classic solver reads no clock: when b has a deadline
+ * (a batch's), its nodes are capped at what the CPU left buys at
+ * API_CLASSIC_NODES_PER_MS. */
 enum api_count_status api_count(const struct api_givens *g,
                                 const struct search_budget *b,
                                 struct api_verdict *v, unsigned *count);
