@@ -36,6 +36,7 @@ static const struct suite suites[] = {
     {"serate", test_serate},
     {"teach", test_teach},
     {"api_teach", test_api_teach},
+    {"budget", test_budget},
 };
 
 static int wanted(const char *name, int argc, char **argv)

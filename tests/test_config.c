@@ -18,9 +18,21 @@
 #define ERRLEN 256
 
 static const char *const env_names[] = {
-    "PORT",       "BIND",          "THREADS",         "MAX_BODY",   "MAX_NODES",
-    "TIMEOUT",    "DRAIN_TIMEOUT", "MAX_CONNECTIONS", "MAX_PER_IP", "LOG_LEVEL",
-    "ACCESS_LOG", "CORS_ORIGINS",  "MAX_BATCH_NODES",
+    "PORT",
+    "BIND",
+    "THREADS",
+    "MAX_BODY",
+    "MAX_NODES",
+    "TIMEOUT",
+    "DRAIN_TIMEOUT",
+    "MAX_CONNECTIONS",
+    "MAX_PER_IP",
+    "LOG_LEVEL",
+    "ACCESS_LOG",
+    "CORS_ORIGINS",
+    "MAX_BATCH_NODES",
+    "MAX_SEARCH_MS",
+    "MAX_BATCH_MS",
 };
 #define NENV (sizeof(env_names) / sizeof(env_names[0]))
 
@@ -135,6 +147,8 @@ static void defaults(void **state)
     assert_int_equal(cfg.drain_timeout, 25);
     assert_int_equal(cfg.max_connections, 1000);
     assert_int_equal(cfg.max_batch_nodes, 20000000);
+    assert_int_equal(cfg.max_search_ms, 450);
+    assert_int_equal(cfg.max_batch_ms, 5000);
 }
 
 /* With no flags and no environment, parsing changes nothing. */
@@ -217,6 +231,30 @@ static void flag_numbers(void **state)
     assert_int_equal(cfg.max_batch_nodes, 1000);
     parse_ok(&cfg, ARGS("--max-batch-nodes=1000000000000"));
     assert_true(cfg.max_batch_nodes == UINT64_C(1000000000000));
+}
+
+/* The CPU budgets: of one search and of one batch, in ms, from 1 to ten
+ * minutes and to an hour; the node bounds keep working beside them. */
+static void cpu_budget_flags_take_milliseconds(void **state)
+{
+    struct config cfg;
+
+    (void)state;
+    parse_ok(&cfg, ARGS("--max-search-ms", "1"));
+    assert_int_equal(cfg.max_search_ms, 1);
+    parse_ok(&cfg, ARGS("--max-search-ms=600000"));
+    assert_int_equal(cfg.max_search_ms, 600000);
+    parse_ok(&cfg, ARGS("--max-batch-ms", "1", "--max-batch-nodes", "5000"));
+    assert_int_equal(cfg.max_batch_ms, 1);
+    assert_int_equal(cfg.max_batch_nodes, 5000);
+    parse_ok(&cfg, ARGS("--max-batch-ms=3600000", "--max-nodes", "2000"));
+    assert_int_equal(cfg.max_batch_ms, 3600000);
+    assert_int_equal(cfg.max_nodes, 2000);
+    setenv("MAX_SEARCH_MS", "250", 1);
+    setenv("MAX_BATCH_MS", "1500", 1);
+    parse_ok(&cfg, ARGS("--max-batch-ms", "1600"));
+    assert_int_equal(cfg.max_search_ms, 250);
+    assert_int_equal(cfg.max_batch_ms, 1600); /* the flag wins */
 }
 
 static void flag_max_body_suffixes(void **state)
@@ -356,6 +394,22 @@ static void error_bad_numbers(void **state)
                 PARTS("--max-batch-nodes", "1000000000001"));
 }
 
+static void cpu_budget_flags_refuse_bad_values(void **state)
+{
+    (void)state;
+    parse_error(ARGS("--max-search-ms", "0"), PARTS("--max-search-ms", "'0'"));
+    parse_error(ARGS("--max-search-ms", "600001"),
+                PARTS("--max-search-ms", "600001"));
+    parse_error(ARGS("--max-search-ms", "0.5"),
+                PARTS("--max-search-ms", "0.5"));
+    parse_error(ARGS("--max-search-ms", "1K"), PARTS("--max-search-ms", "1K"));
+    parse_error(ARGS("--max-batch-ms", "0"), PARTS("--max-batch-ms", "'0'"));
+    parse_error(ARGS("--max-batch-ms", "3600001"),
+                PARTS("--max-batch-ms", "3600001"));
+    parse_error(ARGS("--max-batch-ms", "-5"), PARTS("--max-batch-ms", "-5"));
+    parse_error(ARGS("--max-batch-ms"), PARTS("--max-batch-ms", "value"));
+}
+
 static void error_bad_max_body(void **state)
 {
     (void)state;
@@ -398,11 +452,23 @@ static void error_bad_env(void **state)
     static const struct {
         const char *name, *value;
     } cases[] = {
-        {"PORT", "abc"},          {"PORT", "65536"},  {"PORT", "-1"},
-        {"BIND", "nowhere"},      {"THREADS", "0"},   {"THREADS", "many"},
-        {"MAX_BODY", "1G"},       {"MAX_BODY", "10"}, {"MAX_NODES", "-5"},
-        {"MAX_NODES", "12e3"},    {"TIMEOUT", "x"},   {"DRAIN_TIMEOUT", "3601"},
+        {"PORT", "abc"},
+        {"PORT", "65536"},
+        {"PORT", "-1"},
+        {"BIND", "nowhere"},
+        {"THREADS", "0"},
+        {"THREADS", "many"},
+        {"MAX_BODY", "1G"},
+        {"MAX_BODY", "10"},
+        {"MAX_NODES", "-5"},
+        {"MAX_NODES", "12e3"},
+        {"TIMEOUT", "x"},
+        {"DRAIN_TIMEOUT", "3601"},
         {"MAX_CONNECTIONS", "0"},
+        {"MAX_SEARCH_MS", "0"},
+        {"MAX_SEARCH_MS", "5s"},
+        {"MAX_BATCH_MS", "x"},
+        {"MAX_BATCH_MS", "3600001"},
     };
     struct config cfg;
     char err[ERRLEN];
@@ -579,6 +645,8 @@ int test_config(unsigned *ntests)
         T(env_every_variable),
         T(flags_override_env),
         T(error_bad_numbers),
+        T(cpu_budget_flags_take_milliseconds),
+        T(cpu_budget_flags_refuse_bad_values),
         T(error_bad_max_body),
         T(error_bad_bind),
         T(error_unknown_and_missing),

@@ -20,6 +20,10 @@ const char *api_route_label(size_t route);
 struct api_context {
     uint64_t max_nodes;        /* node budget of one search */
     uint64_t max_killer_nodes; /* node budget of one killer search */
+    unsigned max_search_ms;    /* CPU ms of one search, any engine (the
+                                  thread's clock); 0: no bound */
+    unsigned max_batch_ms;     /* CPU ms of one batch, parse, searches and
+                                  encoding; 0: no bound */
     size_t max_body;           /* request-body limit, for the 413 message */
     const char *cors_origins; /* "*", "https://a,https://b", or NULL: no CORS */
     size_t max_batch;         /* puzzles in one POST /solve/batch */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "sudoku.h" /* struct sudoku_stats */
 
 #define COVER_MAX_N 25
@@ -26,7 +27,8 @@ enum cover_status {
                           into n connected regions of n cells */
     COVER_BAD_EXTRA,   /* an extra group that is empty, longer than n,
                           names a cell twice or one off the grid */
-    COVER_BUDGET,      /* the node budget ran out before the search ended */
+    COVER_BUDGET,      /* the budget (nodes or CPU time) ran out before the
+                          search ended */
     COVER_NO_MEMORY,
     COVER_NO_SOLUTION, /* cover_generate: no grid obeys these rules (e.g.
                           4x4 with diagonals and anti-king) */
@@ -119,6 +121,15 @@ enum cover_status cover_count(const struct cover_rules *r,
                               const struct cover_grid *puzzle, unsigned limit,
                               uint64_t max_nodes, struct cover_grid *solution,
                               unsigned *count, struct sudoku_stats *stats);
+
+/* cover_count within *budget (budget.h): its nodes and its deadline on the
+ * calling thread's CPU clock, COVER_BUDGET when either runs out
+ * (search_budget_by_nodes says which). */
+enum cover_status
+cover_count_budget(const struct cover_rules *r, const struct cover_grid *puzzle,
+                   unsigned limit, const struct search_budget *budget,
+                   struct cover_grid *solution, unsigned *count,
+                   struct sudoku_stats *stats);
 
 /* 1 when `solution` is complete, obeys r and keeps every given of puzzle. */
 int cover_is_solution_of(const struct cover_rules *r,

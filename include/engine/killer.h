@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "budget.h"
 #include "sudoku.h"
 
 /* A list never holds more cells (of all its cages together) or cages than
@@ -42,7 +43,8 @@ enum killer_status {
     KILLER_TOTAL_NOT_405,     /* the cages cover the grid; sums total != 405 */
     KILLER_GIVEN_CONFLICT,    /* a cage's givens repeat a digit or make its
                                  sum unreachable */
-    KILLER_BUDGET,            /* killer_count: the node budget ran out */
+    KILLER_BUDGET,            /* killer_count: the budget (nodes or CPU
+                                 time) ran out */
     KILLER_BAD_TEXT,          /* killer_parse: not in the text format */
 };
 
@@ -126,5 +128,12 @@ enum killer_status killer_count(const struct sudoku_grid *puzzle,
                                 uint64_t max_nodes,
                                 struct sudoku_grid *solution, unsigned *count,
                                 struct sudoku_stats *stats);
+
+/* killer_count within *budget (budget.h): its nodes and its deadline on
+ * the calling thread's CPU clock, KILLER_BUDGET when either runs out. */
+enum killer_status killer_count_budget(
+    const struct sudoku_grid *puzzle, const struct killer_cages *k,
+    unsigned limit, const struct search_budget *budget,
+    struct sudoku_grid *solution, unsigned *count, struct sudoku_stats *stats);
 
 #endif

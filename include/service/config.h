@@ -21,6 +21,7 @@ struct config {
     size_t max_body;            /* request-body limit in bytes */
     uint64_t max_nodes;         /* node budget of one search */
     uint64_t max_killer_nodes;  /* node budget of one killer search */
+    unsigned max_search_ms;     /* CPU ms of one search, any engine */
     unsigned max_logic_ms;      /* time budget of one logic request, ms */
     unsigned timeout;           /* idle connection timeout, seconds */
     unsigned header_timeout;    /* headers complete within, seconds */
@@ -35,6 +36,8 @@ struct config {
     unsigned max_batch;                 /* puzzles in one POST /solve/batch */
     size_t max_batch_body;    /* bytes of one POST /solve/batch body */
     uint64_t max_batch_nodes; /* search nodes of one batch, all puzzles */
+    unsigned max_batch_ms;    /* CPU ms of one batch: parse, searches,
+                                 answer */
     unsigned batch_workers;   /* threads that solve batches */
     unsigned batch_queue;     /* batches waiting for a worker, at most */
     unsigned workers;         /* threads for requests past a loop's slice */
@@ -62,12 +65,12 @@ void config_init(struct config *cfg);
 
 /* Applies the environment (each setting's variable, listed by
  * config_usage: PORT, BIND, THREADS, MAX_BODY, MAX_NODES, MAX_KILLER_NODES,
- * TIMEOUT, HEADER_TIMEOUT, BODY_MIN_RATE, MAX_BUFFERED, DRAIN_TIMEOUT,
- * MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH, MAX_BATCH_BODY, MAX_BATCH_NODES,
- * BATCH_WORKERS, BATCH_QUEUE, WORKERS, WORKER_QUEUE, LOG_LEVEL, ACCESS_LOG,
- * CORS_ORIGINS), then the flags of argv, to *cfg. On CONFIG_ERROR a one-line
- * message naming the setting and the bad value is written to err (errlen bytes)
- * and *cfg may be partly changed. */
+ * MAX_SEARCH_MS, TIMEOUT, HEADER_TIMEOUT, BODY_MIN_RATE, MAX_BUFFERED,
+ * DRAIN_TIMEOUT, MAX_CONNECTIONS, MAX_PER_IP, MAX_BATCH, MAX_BATCH_BODY,
+ * MAX_BATCH_MS, MAX_BATCH_NODES, BATCH_WORKERS, BATCH_QUEUE, WORKERS,
+ * WORKER_QUEUE, LOG_LEVEL, ACCESS_LOG, CORS_ORIGINS), then the flags of argv,
+ * to *cfg. On CONFIG_ERROR a one-line message naming the setting and the bad
+ * value is written to err (errlen bytes) and *cfg may be partly changed. */
 enum config_status config_parse(struct config *cfg, int argc, char **argv,
                                 char *err, size_t errlen);
 

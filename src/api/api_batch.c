@@ -1,9 +1,10 @@
 /* api_batch.c - POST /solve/batch: many boards in one request, as a JSON
  * object {"boards": [...]} or as NDJSON, answered in input order with one
  * result per board (a solution, or a problem with its code). The http module
- * runs this route on its job pool, not on an event loop. A batch's
- * searches share one node budget, and a stop flag ends it between puzzles:
- * what it did not judge gets a problem, and the answer is still whole. */
+ * runs this route on its job pool, not on an event loop. A batch has one
+ * budget of CPU time (and one of nodes) for its parse, searches and
+ * encoding, and a stop flag ends it between puzzles: what it did not judge
+ * gets a problem, and the answer is still whole. */
 #include <stdio.h>
 #include <stdlib.h>
 #ifdef __GLIBC__
@@ -22,9 +23,11 @@
 #define NDJSON_TYPE "application/x-ndjson"
 
 /* A batch being answered: its puzzles, how far it has got, the answer.
- * A batch has a budget of search nodes for all its puzzles together
- * (--max-batch-nodes): each search gets what is left of it, up to
- * --max-nodes, so the whole batch never costs more than the budget. */
+ * A batch has a budget of CPU time (--max-batch-ms), counted on the
+ * thread's CPU clock over every call that works on it (its decoding
+ * included), and one of search nodes (--max-batch-nodes): each search gets
+ * what is left of both, up to its own (--max-search-ms, --max-nodes), so
+ * the whole batch never costs much more than its budget. */
 struct api_batch {
     const struct api_context *ctx;
     struct codec_batch items;
@@ -32,6 +35,9 @@ struct api_batch {
     uint64_t solve_us;
     uint64_t nodes_left; /* of the batch's budget */
     int grew;            /* the heap: trim at the end (grew_heap) */
+    uint64_t cpu_used;   /* ns of CPU the batch used in earlier calls */
+    uint64_t cpu_start;  /* in this call: the thread's CPU clock when the
+                            batch would have started, had it run here */
     int ndjson;
     int (*gone)(void *arg); /* the request's: has the client hung up? */
     void *gone_arg;
@@ -71,10 +77,10 @@ static void give_back_memory(int grew)
 #endif
 }
 
-/* The problem of a puzzle the batch did not judge: its budget was spent,
- * or the server is shutting down. */
+/* The problem of a puzzle the batch did not judge: its budget (CPU time
+ * when by_cpu, else nodes) was spent, or the server is shutting down. */
 static void unjudged_problem(const struct api_context *ctx, int stopping,
-                             struct codec_problem *p,
+                             int by_cpu, struct codec_problem *p,
                              struct api_problem_text *t)
 {
     if (stopping) {
@@ -83,64 +89,100 @@ static void unjudged_problem(const struct api_context *ctx, int stopping,
                            "batch before judging this puzzle; send it again");
         return;
     }
-    snprintf(t->detail, sizeof(t->detail),
-             "the batch used its budget of %llu search nodes "
-             "(--max-batch-nodes) before settling this puzzle; send it again "
-             "in another batch",
-             (unsigned long long)ctx->max_batch_nodes);
+    if (by_cpu)
+        snprintf(t->detail, sizeof(t->detail),
+                 "the batch used its %u ms of CPU time (--max-batch-ms) "
+                 "before settling this puzzle; send it again in another "
+                 "batch",
+                 ctx->max_batch_ms);
+    else
+        snprintf(t->detail, sizeof(t->detail),
+                 "the batch used its budget of %llu search nodes "
+                 "(--max-batch-nodes) before settling this puzzle; send it "
+                 "again in another batch",
+                 (unsigned long long)ctx->max_batch_nodes);
     codec_problem_init(p, CODEC_PROBLEM_BATCH_BUDGET_EXHAUSTED, t->detail);
-    p->limit = (long long)ctx->max_batch_nodes;
+    p->limit =
+        by_cpu ? (long long)ctx->max_batch_ms : (long long)ctx->max_batch_nodes;
 }
 
-/* The node budget of the next search into *max_nodes: 1, or 0 when the
- * batch's budget is spent, -1 when the server is stopping the batch. */
-static int next_budget(const struct api_batch *b, uint64_t *max_nodes)
+/* The batch's CPU deadline on this thread's clock; 0: none. */
+static uint64_t batch_deadline(const struct api_batch *b)
+{
+    if (b->ctx->max_batch_ms == 0)
+        return 0;
+    return b->cpu_start + b->ctx->max_batch_ms * 1000000ull;
+}
+
+/* The budget of the next search of a puzzle of `kind` into *sb (*own:
+ * its nodes before the batch's cut them): 1, or 0 (*by_cpu: which budget)
+ * when the batch's budget is spent, -1 when the server is stopping the
+ * batch. */
+static int next_budget(const struct api_batch *b, enum codec_kind kind,
+                       struct search_budget *sb, uint64_t *own, int *by_cpu)
 {
     const struct api_context *ctx = b->ctx;
+    uint64_t deadline = batch_deadline(b);
 
     if (ctx->stop != NULL &&
         atomic_load_explicit(ctx->stop, memory_order_relaxed))
         return -1;
-    *max_nodes = ctx->max_nodes;
+    *sb = api_search_budget(ctx, kind, ctx->max_nodes);
+    *own = sb->max_nodes;
+    *by_cpu = 0;
     if (ctx->max_batch_nodes > 0) {
         if (b->nodes_left == 0)
             return 0;
-        if (*max_nodes > b->nodes_left) /* >= 1: 0 would mean no bound */
-            *max_nodes = b->nodes_left;
+        if (sb->max_nodes == 0 || sb->max_nodes > b->nodes_left)
+            sb->max_nodes = b->nodes_left; /* >= 1: 0 means no bound */
+    }
+    if (deadline > 0) {
+        *by_cpu = 1;
+        if (search_budget_cpu_ns() >= deadline)
+            return 0;
+        if (sb->cpu_deadline_ns == 0 || sb->cpu_deadline_ns > deadline)
+            sb->cpu_deadline_ns = deadline;
     }
     return 1;
 }
 
 /* Takes a search's nodes from the batch's budget; a search cut by the
- * batch's budget, not by its own, gets the problem that says so. */
-static void spend(struct api_batch *b, uint64_t max_nodes, uint64_t nodes,
-                  enum api_result r, struct codec_problem *p,
-                  struct api_problem_text *t)
+ * batch's budget (of nodes or of CPU), not by its own, gets the problem
+ * that says so. */
+static void spend(struct api_batch *b, uint64_t own,
+                  const struct search_budget *sb, const struct api_verdict *v,
+                  struct codec_problem *p, struct api_problem_text *t)
 {
     const struct api_context *ctx = b->ctx;
 
-    if (ctx->max_batch_nodes == 0)
+    if (ctx->max_batch_nodes > 0)
+        b->nodes_left -=
+            v->stats.nodes < b->nodes_left ? v->stats.nodes : b->nodes_left;
+    if (v->result != API_SEARCH_LIMIT)
         return;
-    b->nodes_left -= nodes < b->nodes_left ? nodes : b->nodes_left;
-    if (r == API_SEARCH_LIMIT && max_nodes < ctx->max_nodes)
-        unjudged_problem(ctx, 0, p, t);
+    if (v->cpu_out && sb->cpu_deadline_ns == batch_deadline(b))
+        unjudged_problem(ctx, 0, 1, p, t);
+    else if (!v->cpu_out && sb->max_nodes != own)
+        unjudged_problem(ctx, 0, 0, p, t);
 }
 
 /* Judges the puzzle g with what is left of the batch's budget and
  * appends its result (its solution in `shape`); returns 1 when solved, 0
- * otherwise, -1 or 0 as next_budget when it was not judged (then nothing
- * is appended). */
+ * otherwise, -1 (budget spent; *by_cpu says which) or -2 (stopping) when
+ * it was not judged (then nothing is appended). */
 static int judge_puzzle(struct api_batch *b, size_t i,
-                        const struct api_givens *g, enum codec_shape shape)
+                        const struct api_givens *g, enum codec_shape shape,
+                        int *by_cpu)
 {
     struct api_verdict *v = &b->verdict;
-    uint64_t max_nodes = 0;
-    int go = next_budget(b, &max_nodes);
+    struct search_budget sb;
+    uint64_t own = 0;
+    int go = next_budget(b, g->kind, &sb, &own, by_cpu);
 
     if (go <= 0)
         return go - 1; /* -1: out of budget, -2: stopping */
-    api_judge(b->ctx, max_nodes, g, v);
-    spend(b, max_nodes, v->stats.nodes, v->result, &v->problem, &v->text);
+    api_judge_within(b->ctx, &sb, g, v);
+    spend(b, own, &sb, v, &v->problem, &v->text);
     if (v->result != API_SOLVED)
         codec_out_problem(&b->out, i, &v->problem);
     else if (g->kind == CODEC_VARIANT)
@@ -191,7 +233,7 @@ static int judge_item(struct api_batch *b, size_t i)
     struct api_givens g;
     struct codec_problem p;
     struct api_problem_text t;
-    int solved;
+    int solved, by_cpu = 0;
 
     v->result = API_INVALID;
     v->took_us = 0;
@@ -200,8 +242,9 @@ static int judge_item(struct api_batch *b, size_t i)
         codec_out_problem(&b->out, i, &p);
     } else if ((solved = judge_puzzle(b, i, &g,
                                       it->is_variant ? it->variant.shape
-                                                     : it->board.shape)) < 0) {
-        unjudged_problem(b->ctx, solved == -2, &p, &t);
+                                                     : it->board.shape,
+                                      &by_cpu)) < 0) {
+        unjudged_problem(b->ctx, solved == -2, by_cpu, &p, &t);
         codec_out_problem(&b->out, i, &p);
         return 0; /* not judged: not counted as a result */
     }
@@ -221,6 +264,7 @@ static struct api_batch *batch_open(const struct api_context *ctx,
     struct codec_error err;
     struct codec_problem p;
     enum codec_status st;
+    uint64_t t0 = search_budget_cpu_ns();
 
     if (req->body_too_large) {
         api_respond_too_large(ctx, ctx->max_batch_body, resp);
@@ -262,6 +306,7 @@ static struct api_batch *batch_open(const struct api_context *ctx,
     b->gone_arg = req->gone_arg;
     b->asked_us = clock_now_us();
     b->nodes_left = ctx->max_batch_nodes;
+    b->cpu_used = search_budget_cpu_ns() - t0; /* the decoding */
     codec_out_begin(&b->out, ndjson);
     return b;
 }
@@ -287,7 +332,10 @@ static int client_gone(struct api_batch *b)
 char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
 {
     size_t end = b->next + n < b->items.n ? b->next + n : b->items.n;
+    char *piece;
 
+    /* The calls may come from different threads: each counts its own. */
+    b->cpu_start = search_budget_cpu_ns() - b->cpu_used;
     for (; b->next < end; b->next++) {
         if (client_gone(b)) { /* nobody to answer: stop here */
             *done = 1;
@@ -298,7 +346,9 @@ char *api_batch_next(struct api_batch *b, size_t n, size_t *len, int *done)
     *done = b->next == b->items.n;
     if (*done)
         codec_out_tail(&b->out, b->items.n, b->solved, b->solve_us);
-    return codec_out_take(&b->out, len);
+    piece = codec_out_take(&b->out, len);
+    b->cpu_used = search_budget_cpu_ns() - b->cpu_start;
+    return piece;
 }
 
 void api_batch_free(struct api_batch *b)

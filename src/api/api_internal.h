@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "api.h"
+#include "budget.h"
 #include "codec.h"
 #include "cover.h"
 #include "killer.h"
@@ -70,8 +71,11 @@ struct api_problem_text {
     char pointer[64];
 };
 
-/* 422 search_limit for a search that used its `budget` of nodes. */
-void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
+/* 422 search_limit for a search that used its `budget` of nodes, or when
+ * cpu_ms is not 0, its cpu_ms of CPU time (--max-search-ms): the detail
+ * says which, and `limit` is that bound (nodes, or ms). */
+void api_search_limit_problem(uint64_t budget, unsigned cpu_ms,
+                              struct codec_problem *p,
                               struct api_problem_text *t);
 
 /* The problem for a codec failure: 400 invalid_json / invalid_request, 422
@@ -150,7 +154,7 @@ enum api_result {
     API_NO_SOLUTION,
     API_MULTIPLE_SOLUTIONS,
     API_INVALID,      /* turned down before the search */
-    API_SEARCH_LIMIT, /* the node budget ran out */
+    API_SEARCH_LIMIT, /* the budget ran out (nodes or CPU time) */
     API_DEFER,        /* ctx->slice: more than a slice of work, for a
                          worker (nothing was counted or answered) */
 };
@@ -167,7 +171,9 @@ struct api_verdict {
     struct sudoku_grid solution;      /* API_SOLVED, CLASSIC and KILLER */
     struct cover_grid cover_solution; /* API_SOLVED, VARIANT */
     struct sudoku_stats stats;
-    uint64_t took_us;             /* search time */
+    uint64_t took_us; /* search time */
+    int cpu_out;      /* API_SEARCH_LIMIT: the CPU deadline ran out, not the
+                         node count */
     struct codec_problem problem; /* otherwise: what to answer */
     struct api_problem_text text;
     struct killer_error cage_error;
@@ -178,10 +184,27 @@ struct api_verdict {
 
 /* Judges a puzzle: for a killer its givens' conflicts and its cages
  * (killer_check) first; then the engine of its kind counts to 2 within
- * max_nodes (a killer: ctx->max_killer_nodes); a count of 0 lists the
+ * max_nodes (a killer: ctx->max_killer_nodes) and ctx->max_search_ms of
+ * the thread's CPU from the search's start; a count of 0 lists the
  * conflicts. Fills *v and returns v->result. */
 enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
                           const struct api_givens *g, struct api_verdict *v);
+
+/* The budget of one search of a puzzle of `kind` under ctx, starting now:
+ * max_nodes (a killer's: ctx->max_killer_nodes), and ctx->max_search_ms
+ * of this thread's CPU (none when 0); for a classic one, that CPU as
+ * nodes (API_CLASSIC_NODES_PER_MS), without reading the clock. */
+struct search_budget api_search_budget(const struct api_context *ctx,
+                                       enum codec_kind kind,
+                                       uint64_t max_nodes);
+
+/* api_judge within *b as it is (a batch's, cut to what the batch has
+ * left); a search it stops gets ctx's search_limit problem, which a batch
+ * may replace. */
+enum api_result api_judge_within(const struct api_context *ctx,
+                                 const struct search_budget *b,
+                                 const struct api_givens *g,
+                                 struct api_verdict *v);
 
 /* What a count to 2 gave. */
 enum api_count_status {
@@ -190,10 +213,19 @@ enum api_count_status {
     API_COUNT_NO_MEMORY,
 };
 
-/* The engine of g's kind counts g's solutions up to 2 within max_nodes
- * (the solution into v when there is one, and v->stats). */
-enum api_count_status api_count(const struct api_givens *g, uint64_t max_nodes,
+/* The engine of g's kind counts g's solutions up to 2 within *b (the
+ * solution into v when there is one, v->stats, and on API_COUNT_BUDGET
+ * v->cpu_out). The classic solver reads no clock: when b has a deadline
+ * (a batch's), its nodes are capped at what the CPU left buys at
+ * API_CLASSIC_NODES_PER_MS. */
+enum api_count_status api_count(const struct api_givens *g,
+                                const struct search_budget *b,
                                 struct api_verdict *v, unsigned *count);
+
+/* Classic 9x9 nodes one CPU millisecond buys at most: the costliest node
+ * found costs 0.23 us (docs/operations.md), so 2,000 a ms leaves twice
+ * that. */
+#define API_CLASSIC_NODES_PER_MS 2000u
 
 /* Lists the broken rules of g's givens into v (nconflicts, total). */
 size_t api_find_conflicts(const struct api_givens *g, struct api_verdict *v);

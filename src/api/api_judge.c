@@ -1,10 +1,10 @@
 /* api_judge.c - the verdict on a puzzle, one for every engine: a count of
- * solutions up to 2 within a node budget, by the engine the puzzle's kind
- * needs (the bitboard solver, the killer search, the exact-cover engine),
- * so "exactly one" is checked; the budget becomes search_limit, and a count
- * of 0 lists the broken rules when there are any. A killer puzzle's givens
- * and cages are checked before its search (killer_check). On an event loop
- * (ctx->slice) only a classic search runs, within API_SLICE_NODES; any
+ * solutions up to 2 within a budget of nodes and CPU time, by the engine the
+ * puzzle's kind needs (the bitboard solver, the killer search, the exact-cover
+ * engine), so "exactly one" is checked; the budget becomes search_limit, and a
+ * count of 0 lists the broken rules when there are any. A killer puzzle's
+ * givens and cages are checked before its search (killer_check). On an event
+ * loop (ctx->slice) only a classic search runs, within API_SLICE_NODES; any
  * other, or one that needs more, is deferred to a worker. */
 #include <stdio.h>
 #include <string.h>
@@ -17,33 +17,62 @@
 #include "metrics.h"
 #include "sudoku.h"
 
-enum api_count_status api_count(const struct api_givens *g, uint64_t max_nodes,
+/* The classic solver's nodes within *b: its node count, cut to what the
+ * CPU left buys (it reads no clock). *by_cpu: the cut is the CPU's. */
+static uint64_t classic_nodes(const struct search_budget *b, int *by_cpu)
+{
+    uint64_t now, left;
+
+    *by_cpu = 0;
+    if (b->cpu_deadline_ns == 0)
+        return b->max_nodes;
+    now = search_budget_cpu_ns();
+    left = now < b->cpu_deadline_ns ? (b->cpu_deadline_ns - now) / 1000000u : 0;
+    left = left * API_CLASSIC_NODES_PER_MS + 1; /* 0 would mean no bound */
+    if (b->max_nodes == 0 || left < b->max_nodes) {
+        *by_cpu = 1;
+        return left;
+    }
+    return b->max_nodes;
+}
+
+enum api_count_status api_count(const struct api_givens *g,
+                                const struct search_budget *b,
                                 struct api_verdict *v, unsigned *count)
 {
+    enum api_count_status st = API_COUNT_OK;
+    int by_cpu = 0;
+
     *count = 0;
+    v->cpu_out = 0;
     switch (g->kind) {
     case CODEC_CLASSIC:
-        return sudoku_count(g->grid, 2, max_nodes, &v->solution, count,
-                            &v->stats) == SUDOKU_BUDGET
-                   ? API_COUNT_BUDGET
-                   : API_COUNT_OK;
+        if (sudoku_count(g->grid, 2, classic_nodes(b, &by_cpu), &v->solution,
+                         count, &v->stats) == SUDOKU_BUDGET)
+            st = API_COUNT_BUDGET;
+        v->cpu_out = st == API_COUNT_BUDGET && by_cpu;
+        return st;
     case CODEC_KILLER:
-        return killer_count(g->grid, g->cages, 2, max_nodes, &v->solution,
-                            count, &v->stats) == KILLER_BUDGET
-                   ? API_COUNT_BUDGET
-                   : API_COUNT_OK;
+        if (killer_count_budget(g->grid, g->cages, 2, b, &v->solution, count,
+                                &v->stats) == KILLER_BUDGET)
+            st = API_COUNT_BUDGET;
+        break;
     case CODEC_VARIANT:
-        switch (cover_count(g->rules, g->cover, 2, max_nodes,
-                            &v->cover_solution, count, &v->stats)) {
+        switch (cover_count_budget(g->rules, g->cover, 2, b, &v->cover_solution,
+                                   count, &v->stats)) {
         case COVER_BUDGET:
-            return API_COUNT_BUDGET;
+            st = API_COUNT_BUDGET;
+            break;
         case COVER_NO_MEMORY:
             return API_COUNT_NO_MEMORY;
         default:
-            return API_COUNT_OK;
+            break;
         }
+        break;
     }
-    return API_COUNT_OK;
+    v->cpu_out =
+        st == API_COUNT_BUDGET && !search_budget_by_nodes(b, v->stats.nodes);
+    return st;
 }
 
 const struct cover_rules *api_conflict_rules(const struct api_givens *g,
@@ -215,31 +244,49 @@ static int killer_checks(const struct api_givens *g, struct api_verdict *v)
     return 0;
 }
 
+struct search_budget api_search_budget(const struct api_context *ctx,
+                                       enum codec_kind kind, uint64_t max_nodes)
+{
+    if (kind == CODEC_KILLER)
+        max_nodes = ctx->max_killer_nodes;
+    return search_budget_make(max_nodes, ctx->max_search_ms * 1000000ull);
+}
+
 enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
                           const struct api_givens *g, struct api_verdict *v)
 {
+    struct search_budget b = api_search_budget(ctx, g->kind, max_nodes);
+
+    return api_judge_within(ctx, &b, g, v);
+}
+
+enum api_result api_judge_within(const struct api_context *ctx,
+                                 const struct search_budget *b,
+                                 const struct api_givens *g,
+                                 struct api_verdict *v)
+{
     enum api_count_status st;
+    struct search_budget sliced;
     unsigned count = 0;
     uint64_t t0;
 
     v->stats.nodes = v->stats.guesses = 0;
     v->took_us = 0;
     v->nconflicts = v->total = 0;
-    if (g->kind == CODEC_KILLER) {
-        if (killer_checks(g, v) != 0)
-            return v->result = API_INVALID;
-        max_nodes = ctx->max_killer_nodes;
-    }
+    if (g->kind == CODEC_KILLER && killer_checks(g, v) != 0)
+        return v->result = API_INVALID;
     if (ctx->slice) {
         if (g->kind != CODEC_CLASSIC)
             return v->result = API_DEFER;
-        if (max_nodes == 0 || max_nodes > API_SLICE_NODES)
-            max_nodes = API_SLICE_NODES;
+        sliced = *b;
+        if (sliced.max_nodes == 0 || sliced.max_nodes > API_SLICE_NODES)
+            sliced.max_nodes = API_SLICE_NODES;
+        b = &sliced;
     }
     /* A board that breaks a rule has no solution, and the count sees that
      * before it searches: the conflicts are only listed for such boards. */
     t0 = clock_now_us();
-    st = api_count(g, max_nodes, v, &count);
+    st = api_count(g, b, v, &count);
     v->took_us = clock_now_us() - t0;
     if (st == API_COUNT_NO_MEMORY) {
         codec_problem_init(&v->problem, CODEC_PROBLEM_INTERNAL_ERROR,
@@ -249,7 +296,9 @@ enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
     if (st == API_COUNT_BUDGET && ctx->slice)
         return v->result = API_DEFER;
     if (st == API_COUNT_BUDGET) {
-        api_search_limit_problem(max_nodes, &v->problem, &v->text);
+        api_search_limit_problem(b->max_nodes,
+                                 v->cpu_out ? ctx->max_search_ms : 0,
+                                 &v->problem, &v->text);
         return v->result = API_SEARCH_LIMIT;
     }
     if (count == 0 && g->kind != CODEC_KILLER && api_find_conflicts(g, v) > 0) {

@@ -111,15 +111,22 @@ void api_respond_unsupported(struct api_response *resp, const char *pointer,
     api_respond_problem(resp, &p);
 }
 
-void api_search_limit_problem(uint64_t budget, struct codec_problem *p,
+void api_search_limit_problem(uint64_t budget, unsigned cpu_ms,
+                              struct codec_problem *p,
                               struct api_problem_text *t)
 {
-    snprintf(t->detail, sizeof(t->detail),
-             "the search gave up after %llu nodes without settling the "
-             "puzzle",
-             (unsigned long long)budget);
+    if (cpu_ms > 0)
+        snprintf(t->detail, sizeof(t->detail),
+                 "the search used its %u ms of CPU time (--max-search-ms) "
+                 "without settling the puzzle",
+                 cpu_ms);
+    else
+        snprintf(t->detail, sizeof(t->detail),
+                 "the search gave up after %llu nodes without settling the "
+                 "puzzle",
+                 (unsigned long long)budget);
     codec_problem_init(p, CODEC_PROBLEM_SEARCH_LIMIT, t->detail);
-    p->limit = (long long)budget;
+    p->limit = cpu_ms > 0 ? (long long)cpu_ms : (long long)budget;
 }
 
 void api_decode_problem(enum codec_status st, const struct codec_error *err,

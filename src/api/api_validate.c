@@ -15,7 +15,7 @@ void api_handle_validate(const struct api_context *ctx,
     const struct api_givens *g = &pz.givens;
     enum killer_status ks = KILLER_OK;
     enum api_count_status st = API_COUNT_OK;
-    uint64_t budget = ctx->max_nodes;
+    struct search_budget budget;
     unsigned count = 0;
     size_t n, len = 0;
     char *body;
@@ -25,7 +25,6 @@ void api_handle_validate(const struct api_context *ctx,
         return;
     n = api_find_conflicts(g, &v);
     if (g->kind == CODEC_KILLER) {
-        budget = ctx->max_killer_nodes;
         ks = killer_check(g->grid, g->cages, &v.cage_error);
         /* Givens that break the 9x9 rules are this route's answer (200,
          * "conflicts"), even when they break a cage too. */
@@ -35,17 +34,18 @@ void api_handle_validate(const struct api_context *ctx,
             return;
         }
     }
-    /* On an event loop, only a classic count within a slice. */
-    if (ctx->slice && n == 0 && ks == KILLER_OK) {
-        if (g->kind != CODEC_CLASSIC) {
+    if (n == 0 && ks == KILLER_OK) {
+        budget = api_search_budget(ctx, g->kind, ctx->max_nodes);
+        /* On an event loop, only a classic count within a slice. */
+        if (ctx->slice && g->kind != CODEC_CLASSIC) {
             resp->defer = 1;
             return;
         }
-        if (budget == 0 || budget > API_SLICE_NODES)
-            budget = API_SLICE_NODES;
+        if (ctx->slice &&
+            (budget.max_nodes == 0 || budget.max_nodes > API_SLICE_NODES))
+            budget.max_nodes = API_SLICE_NODES;
+        st = api_count(g, &budget, &v, &count);
     }
-    if (n == 0 && ks == KILLER_OK)
-        st = api_count(g, budget, &v, &count);
     if (st == API_COUNT_BUDGET && ctx->slice) {
         resp->defer = 1;
         return;
@@ -53,7 +53,8 @@ void api_handle_validate(const struct api_context *ctx,
     if (st == API_COUNT_BUDGET) {
         struct api_problem_text t;
         struct codec_problem p;
-        api_search_limit_problem(budget, &p, &t);
+        api_search_limit_problem(budget.max_nodes,
+                                 v.cpu_out ? ctx->max_search_ms : 0, &p, &t);
         api_respond_problem(resp, &p);
         return;
     }

@@ -71,6 +71,8 @@ static void log_listening(struct log_sink *sink, const struct config *cfg,
     log_num(&l, "socket_activated", cfg->nlisten_fds);
     log_num(&l, "max_body", (long long)cfg->max_body);
     log_num(&l, "max_nodes", (long long)cfg->max_nodes);
+    log_num(&l, "max_search_ms", cfg->max_search_ms);
+    log_num(&l, "max_batch_ms", cfg->max_batch_ms);
     log_num(&l, "timeout_s", cfg->timeout);
     log_num(&l, "max_connections", cfg->max_connections);
     log_str(&l, "cors_origins", cfg->cors_origins);

@@ -229,6 +229,8 @@ static void apply_config(struct http_server *srv, const struct config *cfg,
     srv->api.max_nodes = cfg->max_nodes;
     srv->api.max_logic_ms = cfg->max_logic_ms;
     srv->api.max_killer_nodes = cfg->max_killer_nodes;
+    srv->api.max_search_ms = cfg->max_search_ms;
+    srv->api.max_batch_ms = cfg->max_batch_ms;
     srv->api.max_body = cfg->max_body;
     snprintf(srv->cors_origins, sizeof(srv->cors_origins), "%s",
              cfg->cors_origins);

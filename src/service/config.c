@@ -46,10 +46,17 @@ static const struct opt opts[] = {
     {"max-body", "MAX_BODY", OPT_SIZE, FIELD(max_body), 64, 64u << 20, "BYTES",
      "largest request body accepted, K/M suffix allowed", NULL, "16K"},
     {"max-nodes", "MAX_NODES", OPT_UINT, FIELD(max_nodes), 1000, UINT32_MAX,
-     "N", "search-node budget of one puzzle", NULL, "100000"},
+     "N",
+     "search nodes of one puzzle, a bound that gives the same answer on "
+     "every run (--max-search-ms bounds the time)",
+     NULL, "100000"},
     {"max-killer-nodes", "MAX_KILLER_NODES", OPT_UINT, FIELD(max_killer_nodes),
-     1000, UINT32_MAX, "N",
-     "node budget of one killer puzzle, whose nodes cost more", NULL, "25000"},
+     1000, UINT32_MAX, "N", "search nodes of one killer puzzle", NULL, "25000"},
+    /* With the parse of the costliest body, one request stays under about
+     * 0.5 s of CPU (docs/operations.md). */
+    {"max-search-ms", "MAX_SEARCH_MS", OPT_UINT, FIELD(max_search_ms), 1,
+     600000, "MS", "CPU time of one puzzle's search, any engine or size", NULL,
+     "450"},
     {"max-logic-ms", "MAX_LOGIC_MS", OPT_UINT, FIELD(max_logic_ms), 1, 60000,
      "MS", "time budget of one /hint, /grade or /explain", NULL, "1000"},
     {"timeout", "TIMEOUT", OPT_UINT, FIELD(timeout), 1, 3600, "SECONDS",
@@ -79,10 +86,15 @@ static const struct opt opts[] = {
      "puzzles in one POST /solve/batch", NULL, "10000"},
     {"max-batch-body", "MAX_BATCH_BODY", OPT_SIZE, FIELD(max_batch_body), 1024,
      256u << 20, "BYTES", "largest POST /solve/batch body", NULL, "4M"},
+    {"max-batch-ms", "MAX_BATCH_MS", OPT_UINT, FIELD(max_batch_ms), 1, 3600000,
+     "MS", "CPU time of one batch: its parse, searches and answer", NULL,
+     "5000"},
     /* 200 searches of a full --max-nodes budget: about 2 s of CPU here. */
     {"max-batch-nodes", "MAX_BATCH_NODES", OPT_UINT, FIELD(max_batch_nodes),
      1000, UINT64_C(1000000000000), "N",
-     "search nodes of one batch, all its puzzles", NULL, "20000000"},
+     "search nodes of one batch, all its puzzles (a bound that gives the "
+     "same answer on every run)",
+     NULL, "20000000"},
     {"batch-workers", "BATCH_WORKERS", OPT_UINT, FIELD(batch_workers), 1, 64,
      "N", "threads for batches and /generate", NULL, "1"},
     {"batch-queue", "BATCH_QUEUE", OPT_UINT, FIELD(batch_queue), 1, 10000, "N",

@@ -349,7 +349,7 @@ static void search(struct cover_ws *w)
         shuffle(w->rng, cell, digit, k);
     for (unsigned i = 0; i < k; i++) {
         size_t mark = w->ntrail;
-        if (w->max_nodes && w->nodes >= w->max_nodes) {
+        if (search_budget_out(&w->budget, w->nodes)) {
             w->out_of_budget = 1;
             return;
         }
@@ -385,7 +385,8 @@ static void reset(struct cover_ws *w)
 
 enum cover_status cover_ws_count(struct cover_ws *w,
                                  const struct cover_grid *puzzle,
-                                 unsigned limit, uint64_t max_nodes,
+                                 unsigned limit,
+                                 const struct search_budget *budget,
                                  struct rng *rng, struct cover_grid *solution,
                                  unsigned *count, struct sudoku_stats *stats)
 {
@@ -398,7 +399,7 @@ enum cover_status cover_ws_count(struct cover_ws *w,
         return COVER_BAD_SIZE;
     reset(w);
     w->limit = limit ? limit : 1;
-    w->max_nodes = max_nodes;
+    w->budget = *budget;
     w->rng = rng;
     w->solution = solution;
     for (unsigned c = 0; c < w->ncells && alive; c++) {
@@ -416,21 +417,31 @@ enum cover_status cover_ws_count(struct cover_ws *w,
     return w->out_of_budget ? COVER_BUDGET : COVER_OK;
 }
 
-enum cover_status cover_count(const struct cover_rules *r,
-                              const struct cover_grid *puzzle, unsigned limit,
-                              uint64_t max_nodes, struct cover_grid *solution,
-                              unsigned *count, struct sudoku_stats *stats)
+enum cover_status
+cover_count_budget(const struct cover_rules *r, const struct cover_grid *puzzle,
+                   unsigned limit, const struct search_budget *budget,
+                   struct cover_grid *solution, unsigned *count,
+                   struct sudoku_stats *stats)
 {
-    struct cover_ws *w = cover_ws_new(r);
+    struct cover_ws *w;
     enum cover_status st;
 
     *count = 0;
     if (stats)
         stats->nodes = stats->guesses = 0;
-    if (!w)
+    if ((w = cover_ws_new(r)) == NULL)
         return COVER_NO_MEMORY;
-    st = cover_ws_count(w, puzzle, limit, max_nodes, NULL, solution, count,
-                        stats);
+    st = cover_ws_count(w, puzzle, limit, budget, NULL, solution, count, stats);
     cover_ws_free(w);
     return st;
+}
+
+enum cover_status cover_count(const struct cover_rules *r,
+                              const struct cover_grid *puzzle, unsigned limit,
+                              uint64_t max_nodes, struct cover_grid *solution,
+                              unsigned *count, struct sudoku_stats *stats)
+{
+    struct search_budget b = {max_nodes, 0};
+
+    return cover_count_budget(r, puzzle, limit, &b, solution, count, stats);
 }

@@ -29,12 +29,13 @@ static enum cover_status fill(struct cover_ws *w, struct rng *rng,
                               uint64_t start, uint64_t max_us,
                               struct cover_grid *solution)
 {
+    static const struct search_budget nodes = {FILL_NODES, 0};
     struct cover_grid empty = {.n = (uint8_t)w->n};
     unsigned count = 0;
 
     for (unsigned tries = 0; tries < FILL_TRIES; tries++) {
-        enum cover_status st = cover_ws_count(w, &empty, 1, FILL_NODES, rng,
-                                              solution, &count, NULL);
+        enum cover_status st =
+            cover_ws_count(w, &empty, 1, &nodes, rng, solution, &count, NULL);
         if (count == 1)
             return COVER_OK;
         if (st == COVER_OK)
@@ -53,6 +54,7 @@ static enum cover_status blank(struct cover_ws *w, struct rng *rng,
                                const struct cover_grid *solution,
                                struct cover_grid *puzzle)
 {
+    static const struct search_budget check = {COUNT_NODES, 0};
     uint16_t order[COVER_MAX_CELLS];
 
     for (unsigned i = 0; i < w->ncells; i++)
@@ -71,8 +73,8 @@ static enum cover_status blank(struct cover_ws *w, struct rng *rng,
         if (!puzzle->cell[c])
             continue; /* the mirror of one done before */
         puzzle->cell[c] = puzzle->cell[m] = 0;
-        if (cover_ws_count(w, puzzle, 2, COUNT_NODES, NULL, NULL, &count,
-                           NULL) != COVER_OK ||
+        if (cover_ws_count(w, puzzle, 2, &check, NULL, NULL, &count, NULL) !=
+                COVER_OK ||
             count != 1) {
             puzzle->cell[c] = solution->cell[c];
             puzzle->cell[m] = solution->cell[m];

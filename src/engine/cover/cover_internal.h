@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "budget.h"
 #include "cover.h"
 #include "rng.h"
 
@@ -74,7 +75,8 @@ struct cover_ws {
     unsigned nqueue, nhidden, nlock, ntwos;
     /* The search: */
     unsigned limit, count;
-    uint64_t max_nodes, nodes, guesses;
+    struct search_budget budget;
+    uint64_t nodes, guesses;
     struct rng *rng; /* NULL: options in order; else shuffled */
     struct cover_grid *solution;
     int out_of_budget;
@@ -96,7 +98,8 @@ void cover_ws_free(struct cover_ws *w);
 /* cover_count on a built work space; rng as in struct cover_ws. */
 enum cover_status cover_ws_count(struct cover_ws *w,
                                  const struct cover_grid *puzzle,
-                                 unsigned limit, uint64_t max_nodes,
+                                 unsigned limit,
+                                 const struct search_budget *budget,
                                  struct rng *rng, struct cover_grid *solution,
                                  unsigned *count, struct sudoku_stats *stats);
 

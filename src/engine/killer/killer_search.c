@@ -31,8 +31,10 @@
  *     a row, column or box it is cleared from the rest of that unit.
  * Branching: the blank cell with the fewest candidates; each candidate is
  * tried on a copy. A node is the root or one tentative placement; the node
- * budget is checked before each node.
+ * budget (nodes, and the thread's CPU clock every SEARCH_BUDGET_EVERY
+ * nodes) is checked before each node.
  */
+#include "budget.h"
 #include "grid.h"
 #include "killer.h"
 
@@ -62,7 +64,8 @@ struct search {
     uint8_t groups_of[SUDOKU_CELLS][4]; /* a cage and up to 3 rests */
     uint8_t ngroups_of[SUDOKU_CELLS];
     unsigned limit, count;
-    uint64_t max_nodes, nodes, guesses;
+    struct search_budget budget;
+    uint64_t nodes, guesses;
     int out_of_budget;
     struct sudoku_grid *solution;
 };
@@ -381,7 +384,7 @@ static void search(struct search *sr, struct state *s)
 {
     unsigned best = SUDOKU_CELLS, fewest = 10;
 
-    if (sr->max_nodes && sr->nodes >= sr->max_nodes) {
+    if (search_budget_out(&sr->budget, sr->nodes)) {
         sr->out_of_budget = 1;
         return;
     }
@@ -515,11 +518,10 @@ static int setup(struct search *sr, struct state *s,
     return 1;
 }
 
-enum killer_status killer_count(const struct sudoku_grid *puzzle,
-                                const struct killer_cages *k, unsigned limit,
-                                uint64_t max_nodes,
-                                struct sudoku_grid *solution, unsigned *count,
-                                struct sudoku_stats *stats)
+enum killer_status killer_count_budget(
+    const struct sudoku_grid *puzzle, const struct killer_cages *k,
+    unsigned limit, const struct search_budget *budget,
+    struct sudoku_grid *solution, unsigned *count, struct sudoku_stats *stats)
 {
     struct search sr;
     struct state root;
@@ -532,7 +534,7 @@ enum killer_status killer_count(const struct sudoku_grid *puzzle,
         return st;
     sr.limit = limit ? limit : 1;
     sr.count = 0;
-    sr.max_nodes = max_nodes;
+    sr.budget = *budget;
     sr.nodes = sr.guesses = 0;
     sr.out_of_budget = 0;
     sr.solution = solution;
@@ -544,4 +546,15 @@ enum killer_status killer_count(const struct sudoku_grid *puzzle,
         stats->guesses = sr.guesses;
     }
     return sr.out_of_budget ? KILLER_BUDGET : KILLER_OK;
+}
+
+enum killer_status killer_count(const struct sudoku_grid *puzzle,
+                                const struct killer_cages *k, unsigned limit,
+                                uint64_t max_nodes,
+                                struct sudoku_grid *solution, unsigned *count,
+                                struct sudoku_stats *stats)
+{
+    struct search_budget b = {max_nodes, 0};
+
+    return killer_count_budget(puzzle, k, limit, &b, solution, count, stats);
 }
