@@ -101,7 +101,7 @@ static const struct opt opts[] = {
      "long jobs waiting for a worker; more get 503", NULL, "16"},
     {"workers", "WORKERS", OPT_UINT, FIELD(workers), 1, 256, "N",
      "threads for /hint, /grade, /explain and puzzles past an event loop's "
-     "slice (default: online CPUs)",
+     "slice (default: online CPUs, at most 2: 8.5 MiB each at worst)",
      NULL, NULL},
     {"worker-queue", "WORKER_QUEUE", OPT_UINT, FIELD(worker_queue), 1, 10000,
      "N", "requests waiting for one of --workers; more get 503", NULL, "64"},
@@ -263,7 +263,9 @@ void config_init(struct config *cfg)
         if (opts[i].def != NULL)
             apply(cfg, &opts[i], opts[i].def, "default", err, sizeof(err));
     cfg->threads = cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
-    cfg->workers = cfg->threads;
+    /* Each may hold the SE rater's 8 MB work area: two fit the unit's and
+     * the manifests' 128 MiB with room (docs/operations.md). */
+    cfg->workers = cfg->threads < 2 ? cfg->threads : 2;
     cfg->version = SUDOKUD_VERSION;
 }
 
