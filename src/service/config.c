@@ -101,7 +101,8 @@ static const struct opt opts[] = {
      "long jobs waiting for a worker; more get 503", NULL, "16"},
     {"workers", "WORKERS", OPT_UINT, FIELD(workers), 1, 256, "N",
      "threads for /hint, /grade, /explain and puzzles past an event loop's "
-     "slice (default: online CPUs, at most 2: 8.5 MiB each at worst)",
+     "slice, at most 2 unless set: 8.5 MiB each at worst "
+     "(default: online CPUs)",
      NULL, NULL},
     {"worker-queue", "WORKER_QUEUE", OPT_UINT, FIELD(worker_queue), 1, 10000,
      "N", "requests waiting for one of --workers; more get 503", NULL, "64"},

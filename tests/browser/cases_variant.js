@@ -125,7 +125,7 @@ test('a 16x16 game: generated, a letter typed, a wrong digit\'s conflicts, solve
   await page.finish();
 });
 
-test('a jigsaw 9x9: region borders from the map, played; Hint and Grade disabled with a reason', async () => {
+test('a jigsaw 9x9: region borders from the map, played, hinted; cages disabled with a reason', async () => {
   await needs('/generate');
   const page = await openPage(DESKTOP);
   await load(page);
@@ -149,18 +149,14 @@ test('a jigsaw 9x9: region borders from the map, played; Hint and Grade disabled
   }
   assert.match(await label(page, 'c04'), /^Row 1, column 5, region B, empty$/);
 
-  // Hint, Grade, the solution path and cages: the page does not send
-  // variant boards to them yet (the service's general engine would answer
-  // them: an empty jigsaw board has many solutions, so 422
-  // multiple_solutions, no longer unsupported_variant), so it disables
-  // them and says why.
-  const res = await post('/hint', { board: '.'.repeat(81), regions: JIGSAW9 });
-  assert.equal(res.status, 422);
-  assert.equal((await res.json()).code, 'multiple_solutions');
-  for (const id of ['hint', 'grade', 'explain', 'cage-mode']) {
-    assert.equal(await page.isDisabled('#' + id), true, id + ' is disabled');
+  // Hint, Grade and the solution path work on a variant (the service's
+  // general engine); killer cages are for classic boxes only: disabled,
+  // and the note says why.
+  for (const id of ['hint', 'grade', 'explain']) {
+    assert.equal(await page.isEnabled('#' + id), true, id + ' is enabled');
   }
-  assert.equal(await page.getAttribute('#hint', 'aria-describedby'), 'variant-note');
+  assert.equal(await page.isDisabled('#cage-mode'), true, 'cages are disabled');
+  assert.equal(await page.getAttribute('#cage-mode', 'aria-describedby'), 'variant-note');
   assert.match(await page.textContent('#variant-note'), /classic 9x9/);
   assert.equal(await page.isVisible('#variant-note'), true);
 
@@ -169,6 +165,18 @@ test('a jigsaw 9x9: region borders from the map, played; Hint and Grade disabled
   const puzzle = await grid(page);
   const sol = await solveBody({ board: puzzle, regions: JIGSAW9 });
   verifyVariant(9, puzzle, sol, (i) => JIGSAW9.charCodeAt(i) - 65);
+  // A hint on the jigsaw, in its three stages: the move is the solution's.
+  await page.click('#hint');
+  await waitStatus(page, 'info', /^Hint 1 of 3/);
+  await page.click('#hint');
+  await waitStatus(page, 'info', /^Hint 2 of 3/);
+  await page.click('#hint');
+  await waitStatus(page, 'ok', /^Hint 3 of 3/);
+  const hinted = await cellsWith(page, 'is-hint');
+  assert.equal(hinted.length, 1, 'one cell hinted');
+  const h = Number(hinted[0][1]) * 9 + Number(hinted[0][2]);
+  assert.equal((await grid(page))[h], sol[h], 'the hint is the solution\'s digit');
+
   const link = new URL(page.url()).hash;
   assert.equal(link, '#p=' + puzzle + '&r=jigsaw', 'the link names the rule');
   // A correct digit typed, then the rest solved by the service.

@@ -38,7 +38,8 @@
     }
     if (unit === 'region') return 'region ' + String.fromCharCode(65 + index);
     if (unit === 'diagonal') return 'the diagonal from the top ' + (index ? 'right' : 'left');
-    if (unit === 'extra') return 'window ' + (index + 1);
+    if (unit === 'extra' || unit === 'extra_region') return 'window ' + (index + 1);
+    if (unit === 'cage') return 'cage ' + (index + 1);
     return unit + ' ' + (index + 1);
   }
 

@@ -133,6 +133,20 @@
   }
 
   // The cage of each cell (index into S.cages, or -1).
+  // Is cell k in a hint's unit? Rows, columns, boxes (a jigsaw's regions),
+  // the two diagonals, the extra regions (windoku's windows) and cages.
+  function inUnit(u, k) {
+    switch (u.unit) {
+      case 'row': return rowOf(k) === u.index;
+      case 'column': return colOf(k) === u.index;
+      case 'box': case 'region': return boxOf(k) === u.index;
+      case 'diagonal': return u.index ? rowOf(k) + colOf(k) === SIZE - 1 : rowOf(k) === colOf(k);
+      case 'extra_region': return extraOf[k] === u.index;
+      case 'cage': return !!S.cages[u.index] && S.cages[u.index].cells.includes(k);
+      default: return false;
+    }
+  }
+
   function cageMap() {
     const map = new Array(CELLS).fill(-1);
     S.cages.forEach((cage, n) => cage.cells.forEach((i) => { map[i] = n; }));
@@ -184,10 +198,7 @@
     const stage = overlay ? overlay.stage || 3 : 0;
     if (overlay) {
       overlay.units.forEach((u) => {
-        for (let k = 0; k < CELLS; k++) {
-          const idx = u.unit === 'row' ? rowOf(k) : u.unit === 'column' ? colOf(k) : boxOf(k);
-          if (idx === u.index) unitCells.add(k);
-        }
+        for (let k = 0; k < CELLS; k++) if (inUnit(u, k)) unitCells.add(k);
       });
       // Where to look, first: the units, or the pattern's cells when the
       // step names no unit (a chain).

@@ -139,7 +139,6 @@
     if (hintStep) { advanceHint(); return; }
     run(async () => {
       clearMarks();
-      if (!isClassic()) { setStatus('info', CLASSIC_ONLY); return; }
       if (isEmpty()) { setStatus('error', EMPTY_BOARD); return; }
       if (S.done) { setStatus('info', 'This puzzle is solved already.'); return; }
       const wrong = [];
@@ -247,7 +246,6 @@
   // no request or it failed (the status line then says why).
   async function askAboutBoard(path, busy) {
     clearMarks();
-    if (!isClassic()) { setStatus('info', CLASSIC_ONLY); return null; }
     render();
     if (isEmpty()) { setStatus('error', EMPTY_BOARD); return null; }
     setStatus('info', busy);

@@ -12,8 +12,9 @@
     anti_knight: 'anti-knight', anti_king: 'anti-king',
   };
   const NINE_ONLY = ['jigsaw', 'windoku'];
-  const CLASSIC_ONLY = 'Hint, Grade, Solution path and killer cages are for classic 9x9 ' +
-    'boxes only: the service\'s logic engine knows no other size or rule.';
+  const CLASSIC_ONLY = 'Killer cages and the difficulty levels are for classic 9x9 boxes ' +
+    'only; Hint, Grade and Solution path work on every board (rated on the ' +
+    'service\'s own scale for variants, not Sudoku Explainer\'s).';
 
   // The four windoku windows: 3x3 squares one cell in from each corner.
   function windows() {
@@ -86,7 +87,7 @@
     $('size').value = String(SIZE);
     $('rules').value = RULE;
     const classic = isClassic();
-    for (const id of ['hint', 'grade', 'explain', 'cage-mode', 'clear-cages']) $(id).disabled = !classic;
+    for (const id of ['cage-mode', 'clear-cages']) $(id).disabled = !classic;
     for (const id of ['difficulty', 'min-rating', 'max-rating']) $(id).disabled = !classic;
     $('variant-note').hidden = classic;
     $('rule-help').textContent = ruleHelp();
