@@ -93,7 +93,7 @@ LIB_SRC    := $(ENGINE_SRC) $(CODEC_SRC) $(SERVICE_SRC) $(API_SRC) $(HTTP_SRC) \
 LIB_OBJ    := $(call obj,$(LIB_SRC)) $(B)/obj/api/assets.o
 TEST_SRC := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_SRC:tests/%.c=$(B)/obj/tests/%.o)
-BENCH_SRC := $(filter-out tests/bench/cover.c,$(wildcard tests/bench/*.c))
+BENCH_SRC := $(filter-out tests/bench/cover.c tests/bench/teach.c,$(wildcard tests/bench/*.c))
 LAYER_OK := $(B)/layers.ok
 
 .PHONY: all run test check install clean fmt fmt-check bench bench-http bench-batch bench-teach deps hostile \
@@ -458,6 +458,7 @@ bench-smoke:
 	BATCH_PUZZLES=150 $(MAKE) --no-print-directory bench-batch SHARED=$(SMOKE)
 	SOAK_SECONDS=6 SOAK_WARMUP=2 SOAK_INTERVAL=2 $(MAKE) --no-print-directory soak
 	MIX_SECONDS=6 $(MAKE) --no-print-directory bench-mix
+	$(MAKE) --no-print-directory $(B)/bench_teach
 	@echo "bench-smoke: every benchmark script ran to its end"
 # --- benchmarks in CI (end) ---
 
