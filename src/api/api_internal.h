@@ -198,6 +198,12 @@ struct search_budget api_search_budget(const struct api_context *ctx,
                                        enum codec_kind kind,
                                        uint64_t max_nodes);
 
+/* The event loops' slice (ctx->slice): 1 when a puzzle of `kind` is not
+ * for the loop at all (only classic ones are), else 0 with b's nodes cut
+ * to API_SLICE_NODES. Off a loop: 0, b as it was. */
+int api_slice(const struct api_context *ctx, enum codec_kind kind,
+              struct search_budget *b);
+
 /* api_judge within *b as it is (a batch's, cut to what the batch has
  * left); a search it stops gets ctx's search_limit problem, which a batch
  * may replace. */

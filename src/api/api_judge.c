@@ -252,6 +252,18 @@ struct search_budget api_search_budget(const struct api_context *ctx,
     return search_budget_make(max_nodes, ctx->max_search_ms * 1000000ull);
 }
 
+int api_slice(const struct api_context *ctx, enum codec_kind kind,
+              struct search_budget *b)
+{
+    if (!ctx->slice)
+        return 0;
+    if (kind != CODEC_CLASSIC)
+        return 1;
+    if (b->max_nodes == 0 || b->max_nodes > API_SLICE_NODES)
+        b->max_nodes = API_SLICE_NODES;
+    return 0;
+}
+
 enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
                           const struct api_givens *g, struct api_verdict *v)
 {
@@ -275,14 +287,10 @@ enum api_result api_judge_within(const struct api_context *ctx,
     v->nconflicts = v->total = 0;
     if (g->kind == CODEC_KILLER && killer_checks(g, v) != 0)
         return v->result = API_INVALID;
-    if (ctx->slice) {
-        if (g->kind != CODEC_CLASSIC)
-            return v->result = API_DEFER;
-        sliced = *b;
-        if (sliced.max_nodes == 0 || sliced.max_nodes > API_SLICE_NODES)
-            sliced.max_nodes = API_SLICE_NODES;
-        b = &sliced;
-    }
+    sliced = *b;
+    if (api_slice(ctx, g->kind, &sliced))
+        return v->result = API_DEFER;
+    b = &sliced;
     /* A board that breaks a rule has no solution, and the count sees that
      * before it searches: the conflicts are only listed for such boards. */
     t0 = clock_now_us();

@@ -36,14 +36,10 @@ void api_handle_validate(const struct api_context *ctx,
     }
     if (n == 0 && ks == KILLER_OK) {
         budget = api_search_budget(ctx, g->kind, ctx->max_nodes);
-        /* On an event loop, only a classic count within a slice. */
-        if (ctx->slice && g->kind != CODEC_CLASSIC) {
+        if (api_slice(ctx, g->kind, &budget)) {
             resp->defer = 1;
             return;
         }
-        if (ctx->slice &&
-            (budget.max_nodes == 0 || budget.max_nodes > API_SLICE_NODES))
-            budget.max_nodes = API_SLICE_NODES;
         st = api_count(g, &budget, &v, &count);
     }
     if (st == API_COUNT_BUDGET && ctx->slice) {

@@ -51,7 +51,12 @@ def check_heavy_load(res, binary, flags, label):
         started = time.monotonic()
         for s, _ in heavy:
             hostile.send(s, post("/solve", HEAVY))
-        time.sleep(0.2)  # the heavy requests are in before the easy one
+        # The heavy requests are in (started, not answered) before the
+        # easy one goes out.
+        end = time.monotonic() + 10
+        while hostile.count(hostile.metrics(d.port), "http_requests_in_flight") \
+                < HEAVY_CONNECTIONS + 1 and time.monotonic() < end:
+            time.sleep(0.01)
         by_started = time.monotonic()
         hostile.send(by, post("/solve", hostile.solve_body()))
         r = by_rd.response(by_started, wait=30)
