@@ -192,8 +192,9 @@ enum api_result api_judge(const struct api_context *ctx, uint64_t max_nodes,
 
 /* The budget of one search of a puzzle of `kind` under ctx, starting now:
  * max_nodes (a killer's: ctx->max_killer_nodes), and ctx->max_search_ms
- * of this thread's CPU (none when 0); for a classic one, that CPU as
- * nodes (API_CLASSIC_NODES_PER_MS), without reading the clock. */
+ * of this thread's CPU (none when 0). A classic search on a loop
+ * (ctx->slice) gets that CPU as nodes (API_CLASSIC_NODES_PER_MS) and no
+ * deadline: it reads no clock, and one it stops goes to a worker. */
 struct search_budget api_search_budget(const struct api_context *ctx,
                                        enum codec_kind kind,
                                        uint64_t max_nodes);

@@ -249,6 +249,16 @@ struct search_budget api_search_budget(const struct api_context *ctx,
 {
     if (kind == CODEC_KILLER)
         max_nodes = ctx->max_killer_nodes;
+    /* On a loop a classic search stops at the slice and moves to a worker,
+     * which makes the real budget: here the CPU is only a node count, so
+     * the loop's request reads no CPU clock (a system call each). */
+    if (ctx->slice && kind == CODEC_CLASSIC) {
+        uint64_t cpu_nodes =
+            (uint64_t)ctx->max_search_ms * API_CLASSIC_NODES_PER_MS + 1;
+        if (ctx->max_search_ms > 0 && (max_nodes == 0 || cpu_nodes < max_nodes))
+            max_nodes = cpu_nodes;
+        return search_budget_make(max_nodes, 0);
+    }
     return search_budget_make(max_nodes, ctx->max_search_ms * 1000000ull);
 }
 

@@ -32,6 +32,7 @@ trap 'exit 130' INT TERM
 need=""
 command -v wrk >/dev/null || need="$need wrk"
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need="$need nginx-light"
+command -v h2o >/dev/null || need="$need h2o"
 if [ -n "$need" ]; then
     if [ "$(id -u)" = 0 ]; then
         apt-get install -y --no-install-recommends $need >/dev/null
@@ -86,6 +87,31 @@ start_nginx() {
         wait "$NPID" 2>/dev/null || true
     done
     echo "nginx did not start: $(cat "$prefix/error.log")" >&2
+    exit 1
+}
+
+# start_h2o: sets HPID and HPORT. Debian's h2o 2.2 (the other event-driven
+# server of the comparison), 2 threads, answering the same body from an
+# mruby handler. Started as root it runs as nobody, so its directory is
+# world-writable.
+start_h2o() {
+    local dir=$tmp/h2o
+    mkdir -p "$dir"
+    chmod 777 "$dir"
+    for _ in $(seq 20); do
+        HPORT=$((20000 + RANDOM % 40000))
+        sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$HPORT|g" -e "s|@BODY@|$BODY|g" \
+            "$here/h2o.conf.in" >"$dir/h2o.conf"
+        h2o -m worker -c "$dir/h2o.conf" >>"$dir/out.log" 2>&1 &
+        HPID=$!
+        if bench_accepts "$HPORT" "$HPID" 5; then
+            pids+=("$HPID")
+            return 0
+        fi
+        kill "$HPID" 2>/dev/null || true
+        wait "$HPID" 2>/dev/null || true
+    done
+    echo "h2o did not start: $(cat "$dir/out.log" "$dir/error.log" 2>/dev/null)" >&2
     exit 1
 }
 
@@ -146,15 +172,26 @@ scenario() {
     shift 4
     [[ -z ${BENCH_ONLY:-} || $name =~ $BENCH_ONLY ]] || return 0
     local ours=$tmp/ours.${name//[^A-Za-z0-9]/_} nginx=$tmp/nginx.${name//[^A-Za-z0-9]/_}
+    local h2o=$tmp/h2o.${name//[^A-Za-z0-9]/_} with_h2o=0
+    [[ $name =~ $H2O_ROWS ]] && with_h2o=1
     : >"$ours"
     : >"$nginx"
+    : >"$h2o"
     # shellcheck disable=SC2086
     start_sudokud $args
     for _ in $(seq "$repeats"); do
         run_wrk "$SPID" "$SPORT" "$t" "$c" "$@" >>"$ours"
         run_wrk "$NPID" "$NPORT" "$t" "$c" "$@" >>"$nginx"
+        [ "$with_h2o" = 0 ] || run_wrk "$HPID" "$HPORT" "$t" "$c" "$@" >>"$h2o"
     done
     stop_sudokud
+    row "$name" "$ours" "$nginx"
+    [ "$with_h2o" = 0 ] || row "  the same, vs h2o" "$ours" "$h2o"
+}
+
+# row NAME OURS OTHER: one table line from two files of run_wrk lines.
+row() {
+    local name=$1 ours=$2 nginx=$3
     local o_rps n_rps o50 n50 o99 n99 ocpu ncpu omach nmach oerr nerr
     o_rps=$(cut -d' ' -f1 "$ours" | median); n_rps=$(cut -d' ' -f1 "$nginx" | median)
     o50=$(cut -d' ' -f2 "$ours" | median); n50=$(cut -d' ' -f2 "$nginx" | median)
@@ -172,7 +209,8 @@ scenario() {
 }
 
 bench_cpu
-echo "sudokud ($build/sudokud, $threads threads) vs nginx ($("$NGINX" -v 2>&1 | sed 's/.*\///'), 2 workers, fixed body) on $(nproc) cores"
+echo "sudokud ($build/sudokud, $threads threads) vs nginx ($("$NGINX" -v 2>&1 | sed 's/.*\///'), 2 workers, fixed body) on $(nproc) cores;"
+echo "rows marked \"vs h2o\": the same sudokud runs against h2o $(h2o --version | awk 'NR == 1 { print $3 }') (2 threads, the body from mruby)"
 echo "wrk ${secs}s per run, $repeats runs per server, servers alternating; medians; latency in us;"
 echo "cpu: us on a CPU per request of the server's own threads and processes; machine: us all CPUs were busy"
 echo "per request (client included, the same client for both)"
@@ -180,6 +218,9 @@ echo "POST /solve with the example board unless said otherwise (GET /livez: our 
 echo "static: wrk sends one prepared request instead of calling Lua per request; bare libmicrohttpd: the library alone,"
 echo "run as sudokud runs it, a fixed answer built once, in place of sudokud; its poll pool: the library's own threads)"
 start_nginx
+# The rows h2o runs in too (it answers the same body from mruby).
+H2O_ROWS='^keep-alive 2x(64|256)$'
+start_h2o
 printf '%-24s %7s %7s %-6s %-12s %-12s %-6s %6s %6s %-6s %6s %6s %-6s %s\n' scenario ours/s nginx/s ratio \
     "ours p50/99" "nginx p50/99" "p99 x" "cpu" "nginx" "cpu x" "mach" "nginx" "mach x" "errors"
 scenario "GET /livez 2x64" 2 64 "--access-log off" GET_PATH=/livez
