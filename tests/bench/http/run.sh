@@ -231,6 +231,7 @@ scenario "keep-alive 2x64 static" 2 64 "--access-log off" STATIC=1
 scenario "bare libmicrohttpd 2x64" 2 64 "--bare"
 scenario "bare, its poll pool 2x64" 2 64 "--bare --pool"
 scenario "keep-alive 2x256" 2 256 "--access-log off"
+scenario "bare libmicrohttpd 2x256" 2 256 "--bare"
 scenario "close 2x64" 2 64 "--access-log off" CLOSE=1
 scenario "access log 2x64" 2 64 "--access-log on"
 
