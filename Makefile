@@ -298,16 +298,22 @@ fuzz-build:
 	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) $(FUZZ_DEB_PKGS)"
 	@$(MAKE) --no-print-directory $(FUZZ_DIR)/fuzz_api $(FUZZ_DIR)/fuzz_sudoku
 
-# Both targets always run; the exit status is non-zero if either failed.
+# Both targets run at once (one core each), each for FUZZ_SECONDS, each
+# into its own log, printed when both are done; the exit status is
+# non-zero if either failed.
 fuzz: fuzz-build
-	@status=0; for t in api sudoku; do \
+	@for t in api sudoku; do \
 	  work=$(FUZZ_DIR)/corpus/$$t; art=$(FUZZ_DIR)/artifacts/$$t; \
 	  mkdir -p $$work $$art && cp tests/fuzz/corpus/$$t/* $$work/ || exit 1; \
-	  echo "fuzz_$$t: $(FUZZ_SECONDS) s, corpus $$work"; \
+	  echo "fuzz_$$t: $(FUZZ_SECONDS) s, corpus $$work, log $(FUZZ_DIR)/fuzz_$$t.log"; \
 	  case $$t in api) len=$(FUZZ_MAX_LEN_api);; *) len=$(FUZZ_MAX_LEN_sudoku);; esac; \
-	  ./$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len \
-	    -timeout=10 -print_final_stats=1 -artifact_prefix=$$art/ $$work \
-	    || { echo "fuzz_$$t FAILED: see $$art/"; status=1; }; \
+	  { ./$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=$$len \
+	      -timeout=10 -print_final_stats=1 -artifact_prefix=$$art/ $$work \
+	      >$(FUZZ_DIR)/fuzz_$$t.log 2>&1; echo $$? >$(FUZZ_DIR)/fuzz_$$t.rc; } & \
+	done; wait; status=0; for t in api sudoku; do \
+	  echo "===== fuzz_$$t"; tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; \
+	  [ "$$(cat $(FUZZ_DIR)/fuzz_$$t.rc)" = 0 ] || \
+	    { echo "fuzz_$$t FAILED: see $(FUZZ_DIR)/artifacts/$$t/"; status=1; }; \
 	done; exit $$status
 
 # The unit suites (the runner refuses names it does not know); http, main and

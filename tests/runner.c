@@ -1,5 +1,6 @@
 /* runner.c - the one test runner: runs every suite (or those named on the
- * command line) and ends with the line "N passed, N failed". */
+ * command line, or all but those named "-NAME") and ends with the line
+ * "N passed, N failed". */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,9 +40,18 @@ static const struct suite suites[] = {
     {"budget", test_budget},
 };
 
+/* Named on the command line, or none named? "-NAME" leaves suite NAME
+ * out; a line of only such names runs every other suite. */
 static int wanted(const char *name, int argc, char **argv)
 {
-    if (argc < 2)
+    int any = 0;
+
+    for (int i = 1; i < argc; i++) {
+        if (argv[i][0] == '-' && strcmp(argv[i] + 1, name) == 0)
+            return 0;
+        any |= argv[i][0] != '-';
+    }
+    if (!any)
         return 1;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], name) == 0)
@@ -57,7 +67,8 @@ static int names_known(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         size_t k = 0;
-        while (k < NSUITES && strcmp(argv[i], suites[k].name) != 0)
+        const char *name = argv[i][0] == '-' ? argv[i] + 1 : argv[i];
+        while (k < NSUITES && strcmp(name, suites[k].name) != 0)
             k++;
         if (k == NSUITES) {
             fprintf(stderr,
