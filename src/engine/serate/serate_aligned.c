@@ -1,7 +1,11 @@
 /* serate_aligned.c - SE's aligned pair (6.2) and triplet (7.5) exclusion
  * (AlignedPairExclusion, AlignedExclusion): a candidate goes when every
  * combination of the aligned cells' values that uses it leaves some common
- * excluder cell empty or repeats a value in cells that see each other. */
+ * excluder cell empty or repeats a value in cells that see each other.
+ * Whether a set of cells gives a hint depends only on the candidates of
+ * its cells and of their houses, so a set none of whose cells has a
+ * changed house (or changed itself) since a scan that found nothing
+ * still gives nothing: only the others are tested again. */
 #include <string.h>
 
 #include "serate_internal.h"
@@ -28,7 +32,7 @@ static int sees(const struct se_ctx *ctx, int a, int b)
  * locking cell of a combination, which the rating does not use). */
 static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
                      struct se_acc *acc, int degree, const int *cells,
-                     uint64_t (*ex)[2])
+                     uint64_t (*ex)[2], int *found)
 {
     uint64_t common[2] = {ex[0][0], ex[0][1]};
     struct se_hint h;
@@ -102,11 +106,48 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
                              : "Aligned Triplet Exclusion");
     for (int i = 0; i < degree; i++)
         h.rem[cells[i]] = g->cand[cells[i]] & (uint16_t)~allowed[i];
+    *found = 1;
     return acc->add(acc, &h);
 }
 
+/* dirty[c]: c or a cell of its house changed since the memo's scan. */
+static void aligned_dirty(const struct se_ctx *ctx, const struct se_grid *g,
+                          const struct se_aligned_memo *memo, uint8_t *dirty)
+{
+    uint64_t changed[2] = {0, 0};
+
+    for (int c = 0; c < 81; c++)
+        if (!memo->valid || memo->cand[c] != g->cand[c])
+            changed[c >> 6] |= 1ull << (c & 63);
+    for (int c = 0; c < 81; c++)
+        dirty[c] = in_ex(changed, c) || (ctx->t.peers[c][0] & changed[0]) ||
+                   (ctx->t.peers[c][1] & changed[1]);
+}
+
+static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
+                        struct se_acc *acc, int degree, const uint8_t *dirty,
+                        int *found);
+
 int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                int degree)
+{
+    struct se_aligned_memo *memo = &ctx->aligned[degree - 2];
+    uint8_t dirty[81];
+    int found = 0, stop;
+
+    aligned_dirty(ctx, g, memo, dirty);
+    memo->valid = 0;
+    stop = aligned_scan(ctx, g, acc, degree, dirty, &found);
+    if (found || ctx->timed_out)
+        return stop && !ctx->timed_out;
+    memo->valid = 1;
+    memcpy(memo->cand, g->cand, sizeof memo->cand);
+    return 0;
+}
+
+static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
+                        struct se_acc *acc, int degree, const uint8_t *dirty,
+                        int *found)
 {
     int cand[81], ncand = 0;
     static const struct excl empty;
@@ -153,7 +194,8 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 2)
                 continue;
             if (degree == 2) {
-                if (try_cells(ctx, g, acc, 2, cells, e3))
+                if ((dirty[cells[0]] || dirty[cells[1]]) &&
+                    try_cells(ctx, g, acc, 2, cells, e3, found))
                     return 1;
                 continue;
             }
@@ -191,12 +233,13 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                     seen_before =
                         in_ex(exm[t], cand[j]) || in_ex(exm[i], cand[j]) ||
                         in_ex(exm[t], cand[i]) || in_ex(exm[j], cand[i]);
-                if (seen_before)
+                if (seen_before ||
+                    !(dirty[cells[0]] || dirty[cells[1]] || dirty[twin[q]]))
                     continue;
                 cells[2] = twin[q];
                 e3[2][0] = exm[slot[twin[q]]][0];
                 e3[2][1] = exm[slot[twin[q]]][1];
-                if (try_cells(ctx, g, acc, 3, cells, e3))
+                if (try_cells(ctx, g, acc, 3, cells, e3, found))
                     return 1;
             }
         }

@@ -71,8 +71,35 @@ struct links {
     struct link ox[NCV][3];
 };
 
+/* The static implication graph of one pass of loops() (0: X links, 1: Y,
+ * 2: both) over the candidates of a grid, with its strongly connected
+ * components (serate_chain.c's "Reachability" section). */
+struct reach_pass {
+    int16_t comp[NPID];  /* component, numbered sinks first */
+    int16_t csize[NPID]; /* nodes in each component */
+    /* lowest component number reachable from each component: a walk
+     * from component a to b needs b <= a and low[a] <= low[b] (the DFS
+     * postorder interval of GRAIL's reachability labels) */
+    int16_t low[NPID];
+    int32_t adj_start[NPID];
+    uint8_t adj_n[NPID];
+    int16_t adj[NCV * 32];
+};
+
+struct reach {
+    struct reach_pass pass[3];
+    int16_t present[NPID]; /* the pids of the grid's candidates */
+    int npresent;
+    /* Scratch for Tarjan's algorithm and the searches. */
+    int16_t idx[NPID], low[NPID], stack[NPID], call[NPID];
+    uint8_t edge[NPID], onstack[NPID];
+    uint32_t seen[NPID];
+    uint32_t stamp;
+};
+
 struct se_chain_mem {
     struct links *links;
+    struct reach *reach;
     /* The top-level multiple/dynamic producers' runs from (cell, v, on),
      * shared by the cell's own binary chaining and its region chainings. */
     struct run *cache[NCV];
@@ -404,6 +431,7 @@ struct chainer {
     struct se_acc *acc;
     int multiple, dynamic, nishio, level;
     const struct links *L; /* static producers only */
+    struct reach *R;       /* loops(): which searches can find anything */
     int cache;             /* keep the on-runs (top level) */
     int seq;               /* static searches: SE order of the current one */
     uint32_t stamp;
@@ -1016,6 +1044,163 @@ static void multiple_chains(struct chainer *ch)
 }
 
 /* ------------------------------------------------------------------ */
+/* Reachability: which static searches cannot find anything             */
+/* ------------------------------------------------------------------ */
+
+/* A static search (do_forcing, do_cycles) is a breadth-first walk of a
+ * fixed graph of implications: the nodes are the candidates' "on" and
+ * "off" (pid), the edges SE's getOnToOff / getOffToOn for the pass's
+ * links. The forcing chain from "on" finds its target (its first chain)
+ * iff "off" is reachable from "on" (the other way for the chain from
+ * "off"); a cycle through "on" exists only if "on" lies in a strongly
+ * connected component of more than one node. Most searches, above all
+ * inside nested chains, can find nothing: Tarjan's components, once per
+ * producer call, tell which, and those searches are skipped; the others
+ * run as before, so every hint and rating stays the same. */
+static void reach_graph(struct reach *R, struct reach_pass *P,
+                        const struct links *L, int y, int x)
+{
+    int n = 0;
+
+    for (int i = 0; i < R->npresent; i++) {
+        int pid = R->present[i], cv = pid >> 1, n0 = n;
+        P->adj_start[pid] = n;
+        if (pid & 1) {
+            for (int k = 0; k < L->nx[cv]; k++)
+                P->adj[n++] = (int16_t)(L->x[cv][k].cv * 2);
+            if (y)
+                for (int k = 0; k < L->ny[cv]; k++)
+                    P->adj[n++] = (int16_t)(L->y[cv][k] * 2);
+        } else {
+            if (y && L->oy[cv] >= 0)
+                P->adj[n++] = (int16_t)(L->oy[cv] * 2 + 1);
+            if (x)
+                for (int k = 0; k < L->nox[cv]; k++)
+                    P->adj[n++] = (int16_t)(L->ox[cv][k].cv * 2 + 1);
+        }
+        P->adj_n[pid] = (uint8_t)(n - n0);
+    }
+}
+
+/* Tarjan's algorithm, iterative. Components are numbered as they
+ * complete, so every edge goes to a component numbered no higher. */
+static void reach_scc(struct reach *R, struct reach_pass *P)
+{
+    int counter = 0, sp = 0, nscc = 0;
+
+    for (int i = 0; i < R->npresent; i++) {
+        R->idx[R->present[i]] = -1;
+        R->onstack[R->present[i]] = 0;
+    }
+    for (int i = 0; i < R->npresent; i++) {
+        int root = R->present[i], cp = 0;
+        if (R->idx[root] >= 0)
+            continue;
+        R->call[cp] = (int16_t)root;
+        R->edge[cp++] = 0;
+        R->idx[root] = R->low[root] = (int16_t)counter++;
+        R->stack[sp++] = (int16_t)root;
+        R->onstack[root] = 1;
+        while (cp) {
+            int v = R->call[cp - 1];
+            if (R->edge[cp - 1] < P->adj_n[v]) {
+                int w = P->adj[P->adj_start[v] + R->edge[cp - 1]++];
+                if (R->idx[w] < 0) {
+                    R->idx[w] = R->low[w] = (int16_t)counter++;
+                    R->stack[sp++] = (int16_t)w;
+                    R->onstack[w] = 1;
+                    R->call[cp] = (int16_t)w;
+                    R->edge[cp++] = 0;
+                } else if (R->onstack[w] && R->idx[w] < R->low[v]) {
+                    R->low[v] = R->idx[w];
+                }
+                continue;
+            }
+            cp--;
+            if (R->low[v] == R->idx[v]) {
+                int w, top = sp, lowc = nscc;
+                do {
+                    w = R->stack[--sp];
+                    R->onstack[w] = 0;
+                    P->comp[w] = (int16_t)nscc;
+                } while (w != v);
+                /* Every successor outside is complete: its low is known. */
+                for (int k = sp; k < top; k++) {
+                    int u = R->stack[k];
+                    for (int e = 0; e < P->adj_n[u]; e++) {
+                        int c = P->comp[P->adj[P->adj_start[u] + e]];
+                        if (c != nscc && P->low[c] < lowc)
+                            lowc = P->low[c];
+                    }
+                }
+                P->csize[nscc] = (int16_t)(top - sp);
+                P->low[nscc++] = (int16_t)lowc;
+            }
+            if (cp && R->low[v] < R->low[R->call[cp - 1]])
+                R->low[R->call[cp - 1]] = R->low[v];
+        }
+    }
+}
+
+/* The graphs of the three passes for grid g and its links L. */
+static void reach_build(struct reach *R, const struct se_grid *g,
+                        const struct links *L)
+{
+    static const int pass[3][2] = {{0, 1}, {1, 0}, {1, 1}}; /* y, x */
+
+    R->npresent = 0;
+    for (int cv = 0; cv < NCV; cv++)
+        if (g->cand[cv / 9] & BIT(cv % 9 + 1)) {
+            R->present[R->npresent++] = (int16_t)(cv * 2);
+            R->present[R->npresent++] = (int16_t)(cv * 2 + 1);
+        }
+    for (int p = 0; p < 3; p++) {
+        reach_graph(R, &R->pass[p], L, pass[p][0], pass[p][1]);
+        reach_scc(R, &R->pass[p]);
+    }
+}
+
+/* Does a walk lead from pid `from` to pid `to` in pass p's graph? Only
+ * components numbered between the two can lie on it. */
+static int reach_path(struct reach *R, int p, int from, int to)
+{
+    const struct reach_pass *P = &R->pass[p];
+    int tc = P->comp[to], sp = 0;
+
+    if (P->comp[from] == tc)
+        return 1;
+    if (P->comp[from] < tc || P->low[P->comp[from]] > P->low[tc])
+        return 0;
+    if (++R->stamp == 0) {
+        memset(R->seen, 0, sizeof R->seen);
+        R->stamp = 1;
+    }
+    R->stack[sp++] = (int16_t)from;
+    R->seen[from] = R->stamp;
+    while (sp) {
+        int u = R->stack[--sp];
+        for (int e = 0; e < P->adj_n[u]; e++) {
+            int w = P->adj[P->adj_start[u] + e];
+            if (P->comp[w] == tc)
+                return 1;
+            if (P->comp[w] < tc || P->low[P->comp[w]] > P->low[tc] ||
+                R->seen[w] == R->stamp)
+                continue;
+            R->seen[w] = R->stamp;
+            R->stack[sp++] = (int16_t)w;
+        }
+    }
+    return 0;
+}
+
+/* Does "on" of cv lie on a cycle of pass p's graph? */
+static int reach_cycle(const struct reach *R, int p, int cv)
+{
+    const struct reach_pass *P = &R->pass[p];
+    return P->csize[P->comp[cv * 2 + 1]] > 1;
+}
+
+/* ------------------------------------------------------------------ */
 /* Cycles and forcing X/Y chains (static, single parents)               */
 /* ------------------------------------------------------------------ */
 
@@ -1259,31 +1444,41 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x, int pass,
 
     if (se_popcount(ch->g->cand[cell]) > 2 && !x)
         return;
-    int mark = m->used[m->depth];
-    struct run *rc = run_get(ctx), *r1 = NULL, *r2 = NULL;
-    if (!rc)
-        return;
     /* A search ending on "v on in cell" needs a strong link into it (the
      * cell bivalue, or v bilocal in one of its regions); without one no
      * cycle and no chain from "off" can end there: not searched. */
     int ystrong = se_popcount(ch->g->cand[cell]) == 2, xstrong = 0;
     for (int ty = 0; ty < 3; ty++)
         xstrong |= se_popcount(ch->g->pos[ctx->t.creg[cell][ty]][v]) == 2;
+    struct reach *R = ch->R;
+    int want_cyc = phase != 1 && ((y && ystrong) || (x && xstrong)) &&
+                   (!R || reach_cycle(R, pass, cv));
+    int want_f1 =
+        x && phase != 2 && (!R || reach_path(R, pass, cv * 2 + 1, cv * 2));
+    int want_f2 = x && phase != 2 && ((y && ystrong) || xstrong) &&
+                  (!R || reach_path(R, pass, cv * 2, cv * 2 + 1));
+    if (!want_cyc && !want_f1 && !want_f2)
+        return;
+    int mark = m->used[m->depth];
+    struct run *rc = run_get(ctx), *r1 = NULL, *r2 = NULL;
+    if (!rc)
+        return;
     int src = new_node(rc, cv * 2 + 1, C_NONE, NULL, 0);
     store(rc, src);
     ch->seq = base;
-    if (phase != 1 && ((y && ystrong) || (x && xstrong)))
+    if (want_cyc)
         do_cycles(ch, rc, src, y, x, cyc, &ncyc);
     int f1 = -1, f2 = -1;
-    if (x && phase != 2) {
+    if (want_f1 || want_f2) {
         r1 = run_get(ctx);
         r2 = run_get(ctx);
         if (r1 && r2) {
             int s1 = new_node(r1, cv * 2 + 1, C_NONE, NULL, 0);
             store(r1, s1);
             ch->seq = base + 300 * step;
-            f1 = do_forcing(ch, r1, s1, y);
-            if ((y && ystrong) || xstrong) {
+            if (want_f1)
+                f1 = do_forcing(ch, r1, s1, y);
+            if (want_f2) {
                 int s2 = new_node(r2, cv * 2, C_NONE, NULL, 0);
                 store(r2, s2);
                 ch->seq = base + 301 * step;
@@ -1311,6 +1506,14 @@ static void loops(struct chainer *ch)
 {
     static const int pass[3][2] = {{0, 1}, {1, 0}, {1, 1}}; /* y, x */
     int phases = ch->acc->want_rp ? 1 : 2;
+    struct se_chain_mem *m = ch->ctx->chain;
+
+    if (ch->L && !m->reach)
+        m->reach = calloc(1, sizeof *m->reach);
+    if (ch->L && m->reach) {
+        reach_build(m->reach, ch->g, ch->L);
+        ch->R = m->reach;
+    }
 
     for (int ph = 0; ph < phases; ph++)
         for (int p = 0; p < 3; p++)
@@ -1553,6 +1756,7 @@ void se_chain_free(struct se_ctx *ctx)
     free(m->order);
     free(m->nrec);
     free(m->links);
+    free(m->reach);
     free(m);
     ctx->chain = NULL;
 }
