@@ -22,6 +22,13 @@ static int in_ex(const uint64_t *m, int c)
     return (int)(m[c >> 6] >> (c & 63) & 1);
 }
 
+/* Does the cell set {a, b} (two words) hold at least two cells? (No
+ * popcount: the default target has no instruction for it.) */
+static int two_or_more(uint64_t a, uint64_t b)
+{
+    return (a & (a - 1)) || (b & (b - 1)) || (a && b);
+}
+
 static int sees(const struct se_ctx *ctx, int a, int b)
 {
     return (int)(ctx->t.peers[a][b >> 6] >> (b & 63) & 1);
@@ -44,7 +51,7 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
         common[0] &= ex[i][0];
         common[1] &= ex[i][1];
     }
-    if (__builtin_popcountll(common[0]) + __builtin_popcountll(common[1]) < 2)
+    if (!two_or_more(common[0], common[1]))
         return 0;
     /* An excluder blocks a combination only if all its candidates are
      * among the cells' own: keep those; with none, and no two of the
@@ -179,6 +186,10 @@ static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
     }
     if (ncand < degree)
         return 0;
+    uint64_t dm[2] = {0, 0};
+    for (int c = 0; c < 81; c++)
+        if (dirty[c])
+            dm[c >> 6] |= 1ull << (c & 63);
     /* Pairs in Permutations(2, n) order: (0,1) (0,2) (1,2) (0,3)... */
     for (int j = 1; j < ncand; j++)
         for (int i = 0; i < j; i++) {
@@ -189,13 +200,16 @@ static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
                                  {exm[j][0], exm[j][1]}};
             /* Every set of cells with these two has fewer than two common
              * excluders: nothing to test. */
-            if (__builtin_popcountll(exm[i][0] & exm[j][0]) +
-                    __builtin_popcountll(exm[i][1] & exm[j][1]) <
-                2)
+            if (!two_or_more(exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]))
+                continue;
+            /* Both clean, and (for triplets) no dirty third among their
+             * excluders, where the third cell is taken from: nothing new. */
+            if (!dirty[cells[0]] && !dirty[cells[1]] &&
+                (degree == 2 || !(((exm[i][0] | exm[j][0]) & dm[0]) |
+                                  ((exm[i][1] | exm[j][1]) & dm[1]))))
                 continue;
             if (degree == 2) {
-                if ((dirty[cells[0]] || dirty[cells[1]]) &&
-                    try_cells(ctx, g, acc, 2, cells, e3, found))
+                if (try_cells(ctx, g, acc, 2, cells, e3, found))
                     return 1;
                 continue;
             }
@@ -216,9 +230,7 @@ static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
             uint64_t c01[2] = {exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]};
             for (int q = 0; q < nt; q++) {
                 const uint64_t *e = exm[slot[twin[q]]];
-                if (__builtin_popcountll(c01[0] & e[0]) +
-                        __builtin_popcountll(c01[1] & e[1]) <
-                    2)
+                if (!two_or_more(c01[0] & e[0], c01[1] & e[1]))
                     continue;
                 /* The same three cells, met from an earlier pair, gave
                  * nothing (or SE would have stopped there): skip. */
