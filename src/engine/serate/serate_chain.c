@@ -71,9 +71,9 @@ struct links {
     struct link ox[NCV][3];
 };
 
-/* The static implication graph of one pass of loops() (0: X links, 1: Y,
- * 2: both) over the candidates of a grid, with its strongly connected
- * components (serate_chain.c's "Reachability" section). */
+/* The static implication graph of loops()' XY pass over the candidates
+ * of a grid (the X and the Y passes' graphs are parts of it), with its
+ * strongly connected components ("Reachability" below). */
 struct reach_pass {
     int16_t comp[NPID];  /* component, numbered sinks first */
     int16_t csize[NPID]; /* nodes in each component */
@@ -87,7 +87,7 @@ struct reach_pass {
 };
 
 struct reach {
-    struct reach_pass pass[3];
+    struct reach_pass xy;
     int16_t present[NPID]; /* the pids of the grid's candidates */
     int npresent;
     /* Scratch for Tarjan's algorithm and the searches. */
@@ -1053,10 +1053,13 @@ static void multiple_chains(struct chainer *ch)
  * links. The forcing chain from "on" finds its target (its first chain)
  * iff "off" is reachable from "on" (the other way for the chain from
  * "off"); a cycle through "on" exists only if "on" lies in a strongly
- * connected component of more than one node. Most searches, above all
- * inside nested chains, can find nothing: Tarjan's components, once per
- * producer call, tell which, and those searches are skipped; the others
- * run as before, so every hint and rating stays the same. */
+ * connected component of more than one node, and stays inside it. Most
+ * searches, above all inside nested chains, can find nothing. The X and
+ * the Y passes' graphs are subgraphs of the XY pass's, so its graph, built
+ * once per producer call, bounds all three: a search it rules out is
+ * skipped, the others run as before (a cycle search only among the
+ * nodes of the source's component), so every hint and rating stays the
+ * same. */
 static void reach_graph(struct reach *R, struct reach_pass *P,
                         const struct links *L, int y, int x)
 {
@@ -1142,29 +1145,25 @@ static void reach_scc(struct reach *R, struct reach_pass *P)
     }
 }
 
-/* The graphs of the three passes for grid g and its links L. */
+/* The XY graph of grid g and its links L, and its components. */
 static void reach_build(struct reach *R, const struct se_grid *g,
                         const struct links *L)
 {
-    static const int pass[3][2] = {{0, 1}, {1, 0}, {1, 1}}; /* y, x */
-
     R->npresent = 0;
     for (int cv = 0; cv < NCV; cv++)
         if (g->cand[cv / 9] & BIT(cv % 9 + 1)) {
             R->present[R->npresent++] = (int16_t)(cv * 2);
             R->present[R->npresent++] = (int16_t)(cv * 2 + 1);
         }
-    for (int p = 0; p < 3; p++) {
-        reach_graph(R, &R->pass[p], L, pass[p][0], pass[p][1]);
-        reach_scc(R, &R->pass[p]);
-    }
+    reach_graph(R, &R->xy, L, 1, 1);
+    reach_scc(R, &R->xy);
 }
 
-/* Does a walk lead from pid `from` to pid `to` in pass p's graph? Only
- * components numbered between the two can lie on it. */
-static int reach_path(struct reach *R, int p, int from, int to)
+/* Can a walk lead from pid `from` to pid `to`? Only components numbered
+ * between the two can lie on it. */
+static int reach_path(struct reach *R, int from, int to)
 {
-    const struct reach_pass *P = &R->pass[p];
+    const struct reach_pass *P = &R->xy;
     int tc = P->comp[to], sp = 0;
 
     if (P->comp[from] == tc)
@@ -1193,10 +1192,10 @@ static int reach_path(struct reach *R, int p, int from, int to)
     return 0;
 }
 
-/* Does "on" of cv lie on a cycle of pass p's graph? */
-static int reach_cycle(const struct reach *R, int p, int cv)
+/* Can "on" of cv lie on a cycle? */
+static int reach_cycle(const struct reach *R, int cv)
 {
-    const struct reach_pass *P = &R->pass[p];
+    const struct reach_pass *P = &R->xy;
     return P->csize[P->comp[cv * 2 + 1]] > 1;
 }
 
@@ -1313,6 +1312,11 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
     double cbase = x && y ? 7.0 : 6.5;
     int ckey = x && y ? 4 : y ? 3 : 2;
     uint8_t seen[NCV];
+    /* A cycle through the source stays in its strongly connected
+     * component: nodes outside it cannot lead back, so they are not
+     * made (the order and depth of those inside are unchanged). */
+    const int16_t *comp = ch->R ? ch->R->xy.comp : NULL;
+    int sc = comp ? comp[srcpid] : 0;
 
     memset(seen, 0, sizeof seen);
     push(r, 1, src);
@@ -1334,7 +1338,7 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
                 if (seen[imp[i].cv] &&
                     !backlink(ch->L, imp[i].cv, srcpid >> 1, y, x))
                     continue;
-                if (is_parent(r, p, pid))
+                if (is_parent(r, p, pid) || (comp && comp[pid] != sc))
                     continue;
                 int32_t par = p;
                 int idx = new_node(r, pid, imp[i].cause, &par, 1);
@@ -1354,6 +1358,10 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1;
                 int keep = 0;
+                if (comp && comp[r->nodes[idx].pid] != sc) {
+                    node_drop(r, idx);
+                    continue;
+                }
                 if (length >= 4 && r->nodes[idx].pid == srcpid && *ncyc < 256) {
                     cyc[(*ncyc)++] = idx;
                     keep = 1;
@@ -1452,11 +1460,10 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x, int pass,
         xstrong |= se_popcount(ch->g->pos[ctx->t.creg[cell][ty]][v]) == 2;
     struct reach *R = ch->R;
     int want_cyc = phase != 1 && ((y && ystrong) || (x && xstrong)) &&
-                   (!R || reach_cycle(R, pass, cv));
-    int want_f1 =
-        x && phase != 2 && (!R || reach_path(R, pass, cv * 2 + 1, cv * 2));
+                   (!R || reach_cycle(R, cv));
+    int want_f1 = x && phase != 2 && (!R || reach_path(R, cv * 2 + 1, cv * 2));
     int want_f2 = x && phase != 2 && ((y && ystrong) || xstrong) &&
-                  (!R || reach_path(R, pass, cv * 2, cv * 2 + 1));
+                  (!R || reach_path(R, cv * 2, cv * 2 + 1));
     if (!want_cyc && !want_f1 && !want_f2)
         return;
     int mark = m->used[m->depth];
