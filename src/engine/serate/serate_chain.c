@@ -88,6 +88,10 @@ struct reach_pass {
 
 struct reach {
     struct reach_pass xy;
+    /* known[cv] bit on: reach_path from on (1) / off (0) was asked;
+     * found[cv] the same bits: its answer (the X and XY passes ask the
+     * same questions of the one graph). */
+    uint8_t known[NCV], found[NCV];
     int16_t present[NPID]; /* the pids of the grid's candidates */
     int npresent;
     /* Scratch for Tarjan's algorithm and the searches. */
@@ -1157,6 +1161,7 @@ static void reach_build(struct reach *R, const struct se_grid *g,
         }
     reach_graph(R, &R->xy, L, 1, 1);
     reach_scc(R, &R->xy);
+    memset(R->known, 0, sizeof R->known);
 }
 
 /* Can a walk lead from pid `from` to pid `to`? Only components numbered
@@ -1190,6 +1195,22 @@ static int reach_path(struct reach *R, int from, int to)
         }
     }
     return 0;
+}
+
+/* Can "v on" (on 1) or "v off" (on 0), cv = cell * 9 + v - 1, lead to
+ * its own negation? */
+static int reach_negation(struct reach *R, int cv, int on)
+{
+    uint8_t bit = (uint8_t)(1u << on);
+
+    if (!(R->known[cv] & bit)) {
+        R->known[cv] |= bit;
+        if (reach_path(R, cv * 2 + on, cv * 2 + !on))
+            R->found[cv] |= bit;
+        else
+            R->found[cv] &= (uint8_t)~bit;
+    }
+    return (R->found[cv] & bit) != 0;
 }
 
 /* Can "on" of cv lie on a cycle? */
@@ -1461,9 +1482,9 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x, int pass,
     struct reach *R = ch->R;
     int want_cyc = phase != 1 && ((y && ystrong) || (x && xstrong)) &&
                    (!R || reach_cycle(R, cv));
-    int want_f1 = x && phase != 2 && (!R || reach_path(R, cv * 2 + 1, cv * 2));
+    int want_f1 = x && phase != 2 && (!R || reach_negation(R, cv, 1));
     int want_f2 = x && phase != 2 && ((y && ystrong) || xstrong) &&
-                  (!R || reach_path(R, cv * 2, cv * 2 + 1));
+                  (!R || reach_negation(R, cv, 0));
     if (!want_cyc && !want_f1 && !want_f2)
         return;
     int mark = m->used[m->depth];
