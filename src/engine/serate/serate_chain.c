@@ -101,8 +101,30 @@ struct reach {
     uint32_t stamp;
 };
 
+/* What getAdvancedPotentials' rules gave at a fixed point of a top-level
+ * run, kept for the step (see advanced()). A rule's outcome is a list of
+ * records in pool: nested, np, nrem, then np parent and nrem removed
+ * candidates (cell * 9 + v - 1). */
+enum { ADV_RULES = 8, ADV_SLOTS = 2048, ADV_POOL = 1 << 19 };
+
+struct adv_entry {
+    uint64_t hash; /* 0: free */
+    uint16_t cand[81];
+    int8_t state[ADV_RULES]; /* 0 not asked, 1 nothing, 2 found */
+    int32_t off[ADV_RULES], n[ADV_RULES];
+};
+
+struct adv_cache {
+    uint16_t top[81]; /* the step's grid */
+    int valid;
+    struct adv_entry slot[ADV_SLOTS];
+    int32_t *pool;
+    int used;
+};
+
 struct se_chain_mem {
     struct links *links;
+    struct adv_cache *adv;
     struct reach *reach;
     /* The top-level multiple/dynamic producers' runs from (cell, v, on),
      * shared by the cell's own binary chaining and its region chainings. */
@@ -739,7 +761,55 @@ struct adv_acc {
     struct se_acc acc;
     struct run *r;
     int found;
+    struct adv_cache *rec; /* record the hints added here, or NULL */
+    int rec_n, rec_fail;
 };
+
+/* Appends one record (adv_add's parents and removals) to the cache. */
+static void adv_record(struct adv_acc *aa, const struct se_hint *h,
+                       const int32_t *par, int np)
+{
+    struct adv_cache *C = aa->rec;
+    struct run *r = aa->r;
+    int nrem = 0;
+
+    for (int c = 0; c < 81; c++)
+        nrem += se_popcount(h->rem[c]);
+    if (C->used + 3 + np + nrem > ADV_POOL) {
+        aa->rec_fail = 1;
+        return;
+    }
+    int32_t *p = C->pool + C->used;
+    *p++ = h->nested;
+    *p++ = np;
+    *p++ = nrem;
+    for (int i = 0; i < np; i++)
+        *p++ = r->nodes[par[i]].pid >> 1;
+    for (int c = 0; c < 81; c++)
+        for (int v = 1; v <= 9; v++)
+            if (h->rem[c] & BIT(v))
+                *p++ = cv_of(c, v);
+    C->used = (int)(p - C->pool);
+    aa->rec_n++;
+}
+
+/* Adds the removals of one hint whose parents are par[0..np). */
+static int adv_apply(struct run *r, const int32_t *rem, int nrem,
+                     const int32_t *par, int np, int nested)
+{
+    for (int i = 0; i < nrem; i++) {
+        int cv = rem[i];
+        if (r->at[0][cv] >= 0)
+            continue;
+        int idx = new_node(r, cv * 2, C_ADV, par, np);
+        if (idx < 0)
+            return 1;
+        r->nodes[idx].nested = nested;
+        store(r, idx);
+        push(r, 0, idx);
+    }
+    return 0;
+}
 
 /* SE adds every removal of a hint that has rule parents, each parent
  * being the run's own "off" node for it. */
@@ -760,18 +830,59 @@ static int adv_add(struct se_acc *a, struct se_hint *h)
     if (!np)
         return 0;
     aa->found = 1;
+    if (aa->rec && !aa->rec_fail)
+        adv_record(aa, h, par, np);
+    int32_t rem[729];
+    int nrem = 0;
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++) {
-            if (!(h->rem[c] & BIT(v)) || r->at[0][cv_of(c, v)] >= 0)
-                continue;
-            int idx = new_node(r, cv_of(c, v) * 2, C_ADV, par, np);
-            if (idx < 0)
-                return 1;
-            r->nodes[idx].nested = h->nested;
-            store(r, idx);
-            push(r, 0, idx);
+        for (int v = 1; v <= 9; v++)
+            if (h->rem[c] & BIT(v))
+                rem[nrem++] = cv_of(c, v);
+    return adv_apply(r, rem, nrem, par, np, h->nested);
+}
+
+/* Replays a rule's recorded hints on run r (same grid, same removals,
+ * so the same "off" nodes stand for the parents). */
+static void adv_replay(struct run *r, const struct adv_cache *C, int off, int n)
+{
+    const int32_t *p = C->pool + off;
+    int32_t par[729];
+
+    for (int k = 0; k < n; k++) {
+        int nested = p[0], np = p[1], nrem = p[2], m = 0;
+        p += 3;
+        for (int i = 0; i < np; i++)
+            if (r->at[0][p[i]] >= 0)
+                par[m++] = r->at[0][p[i]];
+        p += np;
+        if (m && adv_apply(r, p, nrem, par, m, nested))
+            return;
+        p += nrem;
+    }
+}
+
+/* The step's cache entry for grid g; NULL when the table is full. */
+static struct adv_entry *adv_lookup(struct adv_cache *C,
+                                    const struct se_grid *g)
+{
+    uint64_t hv = 0xcbf29ce484222325ull;
+
+    for (int c = 0; c < 81; c++)
+        hv = (hv ^ g->cand[c]) * 0x100000001b3ull;
+    hv |= 1;
+    for (unsigned i = 0, k = (unsigned)(hv >> 32) & (ADV_SLOTS - 1);
+         i < ADV_SLOTS / 4; i++, k = (k + 1) & (ADV_SLOTS - 1)) {
+        struct adv_entry *e = &C->slot[k];
+        if (!e->hash) {
+            e->hash = hv;
+            memcpy(e->cand, g->cand, sizeof e->cand);
+            memset(e->state, 0, sizeof e->state);
+            return e;
         }
-    return 0;
+        if (e->hash == hv && !memcmp(e->cand, g->cand, sizeof e->cand))
+            return e;
+    }
+    return NULL;
 }
 
 /* getAdvancedPotentials: the first of the nested rules that gives a hint
@@ -790,9 +901,39 @@ static void advanced(struct chainer *ch, struct run *r)
     aa.acc.data = NULL;
     aa.r = r;
     aa.found = 0;
+    aa.rec = NULL;
+    /* A top-level run's nested rules see the step's grid as the source
+     * and the grid g of this fixed point: what they give depends on
+     * nothing else, and the same g recurs (other runs reach it, and the
+     * next level's runs pass the same fixed points first), so each
+     * rule's outcome is kept for the step and replayed. */
+    struct adv_entry *e = NULL;
+    if (m->depth == 0 && m->adv && m->adv->valid)
+        e = adv_lookup(m->adv, g);
     m->depth++;
     int mark = m->used[m->depth];
     for (int rule = 0; rule < 6 && !aa.found && !ctx->timed_out; rule++) {
+        int key = rule < 4    ? rule
+                  : rule == 4 ? (level < 2   ? -1
+                                 : level < 4 ? 4
+                                             : 6)
+                              : (level == 3   ? 5
+                                 : level >= 5 ? 7
+                                              : -1);
+        if (key < 0)
+            continue;
+        if (e && e->state[key]) {
+            if (e->state[key] == 2) {
+                aa.found = 1;
+                adv_replay(r, m->adv, e->off[key], e->n[key]);
+            }
+            continue;
+        }
+        if (e) {
+            aa.rec = m->adv;
+            aa.rec_n = aa.rec_fail = 0;
+            e->off[key] = m->adv->used;
+        }
         switch (rule) {
         case 0:
             se_locking(ctx, g, &aa.acc, 0);
@@ -819,6 +960,11 @@ static void advanced(struct chainer *ch, struct run *r)
                 se_chaining(ctx, g, &aa.acc, 1, 1, 0, level - 3);
             break;
         }
+        if (e && !aa.rec_fail && !ctx->timed_out && !r->oom) {
+            e->state[key] = aa.found ? 2 : 1;
+            e->n[key] = aa.rec_n;
+        }
+        aa.rec = NULL;
     }
     runs_release(ctx, mark);
     m->depth--;
@@ -1645,6 +1791,35 @@ static int same_rem(const struct se_hint *a, const struct se_hint *b)
     return memcmp(a->rem, b->rem, sizeof a->rem) == 0;
 }
 
+/* A top-level producer call: on a new step's grid the nested records
+ * and the rules' cache start again (the cache's records name nested
+ * records, so both live for the step). */
+static void adv_step(struct se_chain_mem *m, const struct se_grid *g,
+                     int nested)
+{
+    struct adv_cache *C = m->adv;
+
+    if (C && C->valid && !memcmp(C->top, g->cand, sizeof C->top))
+        return;
+    m->nn = 0;
+    if (!nested && !C)
+        return;
+    if (!C) {
+        C = m->adv = calloc(1, sizeof *C);
+        if (C && !(C->pool = malloc(sizeof *C->pool * ADV_POOL))) {
+            free(C);
+            C = m->adv = NULL;
+        }
+        if (!C)
+            return;
+    }
+    memcpy(C->top, g->cand, sizeof C->top);
+    for (int k = 0; k < ADV_SLOTS; k++)
+        C->slot[k].hash = 0;
+    C->used = 0;
+    C->valid = 1;
+}
+
 int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 int multiple, int dynamic, int nishio, int level)
 {
@@ -1662,7 +1837,7 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     ch->level = level;
     ch->base = rule_base(multiple, dynamic, nishio, level);
     if (ctx->chain->depth == 0)
-        ctx->chain->nn = 0;
+        adv_step(ctx->chain, g, level > 0);
     ch->cache = ctx->chain->depth == 0 && (multiple || dynamic);
     if (ch->cache && ++ctx->chain->call == 0)
         ctx->chain->call = 1;
@@ -1785,6 +1960,9 @@ void se_chain_free(struct se_ctx *ctx)
     free(m->nrec);
     free(m->links);
     free(m->reach);
+    if (m->adv)
+        free(m->adv->pool);
+    free(m->adv);
     free(m);
     ctx->chain = NULL;
 }
