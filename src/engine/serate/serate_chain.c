@@ -695,7 +695,9 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
     struct imp imp[32];
     int ons[8];
 
-    r->save = *g;
+    /* Only dynamic chains change the grid (and read it as it was). */
+    if (ch->dynamic)
+        r->save = *g;
     for (int on = 0; on < 2; on++)
         for (int k = 0; k < r->nl[on]; k++)
             push(r, on, r->at[on][r->list[on][k]]);
@@ -749,7 +751,8 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
             advanced(ch, r);
     }
 done:
-    *g = r->save;
+    if (ch->dynamic)
+        *g = r->save;
     return result;
 }
 
