@@ -3,9 +3,10 @@
  * combination of the aligned cells' values that uses it leaves some common
  * excluder cell empty or repeats a value in cells that see each other.
  * Whether a set of cells gives a hint depends only on the candidates of
- * its cells and of their houses, so a set none of whose cells has a
- * changed house (or changed itself) since a scan that found nothing
- * still gives nothing: only the others are tested again. */
+ * its cells and on their houses' cells (each one's class: one candidate,
+ * an excluder of 2..degree, or more; an excluder's candidates), so a set
+ * none of whose cells or house cells changed so since a scan that found
+ * nothing still gives nothing: only the others are tested again. */
 #include <string.h>
 
 #include "serate_internal.h"
@@ -117,17 +118,34 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
     return acc->add(acc, &h);
 }
 
-/* dirty[c]: c or a cell of its house changed since the memo's scan. */
-static void aligned_dirty(const struct se_ctx *ctx, const struct se_grid *g,
-                          const struct se_aligned_memo *memo, uint8_t *dirty)
+/* A house cell matters to a set of cells by its class (one candidate,
+ * 2..degree of them: an excluder, or more) and, as an excluder, by its
+ * candidates. */
+static int aligned_class(unsigned cand, int degree)
 {
-    uint64_t changed[2] = {0, 0};
+    int n = se_popcount(cand);
+    return n == 1 ? 1 : n >= 2 && n <= degree ? 2 : 0;
+}
 
-    for (int c = 0; c < 81; c++)
-        if (!memo->valid || memo->cand[c] != g->cand[c])
+/* dirty[c]: c changed since the memo's scan, or a cell of its house
+ * changed in a way that matters (its class, or an excluder's values). */
+static void aligned_dirty(const struct se_ctx *ctx, const struct se_grid *g,
+                          const struct se_aligned_memo *memo, int degree,
+                          uint8_t *dirty)
+{
+    uint64_t changed[2] = {0, 0}, self[2] = {0, 0};
+
+    for (int c = 0; c < 81; c++) {
+        if (memo->valid && memo->cand[c] == g->cand[c])
+            continue;
+        self[c >> 6] |= 1ull << (c & 63);
+        int was = memo->valid ? aligned_class(memo->cand[c], degree) : -1;
+        int now = aligned_class(g->cand[c], degree);
+        if (was != now || now == 2)
             changed[c >> 6] |= 1ull << (c & 63);
+    }
     for (int c = 0; c < 81; c++)
-        dirty[c] = in_ex(changed, c) || (ctx->t.peers[c][0] & changed[0]) ||
+        dirty[c] = in_ex(self, c) || (ctx->t.peers[c][0] & changed[0]) ||
                    (ctx->t.peers[c][1] & changed[1]);
 }
 
@@ -142,7 +160,7 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     uint8_t dirty[81];
     int found = 0, stop;
 
-    aligned_dirty(ctx, g, memo, dirty);
+    aligned_dirty(ctx, g, memo, degree, dirty);
     memo->valid = 0;
     stop = aligned_scan(ctx, g, acc, degree, dirty, &found);
     if (found || ctx->timed_out)
