@@ -8,7 +8,11 @@
  * parents, so the complexity is the size of a node's ancestor closure.
  * Nodes are identified by pid = (cell * 9 + v - 1) * 2 + on. A run stores
  * at most one node per pid (SE's LinkedSet keeps the first), except the
- * cycle search, which like SE keeps every path to an "off" candidate. */
+ * cycle search, which like SE keeps every path to an "off" candidate.
+ * Two shortcuts keep every hint as SE's: static searches that the
+ * implication graph's components show cannot end are not run
+ * ("Reachability"), and the nested rules' outcome at a top-level run's
+ * fixed point is kept per grid for the step (advanced()). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,7 +109,7 @@ struct reach {
  * run, kept for the step (see advanced()). A rule's outcome is a list of
  * records in pool: nested, np, nrem, then np parent and nrem removed
  * candidates (cell * 9 + v - 1). */
-enum { ADV_RULES = 8, ADV_SLOTS = 2048, ADV_POOL = 1 << 19 };
+enum { ADV_RULES = 8, ADV_SLOTS = 1024, ADV_POOL = 1 << 18 };
 
 struct adv_entry {
     uint64_t hash; /* 0: free */
