@@ -62,7 +62,7 @@ void serate_options_init(struct serate_options *opt);
  * does. opt may be NULL (the defaults); opt->steps stays the caller's and
  * receives at most max_steps entries. Returns SERATE_INVALID unless the
  * puzzle has exactly one solution, SERATE_NOMEM when the work area (about
- * 10 MB at most) cannot be allocated; *res is then zeroed. Everything the
+ * 8 MB at most) cannot be allocated; *res is then zeroed. Everything the
  * call allocates is freed before it returns. */
 enum serate_status serate_rate(const uint8_t cells[81],
                                const struct serate_options *opt,
