@@ -1,7 +1,8 @@
 /* test_serate.c - cmocka tests of the SE rater (src/engine/serate/): every
  * puzzle of tests/data/se/scale must get exactly the ER/EP/ED that Sudoku
  * Explainer 1.2.1.3 itself printed for it (the file holds SE's output, not
- * ours: see tests/data/se/README.md), SE's own step lists on two of the
+ * ours: see tests/data/se/README.md), and so must the 500 sampled puzzles
+ * of 17clue, generated and magictour, SE's own step lists on two of the
  * forum's hardest (tests/data/se/forum_steps), plus the contract: invalid
  * input, the budget's lower bound and the step list. Reads tests/data/, so run
  * from the repository root. */
@@ -68,6 +69,19 @@ static void er_ep_ed_equal_se_on_53_puzzles_across_the_scale(void **state)
 {
     (void)state;
     check_file("tests/data/se/scale", 40);
+}
+
+/* The samples `make serate-check` compares, held by the suite too: the
+ * rater's shortcuts (reachability, the caches of docs/rating.md) are only
+ * sound if every hint stays SE's, and a wrong one shows on a few puzzles:
+ * a wrong reachability bound, written once, changed one of the 53 above
+ * and eleven of these 500. */
+static void er_ep_ed_equal_se_on_500_sampled_puzzles(void **state)
+{
+    (void)state;
+    check_file("tests/data/se/17clue", 200);
+    check_file("tests/data/se/generated", 150);
+    check_file("tests/data/se/magictour", 150);
 }
 
 /* One puzzle of tests/data/se/forum_steps and the steps SE took. */
@@ -266,6 +280,7 @@ int test_serate(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(er_ep_ed_equal_se_on_53_puzzles_across_the_scale),
+        cmocka_unit_test(er_ep_ed_equal_se_on_500_sampled_puzzles),
         cmocka_unit_test(
             puzzle_without_one_solution_or_with_bad_cells_is_invalid),
         cmocka_unit_test(a_time_or_level_cap_gives_a_lower_bound_at_most_se),

@@ -1,7 +1,12 @@
 /* serate_aligned.c - SE's aligned pair (6.2) and triplet (7.5) exclusion
  * (AlignedPairExclusion, AlignedExclusion): a candidate goes when every
  * combination of the aligned cells' values that uses it leaves some common
- * excluder cell empty or repeats a value in cells that see each other. */
+ * excluder cell empty or repeats a value in cells that see each other.
+ * Whether a set of cells gives a hint depends only on the candidates of
+ * its cells and on their houses' cells (each one's class: one candidate,
+ * an excluder of 2..degree, or more; an excluder's candidates), so a set
+ * none of whose cells or house cells changed so since a scan that found
+ * nothing still gives nothing: only the others are tested again. */
 #include <string.h>
 
 #include "serate_internal.h"
@@ -18,6 +23,13 @@ static int in_ex(const uint64_t *m, int c)
     return (int)(m[c >> 6] >> (c & 63) & 1);
 }
 
+/* Does the cell set {a, b} (two words) hold at least two cells? (No
+ * popcount: the default target has no instruction for it.) */
+static int two_or_more(uint64_t a, uint64_t b)
+{
+    return (a & (a - 1)) || (b & (b - 1)) || (a && b);
+}
+
 static int sees(const struct se_ctx *ctx, int a, int b)
 {
     return (int)(ctx->t.peers[a][b >> 6] >> (b & 63) & 1);
@@ -28,7 +40,7 @@ static int sees(const struct se_ctx *ctx, int a, int b)
  * locking cell of a combination, which the rating does not use). */
 static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
                      struct se_acc *acc, int degree, const int *cells,
-                     uint64_t (*ex)[2])
+                     uint64_t (*ex)[2], int *found)
 {
     uint64_t common[2] = {ex[0][0], ex[0][1]};
     struct se_hint h;
@@ -40,7 +52,7 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
         common[0] &= ex[i][0];
         common[1] &= ex[i][1];
     }
-    if (__builtin_popcountll(common[0]) + __builtin_popcountll(common[1]) < 2)
+    if (!two_or_more(common[0], common[1]))
         return 0;
     /* An excluder blocks a combination only if all its candidates are
      * among the cells' own: keep those; with none, and no two of the
@@ -102,11 +114,65 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
                              : "Aligned Triplet Exclusion");
     for (int i = 0; i < degree; i++)
         h.rem[cells[i]] = g->cand[cells[i]] & (uint16_t)~allowed[i];
+    *found = 1;
     return acc->add(acc, &h);
 }
 
+/* A house cell matters to a set of cells by its class (one candidate,
+ * 2..degree of them: an excluder, or more) and, as an excluder, by its
+ * candidates. */
+static int aligned_class(unsigned cand, int degree)
+{
+    int n = se_popcount(cand);
+    return n == 1 ? 1 : n >= 2 && n <= degree ? 2 : 0;
+}
+
+/* dirty[c]: c changed since the memo's scan, or a cell of its house
+ * changed in a way that matters (its class, or an excluder's values). */
+static void aligned_dirty(const struct se_ctx *ctx, const struct se_grid *g,
+                          const struct se_aligned_memo *memo, int degree,
+                          uint8_t *dirty)
+{
+    uint64_t changed[2] = {0, 0}, self[2] = {0, 0};
+
+    for (int c = 0; c < 81; c++) {
+        if (memo->valid && memo->cand[c] == g->cand[c])
+            continue;
+        self[c >> 6] |= 1ull << (c & 63);
+        int was = memo->valid ? aligned_class(memo->cand[c], degree) : -1;
+        int now = aligned_class(g->cand[c], degree);
+        if (was != now || now == 2)
+            changed[c >> 6] |= 1ull << (c & 63);
+    }
+    for (int c = 0; c < 81; c++)
+        dirty[c] = in_ex(self, c) || (ctx->t.peers[c][0] & changed[0]) ||
+                   (ctx->t.peers[c][1] & changed[1]);
+}
+
+static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
+                        struct se_acc *acc, int degree, const uint8_t *dirty,
+                        int *found);
+
 int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                int degree)
+{
+    struct se_aligned_memo *memo = &ctx->aligned[degree - 2];
+    uint8_t dirty[81];
+    int found = 0, stop;
+
+    aligned_dirty(ctx, g, memo, degree, dirty);
+    memo->valid = 0;
+    stop = aligned_scan(ctx, g, acc, degree, dirty, &found);
+    if (found || ctx->timed_out)
+        return stop && !ctx->timed_out;
+    memo->valid = 1;
+    memcpy(memo->cand, g->cand, sizeof memo->cand);
+    return 0;
+}
+
+static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
+                        struct se_acc *acc, int degree, const uint8_t *dirty,
+                        int *found)
 {
     int cand[81], ncand = 0;
     static const struct excl empty;
@@ -138,6 +204,10 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     }
     if (ncand < degree)
         return 0;
+    uint64_t dm[2] = {0, 0};
+    for (int c = 0; c < 81; c++)
+        if (dirty[c])
+            dm[c >> 6] |= 1ull << (c & 63);
     /* Pairs in Permutations(2, n) order: (0,1) (0,2) (1,2) (0,3)... */
     for (int j = 1; j < ncand; j++)
         for (int i = 0; i < j; i++) {
@@ -148,12 +218,16 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                                  {exm[j][0], exm[j][1]}};
             /* Every set of cells with these two has fewer than two common
              * excluders: nothing to test. */
-            if (__builtin_popcountll(exm[i][0] & exm[j][0]) +
-                    __builtin_popcountll(exm[i][1] & exm[j][1]) <
-                2)
+            if (!two_or_more(exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]))
+                continue;
+            /* Both clean, and (for triplets) no dirty third among their
+             * excluders, where the third cell is taken from: nothing new. */
+            if (!dirty[cells[0]] && !dirty[cells[1]] &&
+                (degree == 2 || !(((exm[i][0] | exm[j][0]) & dm[0]) |
+                                  ((exm[i][1] | exm[j][1]) & dm[1]))))
                 continue;
             if (degree == 2) {
-                if (try_cells(ctx, g, acc, 2, cells, e3))
+                if (try_cells(ctx, g, acc, 2, cells, e3, found))
                     return 1;
                 continue;
             }
@@ -174,9 +248,7 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             uint64_t c01[2] = {exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]};
             for (int q = 0; q < nt; q++) {
                 const uint64_t *e = exm[slot[twin[q]]];
-                if (__builtin_popcountll(c01[0] & e[0]) +
-                        __builtin_popcountll(c01[1] & e[1]) <
-                    2)
+                if (!two_or_more(c01[0] & e[0], c01[1] & e[1]))
                     continue;
                 /* The same three cells, met from an earlier pair, gave
                  * nothing (or SE would have stopped there): skip. */
@@ -191,12 +263,13 @@ int se_aligned(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                     seen_before =
                         in_ex(exm[t], cand[j]) || in_ex(exm[i], cand[j]) ||
                         in_ex(exm[t], cand[i]) || in_ex(exm[j], cand[i]);
-                if (seen_before)
+                if (seen_before ||
+                    !(dirty[cells[0]] || dirty[cells[1]] || dirty[twin[q]]))
                     continue;
                 cells[2] = twin[q];
                 e3[2][0] = exm[slot[twin[q]]][0];
                 e3[2][1] = exm[slot[twin[q]]][1];
-                if (try_cells(ctx, g, acc, 3, cells, e3))
+                if (try_cells(ctx, g, acc, 3, cells, e3, found))
                     return 1;
             }
         }

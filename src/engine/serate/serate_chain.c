@@ -8,7 +8,11 @@
  * parents, so the complexity is the size of a node's ancestor closure.
  * Nodes are identified by pid = (cell * 9 + v - 1) * 2 + on. A run stores
  * at most one node per pid (SE's LinkedSet keeps the first), except the
- * cycle search, which like SE keeps every path to an "off" candidate. */
+ * cycle search, which like SE keeps every path to an "off" candidate.
+ * Two shortcuts keep every hint as SE's: static searches that the
+ * implication graph's components show cannot end are not run
+ * ("Reachability"), and the nested rules' outcome at a top-level run's
+ * fixed point is kept per grid for the step (advanced()). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +75,61 @@ struct links {
     struct link ox[NCV][3];
 };
 
+/* The static implication graph of loops()' XY pass over the candidates
+ * of a grid (the X and the Y passes' graphs are parts of it), with its
+ * strongly connected components ("Reachability" below). */
+struct reach_pass {
+    int16_t comp[NPID];  /* component, numbered sinks first */
+    int16_t csize[NPID]; /* nodes in each component */
+    /* lowest component number reachable from each component: a walk
+     * from component a to b needs b <= a and low[a] <= low[b] (the DFS
+     * postorder interval of GRAIL's reachability labels) */
+    int16_t low[NPID];
+    int32_t adj_start[NPID];
+    uint8_t adj_n[NPID];
+    int16_t adj[NCV * 32];
+};
+
+struct reach {
+    struct reach_pass xy;
+    /* known[cv] bit on: reach_path from on (1) / off (0) was asked;
+     * found[cv] the same bits: its answer (the X and XY passes ask the
+     * same questions of the one graph). */
+    uint8_t known[NCV], found[NCV];
+    int16_t present[NPID]; /* the pids of the grid's candidates */
+    int npresent;
+    /* Scratch for Tarjan's algorithm and the searches. */
+    int16_t idx[NPID], low[NPID], stack[NPID], call[NPID];
+    uint8_t edge[NPID], onstack[NPID];
+    uint32_t seen[NPID];
+    uint32_t stamp;
+};
+
+/* What getAdvancedPotentials' rules gave at a fixed point of a top-level
+ * run, kept for the step (see advanced()). A rule's outcome is a list of
+ * records in pool: nested, np, nrem, then np parent and nrem removed
+ * candidates (cell * 9 + v - 1). */
+enum { ADV_RULES = 8, ADV_SLOTS = 1024, ADV_POOL = 1 << 18 };
+
+struct adv_entry {
+    uint64_t hash; /* 0: free */
+    uint16_t cand[81];
+    int8_t state[ADV_RULES]; /* 0 not asked, 1 nothing, 2 found */
+    int32_t off[ADV_RULES], n[ADV_RULES];
+};
+
+struct adv_cache {
+    uint16_t top[81]; /* the step's grid */
+    int valid;
+    struct adv_entry slot[ADV_SLOTS];
+    int32_t *pool;
+    int used;
+};
+
 struct se_chain_mem {
     struct links *links;
+    struct adv_cache *adv;
+    struct reach *reach;
     /* The top-level multiple/dynamic producers' runs from (cell, v, on),
      * shared by the cell's own binary chaining and its region chainings. */
     struct run *cache[NCV];
@@ -404,6 +461,7 @@ struct chainer {
     struct se_acc *acc;
     int multiple, dynamic, nishio, level;
     const struct links *L; /* static producers only */
+    struct reach *R;       /* loops(): which searches can find anything */
     int cache;             /* keep the on-runs (top level) */
     int seq;               /* static searches: SE order of the current one */
     uint32_t stamp;
@@ -641,7 +699,9 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
     struct imp imp[32];
     int ons[8];
 
-    r->save = *g;
+    /* Only dynamic chains change the grid (and read it as it was). */
+    if (ch->dynamic)
+        r->save = *g;
     for (int on = 0; on < 2; on++)
         for (int k = 0; k < r->nl[on]; k++)
             push(r, on, r->at[on][r->list[on][k]]);
@@ -695,7 +755,8 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
             advanced(ch, r);
     }
 done:
-    *g = r->save;
+    if (ch->dynamic)
+        *g = r->save;
     return result;
 }
 
@@ -707,7 +768,55 @@ struct adv_acc {
     struct se_acc acc;
     struct run *r;
     int found;
+    struct adv_cache *rec; /* record the hints added here, or NULL */
+    int rec_n, rec_fail;
 };
+
+/* Appends one record (adv_add's parents and removals) to the cache. */
+static void adv_record(struct adv_acc *aa, const struct se_hint *h,
+                       const int32_t *par, int np)
+{
+    struct adv_cache *C = aa->rec;
+    struct run *r = aa->r;
+    int nrem = 0;
+
+    for (int c = 0; c < 81; c++)
+        nrem += se_popcount(h->rem[c]);
+    if (C->used + 3 + np + nrem > ADV_POOL) {
+        aa->rec_fail = 1;
+        return;
+    }
+    int32_t *p = C->pool + C->used;
+    *p++ = h->nested;
+    *p++ = np;
+    *p++ = nrem;
+    for (int i = 0; i < np; i++)
+        *p++ = r->nodes[par[i]].pid >> 1;
+    for (int c = 0; c < 81; c++)
+        for (int v = 1; v <= 9; v++)
+            if (h->rem[c] & BIT(v))
+                *p++ = cv_of(c, v);
+    C->used = (int)(p - C->pool);
+    aa->rec_n++;
+}
+
+/* Adds the removals of one hint whose parents are par[0..np). */
+static int adv_apply(struct run *r, const int32_t *rem, int nrem,
+                     const int32_t *par, int np, int nested)
+{
+    for (int i = 0; i < nrem; i++) {
+        int cv = rem[i];
+        if (r->at[0][cv] >= 0)
+            continue;
+        int idx = new_node(r, cv * 2, C_ADV, par, np);
+        if (idx < 0)
+            return 1;
+        r->nodes[idx].nested = nested;
+        store(r, idx);
+        push(r, 0, idx);
+    }
+    return 0;
+}
 
 /* SE adds every removal of a hint that has rule parents, each parent
  * being the run's own "off" node for it. */
@@ -728,18 +837,59 @@ static int adv_add(struct se_acc *a, struct se_hint *h)
     if (!np)
         return 0;
     aa->found = 1;
+    if (aa->rec && !aa->rec_fail)
+        adv_record(aa, h, par, np);
+    int32_t rem[729];
+    int nrem = 0;
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++) {
-            if (!(h->rem[c] & BIT(v)) || r->at[0][cv_of(c, v)] >= 0)
-                continue;
-            int idx = new_node(r, cv_of(c, v) * 2, C_ADV, par, np);
-            if (idx < 0)
-                return 1;
-            r->nodes[idx].nested = h->nested;
-            store(r, idx);
-            push(r, 0, idx);
+        for (int v = 1; v <= 9; v++)
+            if (h->rem[c] & BIT(v))
+                rem[nrem++] = cv_of(c, v);
+    return adv_apply(r, rem, nrem, par, np, h->nested);
+}
+
+/* Replays a rule's recorded hints on run r (same grid, same removals,
+ * so the same "off" nodes stand for the parents). */
+static void adv_replay(struct run *r, const struct adv_cache *C, int off, int n)
+{
+    const int32_t *p = C->pool + off;
+    int32_t par[729];
+
+    for (int k = 0; k < n; k++) {
+        int nested = p[0], np = p[1], nrem = p[2], m = 0;
+        p += 3;
+        for (int i = 0; i < np; i++)
+            if (r->at[0][p[i]] >= 0)
+                par[m++] = r->at[0][p[i]];
+        p += np;
+        if (m && adv_apply(r, p, nrem, par, m, nested))
+            return;
+        p += nrem;
+    }
+}
+
+/* The step's cache entry for grid g; NULL when the table is full. */
+static struct adv_entry *adv_lookup(struct adv_cache *C,
+                                    const struct se_grid *g)
+{
+    uint64_t hv = 0xcbf29ce484222325ull;
+
+    for (int c = 0; c < 81; c++)
+        hv = (hv ^ g->cand[c]) * 0x100000001b3ull;
+    hv |= 1;
+    for (unsigned i = 0, k = (unsigned)(hv >> 32) & (ADV_SLOTS - 1);
+         i < ADV_SLOTS / 4; i++, k = (k + 1) & (ADV_SLOTS - 1)) {
+        struct adv_entry *e = &C->slot[k];
+        if (!e->hash) {
+            e->hash = hv;
+            memcpy(e->cand, g->cand, sizeof e->cand);
+            memset(e->state, 0, sizeof e->state);
+            return e;
         }
-    return 0;
+        if (e->hash == hv && !memcmp(e->cand, g->cand, sizeof e->cand))
+            return e;
+    }
+    return NULL;
 }
 
 /* getAdvancedPotentials: the first of the nested rules that gives a hint
@@ -758,9 +908,39 @@ static void advanced(struct chainer *ch, struct run *r)
     aa.acc.data = NULL;
     aa.r = r;
     aa.found = 0;
+    aa.rec = NULL;
+    /* A top-level run's nested rules see the step's grid as the source
+     * and the grid g of this fixed point: what they give depends on
+     * nothing else, and the same g recurs (other runs reach it, and the
+     * next level's runs pass the same fixed points first), so each
+     * rule's outcome is kept for the step and replayed. */
+    struct adv_entry *e = NULL;
+    if (m->depth == 0 && m->adv && m->adv->valid)
+        e = adv_lookup(m->adv, g);
     m->depth++;
     int mark = m->used[m->depth];
     for (int rule = 0; rule < 6 && !aa.found && !ctx->timed_out; rule++) {
+        int key = rule < 4    ? rule
+                  : rule == 4 ? (level < 2   ? -1
+                                 : level < 4 ? 4
+                                             : 6)
+                              : (level == 3   ? 5
+                                 : level >= 5 ? 7
+                                              : -1);
+        if (key < 0)
+            continue;
+        if (e && e->state[key]) {
+            if (e->state[key] == 2) {
+                aa.found = 1;
+                adv_replay(r, m->adv, e->off[key], e->n[key]);
+            }
+            continue;
+        }
+        if (e) {
+            aa.rec = m->adv;
+            aa.rec_n = aa.rec_fail = 0;
+            e->off[key] = m->adv->used;
+        }
         switch (rule) {
         case 0:
             se_locking(ctx, g, &aa.acc, 0);
@@ -787,6 +967,11 @@ static void advanced(struct chainer *ch, struct run *r)
                 se_chaining(ctx, g, &aa.acc, 1, 1, 0, level - 3);
             break;
         }
+        if (e && !aa.rec_fail && !ctx->timed_out && !r->oom) {
+            e->state[key] = aa.found ? 2 : 1;
+            e->n[key] = aa.rec_n;
+        }
+        aa.rec = NULL;
     }
     runs_release(ctx, mark);
     m->depth--;
@@ -1016,6 +1201,179 @@ static void multiple_chains(struct chainer *ch)
 }
 
 /* ------------------------------------------------------------------ */
+/* Reachability: which static searches cannot find anything             */
+/* ------------------------------------------------------------------ */
+
+/* A static search (do_forcing, do_cycles) is a breadth-first walk of a
+ * fixed graph of implications: the nodes are the candidates' "on" and
+ * "off" (pid), the edges SE's getOnToOff / getOffToOn for the pass's
+ * links. The forcing chain from "on" finds its target (its first chain)
+ * iff "off" is reachable from "on" (the other way for the chain from
+ * "off"); a cycle through "on" exists only if "on" lies in a strongly
+ * connected component of more than one node, and stays inside it. Most
+ * searches, above all inside nested chains, can find nothing. The X and
+ * the Y passes' graphs are subgraphs of the XY pass's, so its graph, built
+ * once per producer call, bounds all three: a search it rules out is
+ * skipped, the others run as before (a cycle search only among the
+ * nodes of the source's component), so every hint and rating stays the
+ * same. */
+static void reach_graph(struct reach *R, struct reach_pass *P,
+                        const struct links *L, int y, int x)
+{
+    int n = 0;
+
+    for (int i = 0; i < R->npresent; i++) {
+        int pid = R->present[i], cv = pid >> 1, n0 = n;
+        P->adj_start[pid] = n;
+        if (pid & 1) {
+            for (int k = 0; k < L->nx[cv]; k++)
+                P->adj[n++] = (int16_t)(L->x[cv][k].cv * 2);
+            if (y)
+                for (int k = 0; k < L->ny[cv]; k++)
+                    P->adj[n++] = (int16_t)(L->y[cv][k] * 2);
+        } else {
+            if (y && L->oy[cv] >= 0)
+                P->adj[n++] = (int16_t)(L->oy[cv] * 2 + 1);
+            if (x)
+                for (int k = 0; k < L->nox[cv]; k++)
+                    P->adj[n++] = (int16_t)(L->ox[cv][k].cv * 2 + 1);
+        }
+        P->adj_n[pid] = (uint8_t)(n - n0);
+    }
+}
+
+/* Tarjan's algorithm, iterative. Components are numbered as they
+ * complete, so every edge goes to a component numbered no higher. */
+static void reach_scc(struct reach *R, struct reach_pass *P)
+{
+    int counter = 0, sp = 0, nscc = 0;
+
+    for (int i = 0; i < R->npresent; i++) {
+        R->idx[R->present[i]] = -1;
+        R->onstack[R->present[i]] = 0;
+    }
+    for (int i = 0; i < R->npresent; i++) {
+        int root = R->present[i], cp = 0;
+        if (R->idx[root] >= 0)
+            continue;
+        R->call[cp] = (int16_t)root;
+        R->edge[cp++] = 0;
+        R->idx[root] = R->low[root] = (int16_t)counter++;
+        R->stack[sp++] = (int16_t)root;
+        R->onstack[root] = 1;
+        while (cp) {
+            int v = R->call[cp - 1];
+            if (R->edge[cp - 1] < P->adj_n[v]) {
+                int w = P->adj[P->adj_start[v] + R->edge[cp - 1]++];
+                if (R->idx[w] < 0) {
+                    R->idx[w] = R->low[w] = (int16_t)counter++;
+                    R->stack[sp++] = (int16_t)w;
+                    R->onstack[w] = 1;
+                    R->call[cp] = (int16_t)w;
+                    R->edge[cp++] = 0;
+                } else if (R->onstack[w] && R->idx[w] < R->low[v]) {
+                    R->low[v] = R->idx[w];
+                }
+                continue;
+            }
+            cp--;
+            if (R->low[v] == R->idx[v]) {
+                int w, top = sp, lowc = nscc;
+                do {
+                    w = R->stack[--sp];
+                    R->onstack[w] = 0;
+                    P->comp[w] = (int16_t)nscc;
+                } while (w != v);
+                /* Every successor outside is complete: its low is known. */
+                for (int k = sp; k < top; k++) {
+                    int u = R->stack[k];
+                    for (int e = 0; e < P->adj_n[u]; e++) {
+                        int c = P->comp[P->adj[P->adj_start[u] + e]];
+                        if (c != nscc && P->low[c] < lowc)
+                            lowc = P->low[c];
+                    }
+                }
+                P->csize[nscc] = (int16_t)(top - sp);
+                P->low[nscc++] = (int16_t)lowc;
+            }
+            if (cp && R->low[v] < R->low[R->call[cp - 1]])
+                R->low[R->call[cp - 1]] = R->low[v];
+        }
+    }
+}
+
+/* The XY graph of grid g and its links L, and its components. */
+static void reach_build(struct reach *R, const struct se_grid *g,
+                        const struct links *L)
+{
+    R->npresent = 0;
+    for (int cv = 0; cv < NCV; cv++)
+        if (g->cand[cv / 9] & BIT(cv % 9 + 1)) {
+            R->present[R->npresent++] = (int16_t)(cv * 2);
+            R->present[R->npresent++] = (int16_t)(cv * 2 + 1);
+        }
+    reach_graph(R, &R->xy, L, 1, 1);
+    reach_scc(R, &R->xy);
+    memset(R->known, 0, sizeof R->known);
+}
+
+/* Can a walk lead from pid `from` to pid `to`? Only components numbered
+ * between the two can lie on it. */
+static int reach_path(struct reach *R, int from, int to)
+{
+    const struct reach_pass *P = &R->xy;
+    int tc = P->comp[to], sp = 0;
+
+    if (P->comp[from] == tc)
+        return 1;
+    if (P->comp[from] < tc || P->low[P->comp[from]] > P->low[tc])
+        return 0;
+    if (++R->stamp == 0) {
+        memset(R->seen, 0, sizeof R->seen);
+        R->stamp = 1;
+    }
+    R->stack[sp++] = (int16_t)from;
+    R->seen[from] = R->stamp;
+    while (sp) {
+        int u = R->stack[--sp];
+        for (int e = 0; e < P->adj_n[u]; e++) {
+            int w = P->adj[P->adj_start[u] + e];
+            if (P->comp[w] == tc)
+                return 1;
+            if (P->comp[w] < tc || P->low[P->comp[w]] > P->low[tc] ||
+                R->seen[w] == R->stamp)
+                continue;
+            R->seen[w] = R->stamp;
+            R->stack[sp++] = (int16_t)w;
+        }
+    }
+    return 0;
+}
+
+/* Can "v on" (on 1) or "v off" (on 0), cv = cell * 9 + v - 1, lead to
+ * its own negation? */
+static int reach_negation(struct reach *R, int cv, int on)
+{
+    uint8_t bit = (uint8_t)(1u << on);
+
+    if (!(R->known[cv] & bit)) {
+        R->known[cv] |= bit;
+        if (reach_path(R, cv * 2 + on, cv * 2 + !on))
+            R->found[cv] |= bit;
+        else
+            R->found[cv] &= (uint8_t)~bit;
+    }
+    return (R->found[cv] & bit) != 0;
+}
+
+/* Can "on" of cv lie on a cycle? */
+static int reach_cycle(const struct reach *R, int cv)
+{
+    const struct reach_pass *P = &R->xy;
+    return P->csize[P->comp[cv * 2 + 1]] > 1;
+}
+
+/* ------------------------------------------------------------------ */
 /* Cycles and forcing X/Y chains (static, single parents)               */
 /* ------------------------------------------------------------------ */
 
@@ -1128,6 +1486,11 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
     double cbase = x && y ? 7.0 : 6.5;
     int ckey = x && y ? 4 : y ? 3 : 2;
     uint8_t seen[NCV];
+    /* A cycle through the source stays in its strongly connected
+     * component: nodes outside it cannot lead back, so they are not
+     * made (the order and depth of those inside are unchanged). */
+    const int16_t *comp = ch->R ? ch->R->xy.comp : NULL;
+    int sc = comp ? comp[srcpid] : 0;
 
     memset(seen, 0, sizeof seen);
     push(r, 1, src);
@@ -1149,7 +1512,7 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
                 if (seen[imp[i].cv] &&
                     !backlink(ch->L, imp[i].cv, srcpid >> 1, y, x))
                     continue;
-                if (is_parent(r, p, pid))
+                if (is_parent(r, p, pid) || (comp && comp[pid] != sc))
                     continue;
                 int32_t par = p;
                 int idx = new_node(r, pid, imp[i].cause, &par, 1);
@@ -1169,6 +1532,10 @@ static void do_cycles(struct chainer *ch, struct run *r, int src, int y, int x,
             for (int i = 0; i < n; i++) {
                 int idx = ons[i], cv = r->nodes[idx].pid >> 1;
                 int keep = 0;
+                if (comp && comp[r->nodes[idx].pid] != sc) {
+                    node_drop(r, idx);
+                    continue;
+                }
                 if (length >= 4 && r->nodes[idx].pid == srcpid && *ncyc < 256) {
                     cyc[(*ncyc)++] = idx;
                     keep = 1;
@@ -1259,31 +1626,40 @@ static void unary(struct chainer *ch, int cell, int v, int y, int x, int pass,
 
     if (se_popcount(ch->g->cand[cell]) > 2 && !x)
         return;
-    int mark = m->used[m->depth];
-    struct run *rc = run_get(ctx), *r1 = NULL, *r2 = NULL;
-    if (!rc)
-        return;
     /* A search ending on "v on in cell" needs a strong link into it (the
      * cell bivalue, or v bilocal in one of its regions); without one no
      * cycle and no chain from "off" can end there: not searched. */
     int ystrong = se_popcount(ch->g->cand[cell]) == 2, xstrong = 0;
     for (int ty = 0; ty < 3; ty++)
         xstrong |= se_popcount(ch->g->pos[ctx->t.creg[cell][ty]][v]) == 2;
+    struct reach *R = ch->R;
+    int want_cyc = phase != 1 && ((y && ystrong) || (x && xstrong)) &&
+                   (!R || reach_cycle(R, cv));
+    int want_f1 = x && phase != 2 && (!R || reach_negation(R, cv, 1));
+    int want_f2 = x && phase != 2 && ((y && ystrong) || xstrong) &&
+                  (!R || reach_negation(R, cv, 0));
+    if (!want_cyc && !want_f1 && !want_f2)
+        return;
+    int mark = m->used[m->depth];
+    struct run *rc = run_get(ctx), *r1 = NULL, *r2 = NULL;
+    if (!rc)
+        return;
     int src = new_node(rc, cv * 2 + 1, C_NONE, NULL, 0);
     store(rc, src);
     ch->seq = base;
-    if (phase != 1 && ((y && ystrong) || (x && xstrong)))
+    if (want_cyc)
         do_cycles(ch, rc, src, y, x, cyc, &ncyc);
     int f1 = -1, f2 = -1;
-    if (x && phase != 2) {
+    if (want_f1 || want_f2) {
         r1 = run_get(ctx);
         r2 = run_get(ctx);
         if (r1 && r2) {
             int s1 = new_node(r1, cv * 2 + 1, C_NONE, NULL, 0);
             store(r1, s1);
             ch->seq = base + 300 * step;
-            f1 = do_forcing(ch, r1, s1, y);
-            if ((y && ystrong) || xstrong) {
+            if (want_f1)
+                f1 = do_forcing(ch, r1, s1, y);
+            if (want_f2) {
                 int s2 = new_node(r2, cv * 2, C_NONE, NULL, 0);
                 store(r2, s2);
                 ch->seq = base + 301 * step;
@@ -1311,6 +1687,14 @@ static void loops(struct chainer *ch)
 {
     static const int pass[3][2] = {{0, 1}, {1, 0}, {1, 1}}; /* y, x */
     int phases = ch->acc->want_rp ? 1 : 2;
+    struct se_chain_mem *m = ch->ctx->chain;
+
+    if (ch->L && !m->reach)
+        m->reach = calloc(1, sizeof *m->reach);
+    if (ch->L && m->reach) {
+        reach_build(m->reach, ch->g, ch->L);
+        ch->R = m->reach;
+    }
 
     for (int ph = 0; ph < phases; ph++)
         for (int p = 0; p < 3; p++)
@@ -1414,6 +1798,35 @@ static int same_rem(const struct se_hint *a, const struct se_hint *b)
     return memcmp(a->rem, b->rem, sizeof a->rem) == 0;
 }
 
+/* A top-level producer call: on a new step's grid the nested records
+ * and the rules' cache start again (the cache's records name nested
+ * records, so both live for the step). */
+static void adv_step(struct se_chain_mem *m, const struct se_grid *g,
+                     int nested)
+{
+    struct adv_cache *C = m->adv;
+
+    if (C && C->valid && !memcmp(C->top, g->cand, sizeof C->top))
+        return;
+    m->nn = 0;
+    if (!nested && !C)
+        return;
+    if (!C) {
+        C = m->adv = calloc(1, sizeof *C);
+        if (C && !(C->pool = malloc(sizeof *C->pool * ADV_POOL))) {
+            free(C);
+            C = m->adv = NULL;
+        }
+        if (!C)
+            return;
+    }
+    memcpy(C->top, g->cand, sizeof C->top);
+    for (int k = 0; k < ADV_SLOTS; k++)
+        C->slot[k].hash = 0;
+    C->used = 0;
+    C->valid = 1;
+}
+
 int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 int multiple, int dynamic, int nishio, int level)
 {
@@ -1431,7 +1844,7 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     ch->level = level;
     ch->base = rule_base(multiple, dynamic, nishio, level);
     if (ctx->chain->depth == 0)
-        ctx->chain->nn = 0;
+        adv_step(ctx->chain, g, level > 0);
     ch->cache = ctx->chain->depth == 0 && (multiple || dynamic);
     if (ch->cache && ++ctx->chain->call == 0)
         ctx->chain->call = 1;
@@ -1553,6 +1966,10 @@ void se_chain_free(struct se_ctx *ctx)
     free(m->order);
     free(m->nrec);
     free(m->links);
+    free(m->reach);
+    if (m->adv)
+        free(m->adv->pool);
+    free(m->adv);
     free(m);
     ctx->chain = NULL;
 }

@@ -63,9 +63,17 @@ struct se_acc {
     void *data;
 };
 
+/* The candidates of the grid on which se_aligned(degree) last scanned
+ * every set of cells and found nothing (serate_aligned.c). */
+struct se_aligned_memo {
+    int valid;
+    uint16_t cand[81];
+};
+
 struct se_ctx {
     struct se_tables t;
-    uint64_t deadline_ns; /* 0: none */
+    struct se_aligned_memo aligned[2]; /* degree 2, 3 */
+    uint64_t deadline_ns;              /* 0: none */
     int timed_out;
     long checks;
     struct se_chain_mem *chain; /* serate_chain.c's work area */
