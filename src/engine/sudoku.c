@@ -63,10 +63,6 @@
 #include "grid.h"
 #include "sudoku_bits.h"
 
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
-
 /* The kernel (propagation and search, the sections below "Text and rules")
  * is built once per instruction set: sudoku_avx2.c and sudoku_avx512.c
  * include this file with SUDOKU_KERNEL naming their entry point, and the

@@ -6,6 +6,10 @@
 
 #include <stdint.h>
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 /* ========================================================================
  * Bitboards
  *
@@ -42,11 +46,16 @@ struct bb {
 
 typedef uint64_t vhalves __attribute__((vector_size(16)));
 
-/* 1 when any lane of v is not zero (tested as two 64-bit halves). */
+/* 1 when any lane of v is not zero: one vptest on the AVX kernels, two
+ * 64-bit halves elsewhere (SSE2 has no test of a whole vector). */
 static inline int vany(vband v)
 {
+#ifdef __AVX2__
+    return !_mm_testz_si128((__m128i)v, (__m128i)v);
+#else
     vhalves h = (vhalves)v;
     return (h[0] | h[1]) != 0;
+#endif
 }
 
 /* The peers of a cell (row, column and box, the cell itself included) and
