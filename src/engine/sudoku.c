@@ -52,8 +52,11 @@
  * set (sudoku_avx2.c, sudoku_avx512.c; see "Dispatch" at the end). The
  * AVX2 build does the triad check's and locked candidates' table lookups as
  * byte shuffles of whole vectors, the AVX-512 build the triad check's work
- * per digit four digits at a time; the rules and their order are the same,
- * so every path visits the same nodes.
+ * per digit four digits at a time, and it looks for the hidden singles of
+ * every due digit at once (three 512-bit passes) where the others stop at
+ * the first digit that has one. The rules are the same and each one only
+ * clears candidates that every solution lacks, so propagation reaches the
+ * same fixpoint in any order: every path visits the same nodes.
  */
 #include "sudoku.h"
 
@@ -251,6 +254,28 @@ static inline vband lone(vband x)
     return x & (vband)((x & (x - 1)) == 0);
 }
 
+/* Places digit d in the cells m (its hidden singles) that are still
+ * unsolved and hold it. Returns the number placed; *dirty collects the
+ * digits whose sets changed. */
+static int place_hidden(struct bb *s, unsigned d, vband m, unsigned *dirty)
+{
+    int placed = 0;
+    unsigned changed = 0;
+    for (unsigned k = 0; k < 3; k++) {
+        for (uint32_t x = m[k]; x; x &= x - 1) {
+            unsigned bit = ctz32(x);
+            /* An earlier placement may have cleared this cell for d, or
+             * filled it: the next pass then finds the dead end, if any. */
+            if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
+                changed |= bb_place(s, d, k, bit);
+                placed++;
+            }
+        }
+    }
+    *dirty |= changed;
+    return placed;
+}
+
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
  * cells placed. Branch-free up to the placements: the data decides too
  * many branches here for a predictor to learn. */
@@ -273,23 +298,77 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     vband m = (hs | (w & ((all & ~more) * COL_BITS))) & s->unsolved;
     if (!vany(m))
         return 0;
-
-    int placed = 0;
-    unsigned changed = 0;
-    for (unsigned k = 0; k < 3; k++) {
-        for (uint32_t x = m[k]; x; x &= x - 1) {
-            unsigned bit = ctz32(x);
-            /* An earlier placement may have cleared this cell for d, or
-             * filled it: the next pass then finds the dead end, if any. */
-            if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
-                changed |= bb_place(s, d, k, bit);
-                placed++;
-            }
-        }
-    }
-    *dirty |= changed;
-    return placed;
+    return place_hidden(s, d, m, dirty);
 }
+
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
+typedef uint32_t vquad __attribute__((vector_size(64)));
+
+/* Lanes 0-2 of each 128-bit lane of v moved one lane on (0xC9: 1, 2, 0)
+ * or back (0xD2: 2, 0, 1); lane 3 stays. */
+#define QUAD_NEXT(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xC9))
+#define QUAD_PREV(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xD2))
+
+/* Hidden singles of every digit in `todo` at once, four digits a vector,
+ * each the one-digit rule above on its own 128-bit lane: the cells found
+ * go to m[d] (zero for a digit not in todo) and the digits with any to the
+ * result; *dead is set when a todo digit has a unit without a cell. A
+ * digit not in todo reads as full sets, which find nothing. */
+static unsigned hidden_find_all(const struct bb *s, unsigned todo, vband m[12],
+                                int *dead)
+{
+    const vquad full = {BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
+    const vquad unsolved = (vquad)_mm512_broadcast_i32x4((__m128i)s->unsolved);
+    unsigned found = 0;
+    __mmask16 empty = 0;
+
+    for (unsigned d0 = 0; d0 < 9; d0 += 4) {
+        unsigned q = (todo >> d0) & 0xFu;
+        /* each digit's bit of todo over its four lanes */
+        __mmask16 lanes = (__mmask16)_pdep_u32(q, 0x1111u) * 0xFu;
+        if (!q) {
+            _mm512_storeu_si512(&m[d0], _mm512_setzero_si512());
+            continue;
+        }
+        vquad w =
+            (vquad)_mm512_mask_loadu_epi32((__m512i)full, lanes, &s->cand[d0]);
+        vquad r0 = w & ROW_BITS, r1 = (w >> 9) & ROW_BITS, r2 = w >> 18;
+        vquad x0 = w & BOX_BITS, x1 = w & (BOX_BITS << 3),
+              x2 = w & (BOX_BITS << 6);
+        empty |= _mm512_testn_epi32_mask((__m512i)r0, (__m512i)r0) |
+                 _mm512_testn_epi32_mask((__m512i)r1, (__m512i)r1) |
+                 _mm512_testn_epi32_mask((__m512i)r2, (__m512i)r2) |
+                 _mm512_testn_epi32_mask((__m512i)x0, (__m512i)x0) |
+                 _mm512_testn_epi32_mask((__m512i)x1, (__m512i)x1) |
+                 _mm512_testn_epi32_mask((__m512i)x2, (__m512i)x2);
+#define QUAD_LONE(x) ((x) & (vquad)(((x) & ((x)-1)) == 0))
+        vquad hs = QUAD_LONE(r0) | (QUAD_LONE(r1) << 9) |
+                   (QUAD_LONE(r2) << 18) | QUAD_LONE(x0) | QUAD_LONE(x1) |
+                   QUAD_LONE(x2);
+#undef QUAD_LONE
+        /* the columns over the three bands (every band's lane gets them) */
+        vquad one = r0 | r1 | r2, two = (r0 & r1) | ((r0 | r1) & r2);
+        vquad on = QUAD_NEXT(one), op = QUAD_PREV(one);
+        vquad all = one | on | op;
+        vquad more = two | QUAD_NEXT(two) | QUAD_PREV(two) | (one & on) |
+                     ((one | on) & op);
+        empty |=
+            _mm512_cmpneq_epi32_mask((__m512i)all, _mm512_set1_epi32(ROW_BITS));
+        vquad col = all & ~more;
+        vquad mq = (hs | (w & (col | (col << 9) | (col << 18)))) & unsolved;
+        _mm512_storeu_si512(&m[d0], (__m512i)mq);
+        __mmask16 any = _mm512_test_epi32_mask((__m512i)mq, (__m512i)mq);
+        found |= _pext_u32(any, 0x1111u) << d0 | _pext_u32(any, 0x2222u) << d0 |
+                 _pext_u32(any, 0x4444u) << d0;
+    }
+    *dead = empty != 0;
+    return found & todo;
+}
+#endif
 
 #ifdef __AVX2__
 /* ------------------------------------------------------------------------
@@ -469,6 +548,20 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
         if (n > 0)
             continue;
         n = 0;
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+        if (hidden_todo) {
+            vband m[12];
+            int dead;
+            unsigned found = hidden_find_all(s, hidden_todo, m, &dead);
+            if (dead)
+                return 0;
+            hidden_todo = 0;
+            for (; found; found &= found - 1) {
+                unsigned d = ctz32(found);
+                n += place_hidden(s, d, m[d], &changed);
+            }
+        }
+#else
         while (hidden_todo && n == 0) {
             unsigned d = ctz32(hidden_todo);
             hidden_todo &= hidden_todo - 1;
@@ -476,6 +569,7 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
             if (n < 0)
                 return 0;
         }
+#endif
         if (n > 0) {
             hidden_todo |= changed;
             locked_todo |= changed;
@@ -656,9 +750,6 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
 #endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
-/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
-typedef uint32_t vquad __attribute__((vector_size(64)));
-
 static inline vquad quad_shuffle(vquad table, vquad idx)
 {
     return (vquad)_mm512_shuffle_epi8((__m512i)table, (__m512i)idx);
