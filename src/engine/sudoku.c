@@ -230,12 +230,19 @@ static int naked_singles(struct bb *s, unsigned *dirty)
     vband b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
     int placed = 0;
     unsigned placed_digits = 0; /* not *dirty: it may alias the sets */
-    for (unsigned k = 0; k < 3; k++) {
-        for (uint32_t x = single[k]; x; x &= x - 1, placed++) {
-            unsigned bit = ctz32(x), i = 27 * k + bit;
-            unsigned d = ((b0[k] >> bit) & 1u) | ((b1[k] >> bit) & 1u) << 1 |
-                         ((b2[k] >> bit) & 1u) << 2 |
-                         ((b3[k] >> bit) & 1u) << 3;
+    /* Two 64-bit halves (bands 0 and 1, band 2 and the phantom, which has
+     * no singles) rather than three bands: one loop exit fewer for the
+     * predictor to miss. Bit j of half h is cell 54h + j - 5 (j / 32). */
+    vhalves sh = (vhalves)single, h0 = (vhalves)b0, h1 = (vhalves)b1;
+    vhalves h2 = (vhalves)b2, h3 = (vhalves)b3;
+    for (unsigned h = 0; h < 2; h++) {
+        uint64_t p0 = h0[h], p1 = h1[h], p2 = h2[h], p3 = h3[h];
+        for (uint64_t x = sh[h]; x; x &= x - 1, placed++) {
+            unsigned bit = (unsigned)__builtin_ctzll(x);
+            unsigned i = 54 * h + bit - 5 * (bit >> 5);
+            unsigned d =
+                (unsigned)(((p0 >> bit) & 1u) | ((p1 >> bit) & 1u) << 1 |
+                           ((p2 >> bit) & 1u) << 2 | ((p3 >> bit) & 1u) << 3);
             s->cand[d] &= ~cell_others[i];
             placed_digits |= 1u << d;
         }
@@ -261,9 +268,11 @@ static int place_hidden(struct bb *s, unsigned d, vband m, unsigned *dirty)
 {
     int placed = 0;
     unsigned changed = 0;
-    for (unsigned k = 0; k < 3; k++) {
-        for (uint32_t x = m[k]; x; x &= x - 1) {
-            unsigned bit = ctz32(x);
+    vhalves mh = (vhalves)m; /* two halves, as in naked_singles */
+    for (unsigned h = 0; h < 2; h++) {
+        for (uint64_t x = mh[h]; x; x &= x - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(x);
+            unsigned k = 2 * h + (j >> 5), bit = j & 31u;
             /* An earlier placement may have cleared this cell for d, or
              * filled it: the next pass then finds the dead end, if any. */
             if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
