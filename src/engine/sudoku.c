@@ -285,6 +285,7 @@ static int place_hidden(struct bb *s, unsigned d, vband m, unsigned *dirty)
     return placed;
 }
 
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
  * cells placed. Branch-free up to the placements: the data decides too
  * many branches here for a predictor to learn. */
@@ -309,8 +310,7 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
         return 0;
     return place_hidden(s, d, m, dirty);
 }
-
-#if defined(__AVX512BW__) && defined(__AVX512VL__)
+#else
 /* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
 typedef uint32_t vquad __attribute__((vector_size(64)));
 
