@@ -973,7 +973,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
                          unsigned *dirty)
 {
     struct fits f;
-    unsigned best = 6, fewest = 1000;
+    unsigned best, fewest = 1000u << 3;
 
     /* Dense puzzles (46 unsolved cells or fewer after the root's
      * propagation) branch on a cell with two candidates when there is one,
@@ -993,14 +993,23 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         br->alts = bb_choose(s, &br->index, &br->pos);
         return 1;
     }
-    for (unsigned b = 0; b < 6; b++)
-        if (f.total[b] > 9 && f.total[b] < fewest)
-            fewest = f.total[b], best = b;
-    unsigned digit = 9, n = 7;
-    for (unsigned d = 0; d < 9 && best < 6; d++) {
-        unsigned m = npat(fits_of(&f, best, d));
-        if (m >= 2 && m < n)
-            n = m, digit = d;
+    /* The fewest first, the lowest index among equals: the minimum of
+     * count * 8 + index (16 for the digits), taken without a branch the
+     * data decides. */
+    for (unsigned b = 0; b < 6; b++) {
+        unsigned key = f.total[b] > 9 ? f.total[b] << 3 | b : 1000u << 3;
+        fewest = key < fewest ? key : fewest;
+    }
+    best = fewest < (1000u << 3) ? (fewest & 7u) : 6;
+    unsigned digit = 9;
+    if (best < 6) {
+        unsigned least = 7u << 4;
+        for (unsigned d = 0; d < 9; d++) {
+            unsigned m = npat(fits_of(&f, best, d));
+            unsigned key = m >= 2 ? m << 4 | d : 7u << 4;
+            least = key < least ? key : least;
+        }
+        digit = least < (7u << 4) ? (least & 15u) : 9;
     }
     if (digit < 9) {
         br->kind = best < 3 ? BR_BAND : BR_STACK;
