@@ -102,6 +102,16 @@ static void parse_bad_char(void **state)
     assert_int_equal(bad, 60);
     text[0] = ':'; /* '0' - 1 ... */
     assert_int_equal(sudoku_parse(text, 81, &g, NULL), SUDOKU_BAD_CHAR);
+    /* the last cell, outside the 16-byte steps; a byte over 127 */
+    memcpy(text, example, 82);
+    text[80] = '/';
+    assert_int_equal(sudoku_parse(text, 81, &g, &bad), SUDOKU_BAD_CHAR);
+    assert_int_equal(bad, 80);
+    text[80] = '.';
+    text[17] = (char)0xB1;
+    assert_int_equal(sudoku_parse(text, 81, &g, &bad), SUDOKU_BAD_CHAR);
+    assert_int_equal(bad, 17);
+    assert_int_equal(g.cell[0], 0x55);
 }
 
 static void parse_zero_is_blank(void **state)
