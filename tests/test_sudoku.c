@@ -102,6 +102,16 @@ static void parse_bad_char(void **state)
     assert_int_equal(bad, 60);
     text[0] = ':'; /* '0' - 1 ... */
     assert_int_equal(sudoku_parse(text, 81, &g, NULL), SUDOKU_BAD_CHAR);
+    /* the last cell, outside the 16-byte steps; a byte over 127 */
+    memcpy(text, example, 82);
+    text[80] = '/';
+    assert_int_equal(sudoku_parse(text, 81, &g, &bad), SUDOKU_BAD_CHAR);
+    assert_int_equal(bad, 80);
+    text[80] = '.';
+    text[17] = (char)0xB1;
+    assert_int_equal(sudoku_parse(text, 81, &g, &bad), SUDOKU_BAD_CHAR);
+    assert_int_equal(bad, 17);
+    assert_int_equal(g.cell[0], 0x55);
 }
 
 static void parse_zero_is_blank(void **state)
@@ -774,6 +784,32 @@ static void compare_paths(const struct sudoku_grid *g, unsigned limit,
     }
 }
 
+/* g with one more given in its first empty cell: a digit that no given
+ * among the cell's peers holds and that is not the cell's digit in
+ * `solution`. Returns 0 when the cell has no such digit. */
+static int add_wrong_given(struct sudoku_grid *g,
+                           const struct sudoku_grid *solution)
+{
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
+        if (g->cell[i] != 0)
+            continue;
+        unsigned r = i / 9, c = i % 9;
+        for (uint8_t v = 1; v <= 9; v++) {
+            int seen = v == solution->cell[i];
+            for (unsigned j = 0; j < SUDOKU_CELLS && !seen; j++)
+                seen = g->cell[j] == v &&
+                       (j / 9 == r || j % 9 == c ||
+                        (j / 27 == r / 3 && j % 9 / 3 == c / 3));
+            if (!seen) {
+                g->cell[i] = v;
+                return 1;
+            }
+        }
+        return 0;
+    }
+    return 0;
+}
+
 static void compare_line(const char *line, unsigned lineno, void *ctx)
 {
     struct sudoku_grid g;
@@ -783,10 +819,20 @@ static void compare_line(const char *line, unsigned lineno, void *ctx)
     compare_paths(&g, 1, 0, lineno);
     compare_paths(&g, 2, 0, lineno);
     compare_paths(&g, 2, 7, lineno); /* cut short by the budget */
+    /* The same board made unsolvable by a wrong given that breaks no rule
+     * on its face: the search then ends in dead ends only, where two
+     * digits may claim one cell as their last. A puzzle with one solution
+     * has none left, on every path. */
+    struct path_run one = run_path(SUDOKU_ISA_SSE2, &g, 2, 0);
+    if (one.count == 1 && add_wrong_given(&g, &one.solution)) {
+        assert_int_equal(run_path(SUDOKU_ISA_SSE2, &g, 2, 0).count, 0);
+        compare_paths(&g, 2, 0, lineno);
+    }
 }
 
 /* The 600 sample puzzles (count to 2, first solution, a budget of 7
- * nodes) and boards cut from a solution (count to 300) on every path. */
+ * nodes; and made unsolvable by one wrong given) and boards cut from a
+ * solution (count to 300) on every path. */
 static void
 every_isa_path_gives_the_baselines_answers_nodes_and_guesses(void **state)
 {

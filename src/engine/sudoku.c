@@ -52,8 +52,11 @@
  * set (sudoku_avx2.c, sudoku_avx512.c; see "Dispatch" at the end). The
  * AVX2 build does the triad check's and locked candidates' table lookups as
  * byte shuffles of whole vectors, the AVX-512 build the triad check's work
- * per digit four digits at a time; the rules and their order are the same,
- * so every path visits the same nodes.
+ * per digit four digits at a time, and it looks for the hidden singles of
+ * every due digit at once (three 512-bit passes) where the others stop at
+ * the first digit that has one. The rules are the same and each one only
+ * clears candidates that every solution lacks, so propagation reaches the
+ * same fixpoint in any order: every path visits the same nodes.
  */
 #include "sudoku.h"
 
@@ -62,10 +65,6 @@
 
 #include "grid.h"
 #include "sudoku_bits.h"
-
-#ifdef __AVX2__
-#include <immintrin.h>
-#endif
 
 /* The kernel (propagation and search, the sections below "Text and rules")
  * is built once per instruction set: sudoku_avx2.c and sudoku_avx512.c
@@ -100,20 +99,39 @@ enum sudoku_status sudoku_parse(const char *text, size_t len,
                                 struct sudoku_grid *out, size_t *bad_index)
 {
     struct sudoku_grid g;
+    unsigned bad = 0;
 
     if (len != SUDOKU_CELLS)
         return SUDOKU_BAD_LENGTH;
-    for (size_t i = 0; i < SUDOKU_CELLS; i++) {
-        char ch = text[i];
-        if (ch == '.' || ch == '0') {
-            g.cell[i] = 0;
-        } else if (ch >= '1' && ch <= '9') {
-            g.cell[i] = (uint8_t)(ch - '0');
-        } else {
-            if (bad_index)
-                *bad_index = i;
-            return SUDOKU_BAD_CHAR;
-        }
+    /* Sixteen characters at a time (the CLI parses every line it reads),
+     * no branch per character: the cells, and a flag for any character
+     * that is neither '.' nor a digit; the place of the first such one is
+     * looked for only when there is one. */
+    typedef uint8_t vbytes __attribute__((vector_size(16)));
+    vbytes any = {0};
+    for (size_t i = 0; i < 80; i += 16) {
+        vbytes ch, v;
+        memcpy(&ch, text + i, 16);
+        v = ch - '0';
+        vbytes digit = (vbytes)(v <= 9);
+        any |= ~digit & (vbytes)(ch != '.');
+        v &= digit;
+        memcpy(g.cell + i, &v, 16);
+    }
+    {
+        unsigned v = (unsigned)(unsigned char)text[80] - '0';
+        g.cell[80] = (uint8_t)(v <= 9 ? v : 0);
+        bad = (unsigned)(v > 9) & (unsigned)(text[80] != '.');
+    }
+    for (unsigned k = 0; k < 16; k++)
+        bad |= any[k];
+    if (bad) {
+        size_t i = 0;
+        while (text[i] == '.' || (text[i] >= '0' && text[i] <= '9'))
+            i++;
+        if (bad_index)
+            *bad_index = i;
+        return SUDOKU_BAD_CHAR;
     }
     *out = g;
     return SUDOKU_OK;
@@ -231,12 +249,19 @@ static int naked_singles(struct bb *s, unsigned *dirty)
     vband b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
     int placed = 0;
     unsigned placed_digits = 0; /* not *dirty: it may alias the sets */
-    for (unsigned k = 0; k < 3; k++) {
-        for (uint32_t x = single[k]; x; x &= x - 1, placed++) {
-            unsigned bit = ctz32(x), i = 27 * k + bit;
-            unsigned d = ((b0[k] >> bit) & 1u) | ((b1[k] >> bit) & 1u) << 1 |
-                         ((b2[k] >> bit) & 1u) << 2 |
-                         ((b3[k] >> bit) & 1u) << 3;
+    /* Two 64-bit halves (bands 0 and 1, band 2 and the phantom, which has
+     * no singles) rather than three bands: one loop exit fewer for the
+     * predictor to miss. Bit j of half h is cell 54h + j - 5 (j / 32). */
+    vhalves sh = (vhalves)single, h0 = (vhalves)b0, h1 = (vhalves)b1;
+    vhalves h2 = (vhalves)b2, h3 = (vhalves)b3;
+    for (unsigned h = 0; h < 2; h++) {
+        uint64_t p0 = h0[h], p1 = h1[h], p2 = h2[h], p3 = h3[h];
+        for (uint64_t x = sh[h]; x; x &= x - 1, placed++) {
+            unsigned bit = (unsigned)__builtin_ctzll(x);
+            unsigned i = 54 * h + bit - 5 * (bit >> 5);
+            unsigned d =
+                (unsigned)(((p0 >> bit) & 1u) | ((p1 >> bit) & 1u) << 1 |
+                           ((p2 >> bit) & 1u) << 2 | ((p3 >> bit) & 1u) << 3);
             s->cand[d] &= ~cell_others[i];
             placed_digits |= 1u << d;
         }
@@ -255,6 +280,31 @@ static inline vband lone(vband x)
     return x & (vband)((x & (x - 1)) == 0);
 }
 
+/* Places digit d in the cells m (its hidden singles) that are still
+ * unsolved and hold it. Returns the number placed; *dirty collects the
+ * digits whose sets changed. */
+static int place_hidden(struct bb *s, unsigned d, vband m, unsigned *dirty)
+{
+    int placed = 0;
+    unsigned changed = 0;
+    vhalves mh = (vhalves)m; /* two halves, as in naked_singles */
+    for (unsigned h = 0; h < 2; h++) {
+        for (uint64_t x = mh[h]; x; x &= x - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(x);
+            unsigned k = 2 * h + (j >> 5), bit = j & 31u;
+            /* An earlier placement may have cleared this cell for d, or
+             * filled it: the next pass then finds the dead end, if any. */
+            if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
+                changed |= bb_place(s, d, k, bit);
+                placed++;
+            }
+        }
+    }
+    *dirty |= changed;
+    return placed;
+}
+
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
  * cells placed. Branch-free up to the placements: the data decides too
  * many branches here for a predictor to learn. */
@@ -277,23 +327,76 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     vband m = (hs | (w & ((all & ~more) * COL_BITS))) & s->unsolved;
     if (!vany(m))
         return 0;
-
-    int placed = 0;
-    unsigned changed = 0;
-    for (unsigned k = 0; k < 3; k++) {
-        for (uint32_t x = m[k]; x; x &= x - 1) {
-            unsigned bit = ctz32(x);
-            /* An earlier placement may have cleared this cell for d, or
-             * filled it: the next pass then finds the dead end, if any. */
-            if ((s->cand[d][k] & s->unsolved[k]) >> bit & 1u) {
-                changed |= bb_place(s, d, k, bit);
-                placed++;
-            }
-        }
-    }
-    *dirty |= changed;
-    return placed;
+    return place_hidden(s, d, m, dirty);
 }
+#else
+/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
+typedef uint32_t vquad __attribute__((vector_size(64)));
+
+/* Lanes 0-2 of each 128-bit lane of v moved one lane on (0xC9: 1, 2, 0)
+ * or back (0xD2: 2, 0, 1); lane 3 stays. */
+#define QUAD_NEXT(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xC9))
+#define QUAD_PREV(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xD2))
+
+/* Hidden singles of every digit in `todo` at once, four digits a vector,
+ * each the one-digit rule above on its own 128-bit lane: the cells found
+ * go to m[d] (zero for a digit not in todo) and the digits with any to the
+ * result; *dead is set when a todo digit has a unit without a cell. A
+ * digit not in todo reads as full sets, which find nothing. */
+static unsigned hidden_find_all(const struct bb *s, unsigned todo, vband m[12],
+                                int *dead)
+{
+    const vquad full = {BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
+    const vquad unsolved = (vquad)_mm512_broadcast_i32x4((__m128i)s->unsolved);
+    unsigned found = 0;
+    __mmask16 empty = 0;
+
+    for (unsigned d0 = 0; d0 < 9; d0 += 4) {
+        unsigned q = (todo >> d0) & 0xFu;
+        /* each digit's bit of todo over its four lanes */
+        __mmask16 lanes = (__mmask16)_pdep_u32(q, 0x1111u) * 0xFu;
+        if (!q) {
+            _mm512_storeu_si512(&m[d0], _mm512_setzero_si512());
+            continue;
+        }
+        vquad w =
+            (vquad)_mm512_mask_loadu_epi32((__m512i)full, lanes, &s->cand[d0]);
+        vquad r0 = w & ROW_BITS, r1 = (w >> 9) & ROW_BITS, r2 = w >> 18;
+        vquad x0 = w & BOX_BITS, x1 = w & (BOX_BITS << 3),
+              x2 = w & (BOX_BITS << 6);
+        empty |= _mm512_testn_epi32_mask((__m512i)r0, (__m512i)r0) |
+                 _mm512_testn_epi32_mask((__m512i)r1, (__m512i)r1) |
+                 _mm512_testn_epi32_mask((__m512i)r2, (__m512i)r2) |
+                 _mm512_testn_epi32_mask((__m512i)x0, (__m512i)x0) |
+                 _mm512_testn_epi32_mask((__m512i)x1, (__m512i)x1) |
+                 _mm512_testn_epi32_mask((__m512i)x2, (__m512i)x2);
+#define QUAD_LONE(x) ((x) & (vquad)(((x) & ((x)-1)) == 0))
+        vquad hs = QUAD_LONE(r0) | (QUAD_LONE(r1) << 9) |
+                   (QUAD_LONE(r2) << 18) | QUAD_LONE(x0) | QUAD_LONE(x1) |
+                   QUAD_LONE(x2);
+#undef QUAD_LONE
+        /* the columns over the three bands (every band's lane gets them) */
+        vquad one = r0 | r1 | r2, two = (r0 & r1) | ((r0 | r1) & r2);
+        vquad on = QUAD_NEXT(one), op = QUAD_PREV(one);
+        vquad all = one | on | op;
+        vquad more = two | QUAD_NEXT(two) | QUAD_PREV(two) | (one & on) |
+                     ((one | on) & op);
+        empty |=
+            _mm512_cmpneq_epi32_mask((__m512i)all, _mm512_set1_epi32(ROW_BITS));
+        vquad col = all & ~more;
+        vquad mq = (hs | (w & (col | (col << 9) | (col << 18)))) & unsolved;
+        _mm512_storeu_si512(&m[d0], (__m512i)mq);
+        __mmask16 any = _mm512_test_epi32_mask((__m512i)mq, (__m512i)mq);
+        found |= _pext_u32(any, 0x1111u) << d0 | _pext_u32(any, 0x2222u) << d0 |
+                 _pext_u32(any, 0x4444u) << d0;
+    }
+    *dead = empty != 0;
+    return found & todo;
+}
+#endif
 
 #ifdef __AVX2__
 /* ------------------------------------------------------------------------
@@ -473,6 +576,20 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
         if (n > 0)
             continue;
         n = 0;
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+        if (hidden_todo) {
+            vband m[12];
+            int dead;
+            unsigned found = hidden_find_all(s, hidden_todo, m, &dead);
+            if (dead)
+                return 0;
+            hidden_todo = 0;
+            for (; found; found &= found - 1) {
+                unsigned d = ctz32(found);
+                n += place_hidden(s, d, m[d], &changed);
+            }
+        }
+#else
         while (hidden_todo && n == 0) {
             unsigned d = ctz32(hidden_todo);
             hidden_todo &= hidden_todo - 1;
@@ -480,6 +597,7 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
             if (n < 0)
                 return 0;
         }
+#endif
         if (n > 0) {
             hidden_todo |= changed;
             locked_todo |= changed;
@@ -660,9 +778,6 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
 #endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
-/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
-typedef uint32_t vquad __attribute__((vector_size(64)));
-
 static inline vquad quad_shuffle(vquad table, vquad idx)
 {
     return (vquad)_mm512_shuffle_epi8((__m512i)table, (__m512i)idx);
@@ -877,7 +992,7 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
                          unsigned *dirty)
 {
     struct fits f;
-    unsigned best = 6, fewest = 1000;
+    unsigned best, fewest = 1000u << 3;
 
     /* Dense puzzles (46 unsolved cells or fewer after the root's
      * propagation) branch on a cell with two candidates when there is one,
@@ -897,14 +1012,23 @@ static int choose_branch(struct bb *s, struct branch *br, int dense,
         br->alts = bb_choose(s, &br->index, &br->pos);
         return 1;
     }
-    for (unsigned b = 0; b < 6; b++)
-        if (f.total[b] > 9 && f.total[b] < fewest)
-            fewest = f.total[b], best = b;
-    unsigned digit = 9, n = 7;
-    for (unsigned d = 0; d < 9 && best < 6; d++) {
-        unsigned m = npat(fits_of(&f, best, d));
-        if (m >= 2 && m < n)
-            n = m, digit = d;
+    /* The fewest first, the lowest index among equals: the minimum of
+     * count * 8 + index (16 for the digits), taken without a branch the
+     * data decides. */
+    for (unsigned b = 0; b < 6; b++) {
+        unsigned key = f.total[b] > 9 ? f.total[b] << 3 | b : 1000u << 3;
+        fewest = key < fewest ? key : fewest;
+    }
+    best = fewest < (1000u << 3) ? (fewest & 7u) : 6;
+    unsigned digit = 9;
+    if (best < 6) {
+        unsigned least = 7u << 4;
+        for (unsigned d = 0; d < 9; d++) {
+            unsigned m = npat(fits_of(&f, best, d));
+            unsigned key = m >= 2 ? m << 4 | d : 7u << 4;
+            least = key < least ? key : least;
+        }
+        digit = least < (7u << 4) ? (least & 15u) : 9;
     }
     if (digit < 9) {
         br->kind = best < 3 ? BR_BAND : BR_STACK;

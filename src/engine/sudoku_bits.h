@@ -6,6 +6,10 @@
 
 #include <stdint.h>
 
+#ifdef __AVX2__
+#include <immintrin.h>
+#endif
+
 /* ========================================================================
  * Bitboards
  *
@@ -42,11 +46,16 @@ struct bb {
 
 typedef uint64_t vhalves __attribute__((vector_size(16)));
 
-/* 1 when any lane of v is not zero (tested as two 64-bit halves). */
+/* 1 when any lane of v is not zero: one vptest on the AVX kernels, two
+ * 64-bit halves elsewhere (SSE2 has no test of a whole vector). */
 static inline int vany(vband v)
 {
+#ifdef __AVX2__
+    return !_mm_testz_si128((__m128i)v, (__m128i)v);
+#else
     vhalves h = (vhalves)v;
     return (h[0] | h[1]) != 0;
+#endif
 }
 
 /* The peers of a cell (row, column and box, the cell itself included) and
@@ -120,11 +129,26 @@ static inline unsigned bb_place(struct bb *s, unsigned d, unsigned k,
     unsigned i = 27 * k + bit, changed = 1u << d;
     vband cell = cell_vec[i];
 
+#if defined(__AVX512F__) && defined(__BMI2__)
+    /* digits 0-3 and 4-7 a 512-bit vector each: the cell is in lane k
+     * only, so its test bits are those of 0x1111 << k */
+    __m512i c4 = _mm512_broadcast_i32x4((__m128i)cell);
+    __m512i lo = _mm512_loadu_si512(&s->cand[0]);
+    __m512i hi = _mm512_loadu_si512(&s->cand[4]);
+    unsigned lanes = 0x1111u << k;
+    changed |= _pext_u32(_mm512_test_epi32_mask(lo, c4), lanes) |
+               _pext_u32(_mm512_test_epi32_mask(hi, c4), lanes) << 4 |
+               (unsigned)vany(s->cand[8] & cell) << 8;
+    _mm512_storeu_si512(&s->cand[0], _mm512_andnot_si512(c4, lo));
+    _mm512_storeu_si512(&s->cand[4], _mm512_andnot_si512(c4, hi));
+    s->cand[8] &= ~cell;
+#else
 #pragma GCC unroll 9
     for (unsigned e = 0; e < 9; e++) {
         changed |= ((s->cand[e][k] >> bit) & 1u) << e;
         s->cand[e] &= ~cell;
     }
+#endif
     bb_place_only(s, d, i);
     return changed;
 }
