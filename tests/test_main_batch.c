@@ -218,9 +218,10 @@ static void sigterm_stops_batch(void **state)
                   "%ld ms\n",
                   exited);
     /* The drain timeout, then a board's search, the problems of the rest
-     * encoded and sent (docs/operations.md's bound: a second at most), on a
-     * busy machine. */
-    assert_true(exited >= 0 && exited < 4000);
+     * encoded and sent (docs/operations.md's bound: a second at most, on a
+     * quiet machine; 4.2-4.3 s were seen under ASan at a load of 5). A
+     * batch that was not stopped would search for 20 s more. */
+    assert_true(exited >= 0 && exited < 8000);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
     assert_true(daemon_wait_log(&d, "\"abandoned\":0", 1000));
