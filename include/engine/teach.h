@@ -242,4 +242,33 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
                                         struct teach_puzzle *scratch,
                                         struct teach_killer *out);
 
+/* A generated puzzle of some size and rules (teach_generate_variant). */
+struct teach_variant {
+    struct cover_grid puzzle, solution;
+    struct teach_walk grade; /* of puzzle, by teach_walk in full */
+    unsigned attempts;       /* full grids dug */
+    unsigned givens;
+    uint64_t took_us;
+};
+
+/* The levels (bit l for enum logic_level l) teach_generate_variant offers
+ * for side n; 0 for a side the service does not take. */
+unsigned teach_variant_levels(unsigned n);
+
+/* A puzzle of checked rules r with exactly one solution (cover_count to 2)
+ * whose grade by teach_walk is `level` (enum logic_level) and solved: a
+ * random full grid drawn from `seed`, dug while unique and, below
+ * extreme, while the walk with no technique above the level solves it;
+ * `rotational` blanks cells in half-turn pairs. Grids are dug until one
+ * grades at the level or max_us (wall clock, 0: none) runs out; *out then
+ * holds the closest. `scratch` is the caller's (it is big). TEACH_OK when
+ * the level was met, TEACH_BUDGET with the closest puzzle (still unique),
+ * TEACH_STUCK when no grid was filled in time (*out unusable).
+ * Deterministic for a seed unless max_us cuts in. */
+enum teach_status teach_generate_variant(const struct cover_rules *r,
+                                         uint64_t seed, unsigned level,
+                                         int rotational, uint64_t max_us,
+                                         struct teach_puzzle *scratch,
+                                         struct teach_variant *out);
+
 #endif

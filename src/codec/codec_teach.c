@@ -212,6 +212,19 @@ char *codec_encode_teach_grade(const struct teach_walk *w, size_t *len)
     return codec_finish(obj, add_grade(obj, w), len);
 }
 
+int codec_teach_add_level(cJSON *obj, const struct teach_walk *w,
+                          unsigned attempts)
+{
+    cJSON *grade;
+
+    return cJSON_AddStringToObject(
+               obj, "difficulty",
+               logic_level_name((enum logic_level)w->level)) &&
+           cJSON_AddNumberToObject(obj, "attempts", attempts) &&
+           (grade = cJSON_AddObjectToObject(obj, "grade")) != NULL &&
+           add_grade(grade, w);
+}
+
 /* "cages": [{"sum": s, "cells": [[r, c], ...]}, ...] */
 static int add_cages(cJSON *obj, const struct killer_cages *k)
 {
