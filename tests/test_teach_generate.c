@@ -16,6 +16,7 @@
 #include "clock.h"
 #include "cover.h"
 #include "cover_support.h"
+#include "killer.h"
 #include "level_check.h"
 #include "logic.h"
 #include "teach.h"
@@ -148,6 +149,69 @@ static void a_variant_seed_replays_its_puzzle(void **state)
         assert_int_equal(a.puzzle.cell[c] == 0, a.puzzle.cell[80 - c] == 0);
 }
 
+/* Rows, columns, boxes and cage sums of a killer solution, by a loop of
+ * this file's own. */
+static int obeys_killer(const struct sudoku_grid *s,
+                        const struct killer_cages *k)
+{
+    for (unsigned u = 0; u < 27; u++) {
+        unsigned seen = 0;
+        for (unsigned i = 0; i < 9; i++) {
+            unsigned r = u < 9 ? u : u < 18 ? i : (u - 18) / 3 * 3 + i / 3;
+            unsigned c = u < 9 ? i : u < 18 ? u - 9 : (u - 18) % 3 * 3 + i % 3;
+            seen |= 1u << s->cell[r * 9 + c];
+        }
+        if (seen != 0x3feu)
+            return 0;
+    }
+    for (unsigned i = 0; i < k->ncages; i++) {
+        int sum = 0;
+        for (unsigned j = 0; j < k->cage[i].ncells; j++)
+            sum += s->cell[k->row[k->cage[i].first + j] * 9 +
+                           k->col[k->cage[i].first + j]];
+        if (sum != k->cage[i].sum)
+            return 0;
+    }
+    return 1;
+}
+
+/* An expert killer: its cages and solution agree (this file's loop), the
+ * givens are the solution's, the killer search counts one solution, every
+ * walk step agrees with the solution and no forcing step is taken, and
+ * the tests' own solver (singles, cage sums, subsets and fish, no 45
+ * rule) does not solve it. Seed 5 meets the level in 2 layouts. */
+static void an_expert_killer_is_unique_and_needs_more_than_subsets(void **state)
+{
+    static struct teach_killer k;
+    struct lc_puzzle *lc;
+    struct sudoku_grid found;
+    unsigned count = 0;
+    struct cover_grid pz, sol;
+
+    (void)state;
+    assert_int_equal(
+        teach_generate_killer(5, LOGIC_EXPERT, 30000000u, &scratch, &k),
+        TEACH_OK);
+    assert_int_equal(k.grade.level, LOGIC_EXPERT);
+    assert_true(obeys_killer(&k.solution, &k.cages));
+    for (unsigned c = 0; c < 81; c++)
+        assert_true(k.puzzle.cell[c] == 0 ||
+                    k.puzzle.cell[c] == k.solution.cell[c]);
+    assert_int_equal(
+        killer_count(&k.puzzle, &k.cages, 2, 0, &found, &count, NULL),
+        KILLER_OK);
+    assert_int_equal(count, 1);
+    assert_memory_equal(found.cell, k.solution.cell, 81);
+    lc = lc_from_killer(&k.cages);
+    assert_false(lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD));
+    lc_free(lc);
+    teach_from_killer(&scratch, &k.cages);
+    pz.n = sol.n = 9;
+    memcpy(pz.cell, k.puzzle.cell, 81);
+    memcpy(sol.cell, k.solution.cell, 81);
+    assert_int_equal(walk_checked(&pz, &sol), 0);
+}
+
 /* The levels a size offers: each size at least easy, 9x9 all five, and
  * nothing for a size the service does not take. */
 static void every_size_offers_easy_and_nine_offers_every_level(void **state)
@@ -167,6 +231,8 @@ int test_teach_generate(unsigned *ntests)
         cmocka_unit_test(
             variant_puzzles_are_generated_at_each_level_of_their_size),
         cmocka_unit_test(a_variant_seed_replays_its_puzzle),
+        cmocka_unit_test(
+            an_expert_killer_is_unique_and_needs_more_than_subsets),
         cmocka_unit_test(every_size_offers_easy_and_nine_offers_every_level),
     };
     *ntests = TESTS_COUNT(tests);

@@ -231,11 +231,12 @@ struct teach_killer {
  * is `level` (enum logic_level): a random full grid drawn from `seed`,
  * carved into random connected cages of distinct digits (larger for the
  * harder levels), then givens from the solution added at random until the
- * cages and givens have one solution. Layouts are tried until one grades
- * at the level or max_us (wall clock, 0: none) runs out; *out then holds
- * the closest one found. `scratch` is the caller's (it is big). Returns
- * TEACH_OK when the level was met, TEACH_BUDGET with the closest puzzle,
- * TEACH_STUCK when no unique puzzle was made in time (*out unusable).
+ * cages and givens have one solution (expert: the solution's givens taken
+ * out while the walk without the forcing steps solves the puzzle). Layouts are
+ * tried until one grades at the level or max_us (wall clock, 0: none) runs out;
+ * *out then holds the closest one found. `scratch` is the caller's (it is big).
+ * Returns TEACH_OK when the level was met, TEACH_BUDGET with the closest
+ * puzzle, TEACH_STUCK when no unique puzzle was made in time (*out unusable).
  * Deterministic for a seed unless max_us cuts in. */
 enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
                                         uint64_t max_us,

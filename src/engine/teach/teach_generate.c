@@ -2,8 +2,10 @@
  * into random connected cages whose digits differ (cage sizes grow with
  * the level), the sums read off the grid; givens from the solution are
  * added at random until killer_count finds one solution; the general
- * engine's walk grades it. Layouts are drawn until one grades at the
- * level (or the time runs out: the closest is kept). */
+ * engine's walk grades it. Expert instead digs: cages of up to 9 cells,
+ * the whole solution as givens, each taken out while the walk without
+ * the forcing steps still solves it (dig_givens). Layouts are drawn until
+ * one grades at the level (or the time runs out: the closest is kept). */
 #include <string.h>
 
 #include "clock.h"
@@ -19,7 +21,7 @@
 #define MAX_EASING 12 /* givens added to ease a layout that is too hard */
 
 /* The largest cage per level: easy .. extreme. */
-static const unsigned max_cage[] = {3, 4, 5, 5, 6};
+static const unsigned max_cage[] = {3, 4, 5, 9, 6};
 
 /* Random connected cages of distinct digits over the grid into *k. */
 static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
@@ -98,6 +100,49 @@ static int make_unique(struct rng *r, const struct sudoku_grid *sol,
     }
 }
 
+/* The hard and expert levels: from the full solution as givens, each
+ * given (in random order) is taken out while the walk with no technique
+ * above the level still solves the puzzle (which proves it unique: every
+ * step is sound), so the dig ends on the hardest puzzle those cages and
+ * techniques allow; killer_count confirms one solution. 0, or -1 when
+ * the count disagrees or the time ran out. */
+static int dig_givens(struct rng *r, const struct teach_puzzle *p, unsigned hi,
+                      uint64_t end, struct teach_killer *k)
+{
+    uint8_t order[SUDOKU_CELLS];
+    unsigned count = 0;
+
+    k->puzzle = k->solution;
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+        order[i] = (uint8_t)i;
+    for (unsigned i = SUDOKU_CELLS - 1; i > 0; i--) {
+        unsigned j = rng_below(r, i + 1);
+        uint8_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
+        struct teach_grid g;
+        struct teach_budget b = {end, hi};
+        uint8_t v = k->puzzle.cell[order[i]];
+        if (end && clock_now_us() >= end)
+            return -1;
+        k->puzzle.cell[order[i]] = 0;
+        teach_init(p, &g, k->puzzle.cell);
+        teach_walk(p, &g, &b, NULL, 0, &k->grade);
+        if (k->grade.status != TEACH_SOLVED)
+            k->puzzle.cell[order[i]] = v;
+    }
+    k->givens = 0;
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+        k->givens += k->puzzle.cell[i] != 0;
+    return killer_count(&k->puzzle, &k->cages, 2, COUNT_NODES, NULL, &count,
+                        NULL) == KILLER_OK &&
+                   count == 1
+               ? 0
+               : -1;
+}
+
 static unsigned distance(unsigned a, unsigned b)
 {
     return a > b ? a - b : b - a;
@@ -123,6 +168,23 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
         attempts++;
         generate_full_grid(&r, &cur.solution);
         carve(&r, &cur.solution, max_cage[level], &cur.cages);
+        if (level == LOGIC_EXPERT) {
+            teach_from_killer(scratch, &cur.cages);
+            if (dig_givens(&r, scratch, logic_level_max_rating(level), end,
+                           &cur) != 0)
+                continue;
+            teach_init(scratch, &g, cur.puzzle.cell);
+            b.deadline_us = end;
+            teach_walk(scratch, &g, &b, NULL, 0, &cur.grade);
+            if (!have || distance(cur.grade.level, level) <
+                             distance(out->grade.level, level)) {
+                *out = cur;
+                have = 1;
+            }
+            if (out->grade.level == level && out->grade.status == TEACH_SOLVED)
+                break;
+            continue;
+        }
         if (make_unique(&r, &cur.solution, &cur.cages, &cur.puzzle,
                         &cur.givens) != 0)
             continue;

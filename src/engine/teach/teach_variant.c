@@ -42,8 +42,8 @@ unsigned teach_variant_levels(unsigned n)
     case 8:
         return E | M | X | XX;
     case 9:
-        return E | M | H | X | XX;
     case 12:
+        return E | M | H | X | XX;
     case 16:
         return E | M | H | X;
     case 25:
