@@ -9,7 +9,8 @@
  * 9x9 rule and per level the size offers, from teach_generate_variant
  * within /generate's 2 s: the share met, generation time (wall, median and
  * p99), each level confirmed by the tests' own solver (level_check.c),
- * then the /explain walk of each, checked as above.
+ * then the /explain walk of each, checked as above; SET "killer": the
+ * killer generator at each level likewise.
  * Usage: bench_teach [SET] [MAX_MS]. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -288,12 +289,69 @@ static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
     return wrong;
 }
 
+/* Killer at each level (hard: a tenth of the seeds, it is rarely met):
+ * the share met, time, uniqueness by the killer search, the tests' own
+ * solver (easy: solves it; medium and up: singles and cage sums do not;
+ * expert and extreme: its subsets and fish do not either), the walk. */
+static unsigned killer_levels(unsigned count_all)
+{
+    static struct tally t;
+    static struct teach_killer k;
+    static uint64_t took[MAX_PUZZLES];
+    unsigned wrong = 0;
+
+    for (unsigned level = 0; level < LOGIC_NLEVELS; level++) {
+        unsigned met = 0, confirmed = 0, unique = 0;
+        unsigned count =
+            level == LOGIC_HARD && count_all >= 10 ? count_all / 10 : count_all;
+        char name[40];
+        memset(&t, 0, sizeof(t));
+        for (unsigned seed = 1; seed <= count; seed++) {
+            uint64_t t0 = wall_us();
+            unsigned nsol = 0;
+            struct lc_puzzle *lc;
+            enum teach_status st =
+                teach_generate_killer(seed, level, 2000000u, &puzzle, &k);
+            took[seed - 1] = wall_us() - t0;
+            if (st != TEACH_OK)
+                continue;
+            met++;
+            unique += killer_count(&k.puzzle, &k.cages, 2, 0, NULL, &nsol,
+                                   NULL) == KILLER_OK &&
+                      nsol == 1;
+            lc = lc_from_killer(&k.cages);
+            confirmed +=
+                level == LOGIC_EASY
+                    ? lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
+                : level <= LOGIC_HARD
+                    ? !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
+                    : !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD);
+            lc_free(lc);
+            teach_from_killer(&puzzle, &k.cages);
+            walk(&puzzle, k.puzzle.cell, k.solution.cell, 10000, &t);
+        }
+        qsort(took, count, sizeof(took[0]), cmp_u64);
+        printf("%-12s %-8s met %3u/%u  generate median %7.1f ms  p99 %7.1f "
+               "ms  unique %u  level confirmed %u\n",
+               "killer", logic_level_name((enum logic_level)level), met, count,
+               took[count / 2] / 1000.0, took[count * 99 / 100] / 1000.0,
+               unique, confirmed);
+        snprintf(name, sizeof(name), "  %s", logic_level_name(level));
+        report(name, &t);
+        fflush(stdout);
+        wrong += t.wrong + (met - unique);
+    }
+    return wrong;
+}
+
 static unsigned generate_sets(int argc, char **argv)
 {
     unsigned count = argc > 2 ? (unsigned)atoi(argv[2]) : 20, wrong = 0;
 
     if (count == 0 || count > MAX_PUZZLES)
         count = MAX_PUZZLES;
+    if (argc <= 3 || strcmp(argv[3], "killer") == 0)
+        wrong += killer_levels(count);
     for (size_t i = 0; i < sizeof(gen_sets) / sizeof(gen_sets[0]); i++)
         if (argc <= 3 || strcmp(argv[3], gen_sets[i].name) == 0)
             wrong += gen_set(&gen_sets[i], count);
