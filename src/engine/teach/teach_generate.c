@@ -8,6 +8,7 @@
  * one grades at the level (or the time runs out: the closest is kept). */
 #include <string.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "generate.h"
 #include "logic.h"
@@ -77,20 +78,26 @@ static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
 }
 
 /* Adds givens from sol at random until the puzzle is unique. 0, or -1
- * when MAX_GIVENS were not enough. */
+ * when MAX_GIVENS were not enough or the deadline `end` (0: none)
+ * passed: each count may take its whole node budget, and 40 of them
+ * overran /generate's 2 s (p99 4.5 s at extreme). */
 static int make_unique(struct rng *r, const struct sudoku_grid *sol,
-                       const struct killer_cages *k, struct sudoku_grid *pz,
-                       unsigned *givens)
+                       const struct killer_cages *k, uint64_t end,
+                       struct sudoku_grid *pz, unsigned *givens)
 {
     memset(pz, 0, sizeof(*pz));
     *givens = 0;
     for (;;) {
         unsigned count = 0, c;
+        uint64_t now = clock_now_us();
+        /* the wall time left, as a CPU deadline (CPU runs no faster) */
+        struct search_budget b = search_budget_make(
+            COUNT_NODES, end ? (end > now ? end - now : 1) * 1000u : 0);
         enum killer_status st =
-            killer_count(pz, k, 2, COUNT_NODES, NULL, &count, NULL);
+            killer_count_budget(pz, k, 2, &b, NULL, &count, NULL);
         if (st == KILLER_OK && count == 1)
             return 0;
-        if (*givens >= MAX_GIVENS)
+        if (*givens >= MAX_GIVENS || (end && clock_now_us() >= end))
             return -1;
         do
             c = rng_below(r, SUDOKU_CELLS);
@@ -185,7 +192,7 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
                 break;
             continue;
         }
-        if (make_unique(&r, &cur.solution, &cur.cages, &cur.puzzle,
+        if (make_unique(&r, &cur.solution, &cur.cages, end, &cur.puzzle,
                         &cur.givens) != 0)
             continue;
         teach_from_killer(scratch, &cur.cages);
