@@ -463,6 +463,35 @@ static int fish_pass(const struct lc_puzzle *p, struct lc_grid *g, unsigned k)
     return changed;
 }
 
+/* XY-wing: a blank {x,y} that sees a blank {x,z} and a blank {y,z}: one
+ * of those two is z, so z leaves the blanks that see both. */
+static int xy_wing(const struct lc_puzzle *p, struct lc_grid *g)
+{
+    int changed = 0;
+
+    for (unsigned pv = 0; pv < p->ncells; pv++) {
+        if (g->value[pv] || bits(g->cand[pv]) != 2)
+            continue;
+        for (unsigned a = 0; a < p->ncells; a++) {
+            uint32_t share = g->cand[a] & g->cand[pv];
+            if (g->value[a] || !p->see[pv][a] || bits(g->cand[a]) != 2 ||
+                bits(share) != 1)
+                continue;
+            for (unsigned b = 0; b < p->ncells; b++) {
+                uint32_t z = g->cand[a] & ~share;
+                uint32_t want = (g->cand[pv] & ~share) | z;
+                unsigned ends[2] = {a, b};
+                if (b == a || g->value[b] || !p->see[pv][b] ||
+                    g->cand[b] != want || bits(want) != 2)
+                    continue;
+                changed |=
+                    remove_seen(p, g, ends, 2, (unsigned)__builtin_ctz(z) + 1);
+            }
+        }
+    }
+    return changed;
+}
+
 /* ------------------------------------------------------------------------
  * The solver
  * ------------------------------------------------------------------------ */
@@ -487,7 +516,8 @@ int lc_solves(const struct lc_puzzle *p, const uint8_t *givens,
             changed =
                 locked(p, &g) || subset_pass(p, &g, 2) || fish_pass(p, &g, 2);
         if (!changed && set >= LC_HARD)
-            changed = subset_pass(p, &g, 3) || fish_pass(p, &g, 3);
+            changed =
+                subset_pass(p, &g, 3) || fish_pass(p, &g, 3) || xy_wing(p, &g);
     } while (changed);
     for (unsigned c = 0; c < p->ncells; c++)
         if (g.value[c] == 0 || (solution && g.value[c] != solution[c]))

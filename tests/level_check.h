@@ -16,7 +16,7 @@
 /* The techniques a level allows (docs/logic.md's ladder): easy, singles
  * (and, for killer, a cage's sum against its cells' candidates); medium,
  * also locked candidates, naked and hidden pairs and X-wings; hard, also
- * triples and swordfish. */
+ * triples, swordfish and XY-wings. */
 enum lc_set { LC_EASY = 0, LC_MEDIUM, LC_HARD };
 
 struct lc_puzzle; /* units, peers and cages; on the heap */

@@ -105,6 +105,10 @@ enum teach_technique {
     TEACH_NAKED_TRIPLE,
     TEACH_SWORDFISH,
     TEACH_HIDDEN_TRIPLE,
+    /* A two-candidate pivot {x,y} and two two-candidate peers of it, {x,z}
+     * and {y,z}: one of them is z (cells[]: pincer, pivot, pincer, with
+     * chain_digits as an XY-chain's). */
+    TEACH_XY_WING,
     TEACH_NAKED_QUAD,
     TEACH_JELLYFISH,
     TEACH_HIDDEN_QUAD,
@@ -231,13 +235,13 @@ struct teach_killer {
  * is `level` (enum logic_level): a random full grid drawn from `seed`,
  * carved into random connected cages of distinct digits (larger for the
  * harder levels), then givens from the solution added at random until the
- * cages and givens have one solution (expert: the solution's givens taken
- * out while the walk without the forcing steps solves the puzzle). Layouts are
- * tried until one grades at the level or max_us (wall clock, 0: none) runs out;
- * *out then holds the closest one found. `scratch` is the caller's (it is big).
- * Returns TEACH_OK when the level was met, TEACH_BUDGET with the closest
- * puzzle, TEACH_STUCK when no unique puzzle was made in time (*out unusable).
- * Deterministic for a seed unless max_us cuts in. */
+ * cages and givens have one solution (hard and expert: the solution's givens
+ * taken out while the walk bounded at the level solves the puzzle).
+ * Layouts are tried until one grades at the level or max_us (wall clock, 0:
+ * none) runs out; *out then holds the closest one found. `scratch` is the
+ * caller's (it is big). Returns TEACH_OK when the level was met, TEACH_BUDGET
+ * with the closest puzzle, TEACH_STUCK when no unique puzzle was made in time
+ * (*out unusable). Deterministic for a seed unless max_us cuts in. */
 enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
                                         uint64_t max_us,
                                         struct teach_puzzle *scratch,

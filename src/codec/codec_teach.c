@@ -63,7 +63,7 @@ static int add_links(cJSON *obj, const struct teach_puzzle *p,
                      const struct teach_step *s)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, "links");
-    int xy = s->technique == TEACH_XY_CHAIN;
+    int xy = s->technique == TEACH_XY_CHAIN || s->technique == TEACH_XY_WING;
 
     if (list == NULL)
         return 0;

@@ -2,7 +2,7 @@
  * into random connected cages whose digits differ (cage sizes grow with
  * the level), the sums read off the grid; givens from the solution are
  * added at random until killer_count finds one solution; the general
- * engine's walk grades it. Expert instead digs: cages of up to 9 cells,
+ * engine's walk grades it. Hard and expert dig: cages of up to 9 cells,
  * the whole solution as givens, each taken out while the walk without
  * the forcing steps still solves it (dig_givens). Layouts are drawn until
  * one grades at the level (or the time runs out: the closest is kept). */
@@ -22,7 +22,7 @@
 #define MAX_EASING 12 /* givens added to ease a layout that is too hard */
 
 /* The largest cage per level: easy .. extreme. */
-static const unsigned max_cage[] = {3, 4, 5, 9, 6};
+static const unsigned max_cage[] = {3, 4, 9, 9, 6};
 
 /* Random connected cages of distinct digits over the grid into *k. */
 static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
@@ -175,7 +175,7 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
         attempts++;
         generate_full_grid(&r, &cur.solution);
         carve(&r, &cur.solution, max_cage[level], &cur.cages);
-        if (level == LOGIC_EXPERT) {
+        if (level == LOGIC_HARD || level == LOGIC_EXPERT) {
             teach_from_killer(scratch, &cur.cages);
             if (dig_givens(&r, scratch, logic_level_max_rating(level), end,
                            &cur) != 0)
