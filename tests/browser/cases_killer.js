@@ -137,7 +137,7 @@ test('New game makes a killer puzzle and a 6x6 puzzle at a level', async () => {
   await page.waitForFunction(() => document.querySelectorAll('[role=gridcell]').length === 36);
   const medium = await newGame('Medium');
   const levels = await page.getByRole('dialog', { name: 'New game' }).getByRole('button').allTextContents();
-  assert.deepEqual(levels.slice(0, 4), ['Easy', 'Medium', 'Expert', 'A new 6x6 puzzle'], '6x6 offers no hard level');
+  assert.deepEqual(levels.slice(0, 5), ['Easy', 'Medium', 'Hard', 'Expert', 'A new 6x6 puzzle'], '6x6 offers no extreme level');
   await medium.click();
   await waitStatus(page, 'ok', /^A new medium 6x6 puzzle/);
   assert.deepEqual(bodies.pop(), { size: 6, difficulty: 'medium' });

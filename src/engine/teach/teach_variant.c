@@ -38,9 +38,9 @@ unsigned teach_variant_levels(unsigned n)
     case 4: /* every minimal 4x4 falls to singles */
         return E;
     case 6:
-        return E | M | X;
+        return E | M | H | X;
     case 8:
-        return E | M | X | XX;
+        return E | M | H | X | XX;
     case 9:
     case 12:
         return E | M | H | X | XX;

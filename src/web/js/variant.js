@@ -17,7 +17,7 @@
   // 422 level_not_offered), and for killer: the levels its generator
   // meets within the service's 2 s (docs/api.md, Killer puzzles).
   const VARIANT_LEVELS = {
-    4: ['easy'], 6: ['easy', 'medium', 'expert'], 8: ['easy', 'medium', 'expert', 'extreme'],
+    4: ['easy'], 6: ['easy', 'medium', 'hard', 'expert'], 8: ['easy', 'medium', 'hard', 'expert', 'extreme'],
     9: ['easy', 'medium', 'hard', 'expert', 'extreme'], 12: ['easy', 'medium', 'hard', 'expert', 'extreme'],
     16: ['easy', 'medium', 'hard', 'expert'], 25: ['easy'],
   };
