@@ -149,7 +149,7 @@ $(B)/bench_cover: tests/bench/cover.c tests/cover_support.c tests/cover_support.
 
 # The general logic engine's figures (tests/bench/teach.c): the share of
 # each set /explain solves without the last resort, CPU, soundness.
-$(B)/bench_teach: tests/bench/teach.c tests/cover_support.c tests/cover_support.h $(ENGINE_OBJ)
+$(B)/bench_teach: tests/bench/teach.c tests/cover_support.c tests/cover_support.h tests/level_check.c tests/level_check.h $(ENGINE_OBJ)
 	$(CC) $(CPPFLAGS) $(INC_ENGINE) $(ALL_CFLAGS) -Itests -O2 -o $@ $(filter %.c %.o,$^) $(ALL_LDFLAGS) $(LDLIBS)
 
 bench-teach: $(B)/bench_teach

@@ -37,6 +37,7 @@ static const struct suite suites[] = {
     {"serate", test_serate},
     {"teach", test_teach},
     {"api_teach", test_api_teach},
+    {"teach_generate", test_teach_generate},
     {"budget", test_budget},
 };
 

@@ -570,9 +570,10 @@ static void an_x_chain_clears_the_cells_seeing_both_ends(void **state)
 }
 
 /* [0,4] is 1 or 3, [0,0] 1 or 2, [4,0] 2 or 3 (the rest of the grid
- * open). If [0,4] is not 3 it is 1, so [0,0] is 2, so [4,0] is 3: one of
- * [0,4] and [4,0] is 3, and [4,4], which sees both, cannot be. */
-static void an_xy_chain_clears_the_cell_seeing_both_ends(void **state)
+ * open): an XY-wing with pivot [0,0]. If [0,4] is not 3 it is 1, so [0,0]
+ * is 2, so [4,0] is 3: one of [0,4] and [4,0] is 3, and [4,4], which sees
+ * both, cannot be. */
+static void an_xy_wing_clears_the_cell_seeing_both_pincers(void **state)
 {
     struct teach_grid g;
     struct teach_step s;
@@ -583,10 +584,32 @@ static void an_xy_chain_clears_the_cell_seeing_both_ends(void **state)
     g.cand[0] = 1u | 2u;         /* 1, 2 */
     g.cand[4 * 9 + 0] = 2u | 4u; /* 2, 3 */
     assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
-    assert_int_equal(s.technique, TEACH_XY_CHAIN);
+    assert_int_equal(s.technique, TEACH_XY_WING);
     assert_int_equal(s.neliminations, 1);
     assert_true(eliminates(&s, 4 * 9 + 4, 3));
     assert_int_equal(s.ncells, 3);
+    assert_int_equal(s.cells[1], 0); /* the pivot */
+}
+
+/* [0,0] {1,2}, [0,4] {2,3}, [4,4] {3,4}, [4,0] {4,1}: no pivot has two
+ * pincers sharing a digit, but the chain runs: if [0,0] is not 1 it is 2,
+ * so [0,4] is 3, so [4,4] is 4, so [4,0] is 1; one of [0,0] and [4,0]
+ * (both in column 0) is 1, so [8,0] cannot be. */
+static void an_xy_chain_clears_the_cells_seeing_both_ends(void **state)
+{
+    struct teach_grid g;
+    struct teach_step s;
+
+    (void)state;
+    empty_classic(&g);
+    g.cand[0] = 1u | 2u;
+    g.cand[4] = 2u | 4u;
+    g.cand[4 * 9 + 4] = 4u | 8u;
+    g.cand[4 * 9 + 0] = 8u | 1u;
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_XY_CHAIN);
+    assert_true(eliminates(&s, 8 * 9 + 0, 1));
+    assert_int_equal(s.ncells, 4);
 }
 
 int test_teach(unsigned *ntests)
@@ -606,7 +629,8 @@ int test_teach(unsigned *ntests)
         cmocka_unit_test(a_forcing_chain_candidate_leads_to_a_broken_rule),
         cmocka_unit_test(an_x_wing_clears_its_two_columns),
         cmocka_unit_test(an_x_chain_clears_the_cells_seeing_both_ends),
-        cmocka_unit_test(an_xy_chain_clears_the_cell_seeing_both_ends),
+        cmocka_unit_test(an_xy_wing_clears_the_cell_seeing_both_pincers),
+        cmocka_unit_test(an_xy_chain_clears_the_cells_seeing_both_ends),
         cmocka_unit_test(a_swordfish_clears_its_three_columns),
         cmocka_unit_test(a_hidden_pair_clears_its_two_cells),
         cmocka_unit_test(

@@ -39,6 +39,7 @@ int test_layers(unsigned *ntests);
 int test_serate(unsigned *ntests);
 int test_teach(unsigned *ntests);
 int test_api_teach(unsigned *ntests);
+int test_teach_generate(unsigned *ntests);
 int test_budget(unsigned *ntests);
 
 /* Parts of a suite, each a cmocka group of its own with the same contract

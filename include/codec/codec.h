@@ -357,6 +357,7 @@ char *codec_encode_variant_validate(int valid, unsigned solutions, int complete,
 
 /* /generate: {"puzzle", "solution" (both in `shape`), "size", "seed",
  * "symmetry", "givens", "generate_us", "rules": {...}}. */
+struct teach_walk; /* teach.h */
 struct codec_variant_generated {
     const struct cover_grid *puzzle, *solution;
     const struct cover_rules *rules;
@@ -365,6 +366,11 @@ struct codec_variant_generated {
     const char *symmetry; /* "none" or "rotational" */
     unsigned givens;
     uint64_t generate_us;
+    /* With "difficulty" (teach_generate_variant): the general engine's
+     * grade of puzzle, answered as "difficulty", "attempts" and "grade"
+     * (as /grade); NULL: none of them. */
+    const struct teach_walk *grade;
+    unsigned attempts;
 };
 char *codec_encode_variant_generated(const struct codec_variant_generated *g,
                                      size_t *len);

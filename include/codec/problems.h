@@ -44,6 +44,8 @@
     X(INVALID_SIZE, 422, "invalid_size", "No such size")                       \
     X(UNSUPPORTED_VARIANT, 422, "unsupported_variant",                         \
       "Not supported for this size or variant")                                \
+    X(LEVEL_NOT_OFFERED, 422, "level_not_offered",                             \
+      "Level not offered for this size")                                       \
     X(GENERATION_TIMEOUT, 503, "generation_timeout",                           \
       "Generation budget exhausted")                                           \
     X(INTERNAL_ERROR, 500, "internal_error", "Internal error")                 \

@@ -105,6 +105,10 @@ enum teach_technique {
     TEACH_NAKED_TRIPLE,
     TEACH_SWORDFISH,
     TEACH_HIDDEN_TRIPLE,
+    /* A two-candidate pivot {x,y} and two two-candidate peers of it, {x,z}
+     * and {y,z}: one of them is z (cells[]: pincer, pivot, pincer, with
+     * chain_digits as an XY-chain's). */
+    TEACH_XY_WING,
     TEACH_NAKED_QUAD,
     TEACH_JELLYFISH,
     TEACH_HIDDEN_QUAD,
@@ -231,15 +235,45 @@ struct teach_killer {
  * is `level` (enum logic_level): a random full grid drawn from `seed`,
  * carved into random connected cages of distinct digits (larger for the
  * harder levels), then givens from the solution added at random until the
- * cages and givens have one solution. Layouts are tried until one grades
- * at the level or max_us (wall clock, 0: none) runs out; *out then holds
- * the closest one found. `scratch` is the caller's (it is big). Returns
- * TEACH_OK when the level was met, TEACH_BUDGET with the closest puzzle,
- * TEACH_STUCK when no unique puzzle was made in time (*out unusable).
- * Deterministic for a seed unless max_us cuts in. */
+ * cages and givens have one solution (hard and expert: the solution's givens
+ * taken out while the walk bounded at the level solves the puzzle).
+ * Layouts are tried until one grades at the level or max_us (wall clock, 0:
+ * none) runs out; *out then holds the closest one found. `scratch` is the
+ * caller's (it is big). Returns TEACH_OK when the level was met, TEACH_BUDGET
+ * with the closest puzzle, TEACH_STUCK when no unique puzzle was made in time
+ * (*out unusable). Deterministic for a seed unless max_us cuts in. */
 enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
                                         uint64_t max_us,
                                         struct teach_puzzle *scratch,
                                         struct teach_killer *out);
+
+/* A generated puzzle of some size and rules (teach_generate_variant). */
+struct teach_variant {
+    struct cover_grid puzzle, solution;
+    struct teach_walk grade; /* of puzzle, by teach_walk in full */
+    unsigned attempts;       /* full grids dug */
+    unsigned givens;
+    uint64_t took_us;
+};
+
+/* The levels (bit l for enum logic_level l) teach_generate_variant offers
+ * for side n; 0 for a side the service does not take. */
+unsigned teach_variant_levels(unsigned n);
+
+/* A puzzle of checked rules r with exactly one solution (cover_count to 2)
+ * whose grade by teach_walk is `level` (enum logic_level) and solved: a
+ * random full grid drawn from `seed`, dug while unique and, below
+ * extreme, while the walk with no technique above the level solves it;
+ * `rotational` blanks cells in half-turn pairs. Grids are dug until one
+ * grades at the level or max_us (wall clock, 0: none) runs out; *out then
+ * holds the closest. `scratch` is the caller's (it is big). TEACH_OK when
+ * the level was met, TEACH_BUDGET with the closest puzzle (still unique),
+ * TEACH_STUCK when no grid was filled in time (*out unusable).
+ * Deterministic for a seed unless max_us cuts in. */
+enum teach_status teach_generate_variant(const struct cover_rules *r,
+                                         uint64_t seed, unsigned level,
+                                         int rotational, uint64_t max_us,
+                                         struct teach_puzzle *scratch,
+                                         struct teach_variant *out);
 
 #endif

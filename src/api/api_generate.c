@@ -1,9 +1,11 @@
 /* api_generate.c - POST /generate: a classic puzzle of a level or a rating
  * range from the generator (generate.h), or, for another "size" or rule
  * members, one from the generic engine (cover_generate). The body is
- * decoded once (codec_decode_generate, rule members included). Without a
+ * decoded once (codec_decode_generate, rule members included); with a
+ * "difficulty", the general logic engine's generator (teach.h). Without a
  * seed, one from the clock; the answer says which, so it can be replayed. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api_internal.h"
@@ -13,6 +15,7 @@
 #include "cover.h"
 #include "generate.h"
 #include "logic.h"
+#include "teach.h"
 
 /* ------------------------------------------------------------------------
  * Sizes and variants: the generic engine
@@ -32,8 +35,7 @@ static const char *symmetry_of(const struct codec_generate_request *o)
 static int refuse_classic_members(const struct codec_generate_request *o,
                                   struct api_response *resp)
 {
-    const char *pointer = o->difficulty[0]         ? "/difficulty"
-                          : o->min_rating          ? "/min_rating"
+    const char *pointer = o->min_rating            ? "/min_rating"
                           : o->max_rating          ? "/max_rating"
                           : symmetry_of(o) == NULL ? "/symmetry"
                                                    : NULL;
@@ -41,11 +43,87 @@ static int refuse_classic_members(const struct codec_generate_request *o,
     if (pointer == NULL)
         return 0;
     api_respond_unsupported(resp, pointer,
-                            "difficulty and ratings come from the logic "
-                            "engine, which knows classic 9x9 sudoku only; "
-                            "other sizes and variants take \"seed\", "
+                            "ratings are Sudoku Explainer's, which knows "
+                            "classic 9x9 sudoku only; other sizes and "
+                            "variants take \"difficulty\", \"seed\", "
                             "\"symmetry\" none or rotational, and the rule "
                             "members");
+    return -1;
+}
+
+/* The level of o's "difficulty" when the size offers it: 0, or -1 with
+ * resp set (invalid_difficulty, level_not_offered). */
+static int variant_level(const struct codec_generate_request *o,
+                         enum logic_level *level, struct api_response *resp)
+{
+    unsigned n = o->variant.rules.n, offered = teach_variant_levels(n);
+    struct codec_problem p;
+    char detail[200];
+    size_t used;
+
+    if (logic_level_parse(o->difficulty, level) != 0) {
+        codec_problem_init(&p, CODEC_PROBLEM_INVALID_DIFFICULTY,
+                           "\"difficulty\" must be one of easy, medium, hard, "
+                           "expert, extreme");
+        p.pointer = "/difficulty";
+        api_respond_problem(resp, &p);
+        return -1;
+    }
+    if (offered & (1u << *level))
+        return 0;
+    used = (size_t)snprintf(detail, sizeof(detail),
+                            "%ux%u puzzles are generated at", n, n);
+    for (unsigned l = 0; l < LOGIC_NLEVELS && used < sizeof(detail); l++)
+        if (offered & (1u << l))
+            used += (size_t)snprintf(detail + used, sizeof(detail) - used,
+                                     " %s", logic_level_name(l));
+    if (used < sizeof(detail))
+        snprintf(detail + used, sizeof(detail) - used,
+                 " only: %s is not found within the time budget",
+                 logic_level_name(*level));
+    codec_problem_init(&p, CODEC_PROBLEM_LEVEL_NOT_OFFERED, detail);
+    p.pointer = "/difficulty";
+    api_respond_problem(resp, &p);
+    return -1;
+}
+
+/* teach_generate_variant into out (on the heap: the scratch is big), or
+ * -1 with resp set (no memory, or the level not met in time). */
+static int generate_at_level(const struct codec_variant *b, uint64_t seed,
+                             enum logic_level level, int rotational,
+                             struct teach_variant *out,
+                             struct api_response *resp)
+{
+    struct teach_puzzle *scratch = malloc(sizeof(*scratch));
+    struct codec_problem p;
+    enum teach_status st;
+    char detail[200];
+
+    if (scratch == NULL) {
+        api_respond_no_memory(resp);
+        return -1;
+    }
+    st = teach_generate_variant(&b->rules, seed, level, rotational,
+                                API_GENERATE_MAX_US, scratch, out);
+    free(scratch);
+    if (st == TEACH_OK)
+        return 0;
+    if (st == TEACH_STUCK)
+        snprintf(detail, sizeof(detail),
+                 "no grid obeying these rules was filled within the budget "
+                 "(%llu ms): try another seed or fewer rules",
+                 (unsigned long long)(API_GENERATE_MAX_US / 1000));
+    else
+        snprintf(detail, sizeof(detail),
+                 "no %s puzzle was found within the budget (%u grids, %llu "
+                 "ms); the closest was %s, rated %.1f: try another seed",
+                 logic_level_name(level), out->attempts,
+                 (unsigned long long)(out->took_us / 1000),
+                 logic_level_name((enum logic_level)out->grade.level),
+                 out->grade.rating / 10.0);
+    codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
+    p.limit = (long long)(API_GENERATE_MAX_US / 1000);
+    api_respond_problem(resp, &p);
     return -1;
 }
 
@@ -81,17 +159,22 @@ static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
     return st;
 }
 
-/* POST /generate of a body whose options ask for the generic engine. */
+/* POST /generate of a body whose options ask for the generic engine: a
+ * random minimal puzzle, or with "difficulty" one the general logic
+ * engine grades at that level. */
 static void generate_variant(struct codec_generate_request *o,
                              struct api_response *resp)
 {
     struct codec_variant_generated out;
     struct codec_variant *b = &o->variant;
+    struct teach_variant *v = NULL;
     struct cover_grid puzzle, solution;
     struct api_problem_text t;
     struct codec_problem p;
+    enum logic_level level = LOGIC_MEDIUM;
     uint64_t t0 = clock_now_us();
     uint64_t seed = o->has_seed ? o->seed : t0 & CODEC_SEED_MAX;
+    int rotational;
     size_t len = 0;
     char *body;
 
@@ -101,15 +184,38 @@ static void generate_variant(struct codec_generate_request *o,
         api_respond_problem(resp, &p);
         return;
     }
-    if (generate(b, seed, symmetry_of(o)[0] == 'r', &puzzle, &solution, resp) !=
-        COVER_OK)
+    rotational = symmetry_of(o)[0] == 'r';
+    if (o->difficulty[0]) {
+        if (variant_level(o, &level, resp) != 0)
+            return;
+        if ((v = malloc(sizeof(*v))) == NULL) {
+            api_respond_no_memory(resp);
+            return;
+        }
+        if (generate_at_level(b, seed, level, rotational, v, resp) != 0) {
+            free(v);
+            return;
+        }
+        puzzle = v->puzzle;
+        solution = v->solution;
+    } else if (generate(b, seed, rotational, &puzzle, &solution, resp) !=
+               COVER_OK) {
         return;
-    out = (struct codec_variant_generated){
-        &puzzle, &solution,      &b->rules, CODEC_SHAPE_LINE,
-        seed,    symmetry_of(o), 0,         clock_now_us() - t0};
+    }
+    out = (struct codec_variant_generated){&puzzle,
+                                           &solution,
+                                           &b->rules,
+                                           CODEC_SHAPE_LINE,
+                                           seed,
+                                           symmetry_of(o),
+                                           0,
+                                           clock_now_us() - t0,
+                                           v ? &v->grade : NULL,
+                                           v ? v->attempts : 0};
     for (unsigned i = 0; i < (unsigned)puzzle.n * puzzle.n; i++)
         out.givens += puzzle.cell[i] != 0;
     body = codec_encode_variant_generated(&out, &len);
+    free(v);
     api_respond_json(resp, body, len);
 }
 

@@ -176,4 +176,10 @@ enum codec_status codec_cages_value(const cJSON *cages,
                                     struct killer_cages *out,
                                     struct codec_error *err);
 
+/* codec_teach.c: "difficulty" (w's level), "attempts" and "grade" (as
+ * /grade answers it) into obj; 0 when out of memory. */
+struct teach_walk;
+int codec_teach_add_level(cJSON *obj, const struct teach_walk *w,
+                          unsigned attempts);
+
 #endif

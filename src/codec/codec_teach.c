@@ -63,7 +63,7 @@ static int add_links(cJSON *obj, const struct teach_puzzle *p,
                      const struct teach_step *s)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, "links");
-    int xy = s->technique == TEACH_XY_CHAIN;
+    int xy = s->technique == TEACH_XY_CHAIN || s->technique == TEACH_XY_WING;
 
     if (list == NULL)
         return 0;
@@ -210,6 +210,19 @@ char *codec_encode_teach_grade(const struct teach_walk *w, size_t *len)
     if (obj == NULL)
         return NULL;
     return codec_finish(obj, add_grade(obj, w), len);
+}
+
+int codec_teach_add_level(cJSON *obj, const struct teach_walk *w,
+                          unsigned attempts)
+{
+    cJSON *grade;
+
+    return cJSON_AddStringToObject(
+               obj, "difficulty",
+               logic_level_name((enum logic_level)w->level)) &&
+           cJSON_AddNumberToObject(obj, "attempts", attempts) &&
+           (grade = cJSON_AddObjectToObject(obj, "grade")) != NULL &&
+           add_grade(grade, w);
 }
 
 /* "cages": [{"sum": s, "cells": [[r, c], ...]}, ...] */

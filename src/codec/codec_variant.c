@@ -623,13 +623,15 @@ char *codec_encode_variant_generated(const struct codec_variant_generated *g,
 
     if (obj == NULL)
         return NULL;
-    ok = add_grid(obj, "puzzle", g->puzzle, g->shape) &&
-         add_grid(obj, "solution", g->solution, g->shape) &&
-         cJSON_AddNumberToObject(obj, "size", g->puzzle->n) &&
-         codec_add_seed(obj, g->seed) &&
-         cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
-         cJSON_AddNumberToObject(obj, "givens", g->givens) &&
-         cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
-         add_rules(obj, g->rules);
+    ok =
+        add_grid(obj, "puzzle", g->puzzle, g->shape) &&
+        add_grid(obj, "solution", g->solution, g->shape) &&
+        cJSON_AddNumberToObject(obj, "size", g->puzzle->n) &&
+        codec_add_seed(obj, g->seed) &&
+        cJSON_AddStringToObject(obj, "symmetry", g->symmetry) &&
+        cJSON_AddNumberToObject(obj, "givens", g->givens) &&
+        cJSON_AddNumberToObject(obj, "generate_us", (double)g->generate_us) &&
+        add_rules(obj, g->rules) &&
+        (g->grade == NULL || codec_teach_add_level(obj, g->grade, g->attempts));
     return codec_finish(obj, ok, len);
 }

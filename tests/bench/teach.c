@@ -5,6 +5,12 @@
  * with it, and not at all; median and p99 CPU per walk; and every
  * placement and elimination of every step checked against the solution
  * (verified by the tests' own checker, never the engine): "wrong" must be 0.
+ * `bench_teach generate [N] [SET]`: N puzzles (seeds 1..N) per size or
+ * 9x9 rule and per level the size offers, from teach_generate_variant
+ * within /generate's 2 s: the share met, generation time (wall, median and
+ * p99), each level confirmed by the tests' own solver (level_check.c),
+ * then the /explain walk of each, checked as above; SET "killer": the
+ * killer generator at each level likewise.
  * Usage: bench_teach [SET] [MAX_MS]. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +20,8 @@
 #include "cover.h"
 #include "cover_support.h"
 #include "killer.h"
+#include "level_check.h"
+#include "logic.h"
 #include "teach.h"
 
 #define MAX_PUZZLES 200
@@ -196,10 +204,168 @@ static unsigned killer_set(unsigned max_ms)
     return t.wrong;
 }
 
+/* ------------------------------------------------------------------------
+ * Generation at a level
+ * ------------------------------------------------------------------------ */
+
+static const struct gen_set {
+    const char *name;
+    unsigned n;
+    int rule; /* 0 plain, 1 jigsaw, 2 diagonals, 3 windoku, 4 knight, 5 king */
+} gen_sets[] = {
+    {"size4", 4, 0},       {"size6", 6, 0},     {"size8", 8, 0},
+    {"size12", 12, 0},     {"size16", 16, 0},   {"size25", 25, 0},
+    {"jigsaw9", 9, 1},     {"diagonal9", 9, 2}, {"windoku9", 9, 3},
+    {"antiknight9", 9, 4}, {"antiking9", 9, 5},
+};
+
+/* Is the level of v confirmed by the tests' own solver? */
+static int level_confirmed(const struct cover_rules *r,
+                           const struct teach_variant *v, unsigned level)
+{
+    struct lc_puzzle *lc = lc_from_rules(r);
+    const uint8_t *pz = v->puzzle.cell, *sol = v->solution.cell;
+    int ok = level <= LOGIC_HARD
+                 ? lc_solves(lc, pz, sol, (enum lc_set)level) &&
+                       (level == LOGIC_EASY ||
+                        !lc_solves(lc, pz, sol, (enum lc_set)(level - 1)))
+                 : !lc_solves(lc, pz, sol, LC_HARD);
+    lc_free(lc);
+    return ok;
+}
+
+static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
+{
+    static struct tally t;
+    static struct teach_variant v;
+    static uint64_t took[MAX_PUZZLES];
+    struct cover_rules r;
+    unsigned wrong = 0;
+
+    cover_rules_init(&r, gs->n);
+    if (gs->rule == 1)
+        tc_jigsaw_map(&r);
+    r.diagonals = gs->rule == 2;
+    if (gs->rule == 3)
+        tc_hyper_groups(&r);
+    r.anti_knight = gs->rule == 4;
+    r.anti_king = gs->rule == 5;
+    if (cover_rules_check(&r, NULL, NULL, 0) != COVER_OK)
+        return 1;
+    for (unsigned level = 0; level < LOGIC_NLEVELS; level++) {
+        unsigned met = 0, confirmed = 0, unique = 0;
+        int offered = (teach_variant_levels(gs->n) >> level) & 1u;
+        /* a level not offered: a few seeds, to show why */
+        unsigned count = offered || count_all < 10 ? count_all : 10;
+        char name[40];
+        memset(&t, 0, sizeof(t));
+        for (unsigned seed = 1; seed <= count; seed++) {
+            uint64_t t0 = wall_us();
+            unsigned nsol = 0;
+            enum teach_status st = teach_generate_variant(
+                &r, seed, level, 0, 2000000u, &puzzle, &v);
+            took[seed - 1] = wall_us() - t0;
+            if (st != TEACH_OK)
+                continue;
+            met++;
+            unique += cover_count(&r, &v.puzzle, 2, 0, NULL, &nsol, NULL) ==
+                          COVER_OK &&
+                      nsol == 1 && tc_verify(&r, &v.solution);
+            confirmed += (unsigned)level_confirmed(&r, &v, level);
+            walk(&puzzle, v.puzzle.cell, v.solution.cell, 10000, &t);
+        }
+        qsort(took, count, sizeof(took[0]), cmp_u64);
+        printf("%-12s %-8s %-11s met %3u/%u  generate median %7.1f ms  p99 "
+               "%7.1f ms  unique %u  level confirmed %u\n",
+               gs->name, logic_level_name((enum logic_level)level),
+               offered ? "offered" : "not offered", met, count,
+               took[count / 2] / 1000.0, took[count * 99 / 100] / 1000.0,
+               unique, confirmed);
+        fflush(stdout);
+        snprintf(name, sizeof(name), "  %s", logic_level_name(level));
+        report(name, &t);
+        wrong += t.wrong + (met - unique);
+    }
+    return wrong;
+}
+
+/* Killer at each level (hard: a tenth of the seeds, it is rarely met):
+ * the share met, time, uniqueness by the killer search, the tests' own
+ * solver (easy: solves it; medium and up: singles and cage sums do not;
+ * expert and extreme: its subsets and fish do not either), the walk. */
+static unsigned killer_levels(unsigned count_all)
+{
+    static struct tally t;
+    static struct teach_killer k;
+    static uint64_t took[MAX_PUZZLES];
+    unsigned wrong = 0;
+
+    for (unsigned level = 0; level < LOGIC_NLEVELS; level++) {
+        unsigned met = 0, confirmed = 0, unique = 0;
+        unsigned count =
+            level == LOGIC_HARD && count_all >= 10 ? count_all / 10 : count_all;
+        char name[40];
+        memset(&t, 0, sizeof(t));
+        for (unsigned seed = 1; seed <= count; seed++) {
+            uint64_t t0 = wall_us();
+            unsigned nsol = 0;
+            struct lc_puzzle *lc;
+            enum teach_status st =
+                teach_generate_killer(seed, level, 2000000u, &puzzle, &k);
+            took[seed - 1] = wall_us() - t0;
+            if (st != TEACH_OK)
+                continue;
+            met++;
+            unique += killer_count(&k.puzzle, &k.cages, 2, 0, NULL, &nsol,
+                                   NULL) == KILLER_OK &&
+                      nsol == 1;
+            lc = lc_from_killer(&k.cages);
+            confirmed +=
+                level == LOGIC_EASY
+                    ? lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
+                : level <= LOGIC_HARD
+                    ? !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
+                    : !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD);
+            lc_free(lc);
+            teach_from_killer(&puzzle, &k.cages);
+            walk(&puzzle, k.puzzle.cell, k.solution.cell, 10000, &t);
+        }
+        qsort(took, count, sizeof(took[0]), cmp_u64);
+        printf("%-12s %-8s met %3u/%u  generate median %7.1f ms  p99 %7.1f "
+               "ms  unique %u  level confirmed %u\n",
+               "killer", logic_level_name((enum logic_level)level), met, count,
+               took[count / 2] / 1000.0, took[count * 99 / 100] / 1000.0,
+               unique, confirmed);
+        snprintf(name, sizeof(name), "  %s", logic_level_name(level));
+        report(name, &t);
+        fflush(stdout);
+        wrong += t.wrong + (met - unique);
+    }
+    return wrong;
+}
+
+static unsigned generate_sets(int argc, char **argv)
+{
+    unsigned count = argc > 2 ? (unsigned)atoi(argv[2]) : 20, wrong = 0;
+
+    if (count == 0 || count > MAX_PUZZLES)
+        count = MAX_PUZZLES;
+    if (argc <= 3 || strcmp(argv[3], "killer") == 0)
+        wrong += killer_levels(count);
+    for (size_t i = 0; i < sizeof(gen_sets) / sizeof(gen_sets[0]); i++)
+        if (argc <= 3 || strcmp(argv[3], gen_sets[i].name) == 0)
+            wrong += gen_set(&gen_sets[i], count);
+    printf("wrong in all: %u\n", wrong);
+    return wrong;
+}
+
 int main(int argc, char **argv)
 {
     const char *only = argc > 1 ? argv[1] : NULL;
     unsigned max_ms = argc > 2 ? (unsigned)atoi(argv[2]) : 10000, wrong = 0;
+
+    if (only && strcmp(only, "generate") == 0)
+        return generate_sets(argc, argv) != 0;
 
     if (only == NULL || strcmp(only, "killer") == 0)
         wrong += killer_set(max_ms);

@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const assert = require('node:assert/strict');
 const {
-  ROOT, DESKTOP, test, base, openPage, load, shot, axe, grid, cellsWith, label,
+  ROOT, DESKTOP, test, needs, base, post, openPage, load, arrive, shot, axe, grid, cellsWith, label,
   waitStatus, confirmWith,
 } = require('./harness');
 
@@ -108,5 +108,44 @@ test('a killer puzzle entered by paste and by drag, drawn and solved', async () 
   await waitStatus(page, 'ok', /^Solved/);
   assert.equal(await grid(page), k.solution, 'the solution of the data file');
   await axe(page, 'killer solved');
+  await page.finish();
+});
+
+// New game: a killer puzzle at a level (cages drawn, the level in the bar),
+// then a variant at a level its size offers (a level it does not offer is
+// no button, so no 422 reaches the player); each answer's level is asked
+// of /grade again, as a client would.
+test('New game makes a killer puzzle and a 6x6 puzzle at a level', async () => {
+  await needs('/generate');
+  const page = await openPage(DESKTOP);
+  await arrive(page);
+  const newGame = async (name) => {
+    await page.getByRole('button', { name: 'New game', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'New game' });
+    return dialog.getByRole('button', { name: name, exact: true });
+  };
+  const bodies = [];
+  page.on('request', (r) => { if (r.url().endsWith('/generate')) bodies.push(JSON.parse(r.postData())); });
+  await (await newGame('Killer easy')).click();
+  await waitStatus(page, 'ok', /^A new killer easy puzzle/);
+  assert.deepEqual(bodies.pop(), { killer: true, difficulty: 'easy' });
+  assert.ok((await page.locator('.cage-sum').count()) > 0, 'the cages are drawn with their sums');
+  assert.equal(await page.textContent('#level'), 'Killer, easy');
+
+  await page.getByRole('combobox', { name: 'Size' }).selectOption('6');
+  if (await page.getByRole('dialog').isVisible()) await confirmWith(page, 'Change the board');
+  await page.waitForFunction(() => document.querySelectorAll('[role=gridcell]').length === 36);
+  const medium = await newGame('Medium');
+  const levels = await page.getByRole('dialog', { name: 'New game' }).getByRole('button').allTextContents();
+  assert.deepEqual(levels.slice(0, 5), ['Easy', 'Medium', 'Hard', 'Expert', 'A new 6x6 puzzle'], '6x6 offers no extreme level');
+  await medium.click();
+  await waitStatus(page, 'ok', /^A new medium 6x6 puzzle/);
+  assert.deepEqual(bodies.pop(), { size: 6, difficulty: 'medium' });
+  assert.equal(await page.textContent('#level'), '6x6, medium');
+  const board = await page.evaluate(() => Array.from(document.querySelectorAll('[role=gridcell]'))
+    .map((e) => e.firstChild.textContent || '.').join(''));
+  const res = await post('/grade', { board: board });
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).level, 'medium');
   await page.finish();
 });

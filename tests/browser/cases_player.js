@@ -111,7 +111,7 @@ for (const [size, opts] of [['1366x768', DESKTOP], ['390x844', PHONE]]) {
     const dialog = page.getByRole('dialog', { name: 'New game' });
     await dialog.waitFor();
     assert.match(await dialog.textContent(), /Your game in progress \(0 digits, \d+:\d\d\) will be lost/);
-    for (const l of ['Easy', 'Medium', 'Hard', 'Expert', 'Extreme']) assert.ok(await dialog.getByRole('button', { name: l }).isVisible());
+    for (const l of ['Easy', 'Medium', 'Hard', 'Expert', 'Extreme']) assert.ok(await dialog.getByRole('button', { name: l, exact: true }).isVisible());
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await digits(page), before, 'cancel keeps the game');
     await button(page, 'Reveal solution').click();

@@ -56,8 +56,9 @@ test('a 16x16 game: generated, a letter typed, a wrong digit\'s conflicts, solve
   assert.equal(await page.$$eval('#board [role=row]', (e) => e.length), 16);
   assert.equal(await page.$$eval('#pad-digits button', (bs) => bs.map((b) => b.textContent).join('')),
     DIGITS.slice(0, 16), 'the pad has a button per digit, A-G above 9');
+  // The tools' Difficulty (Medium) holds for a variant too: 16x16 offers it.
   await page.click('#generate');
-  await waitStatus(page, 'ok', /^A new 16x16 puzzle with \d+ givens/);
+  await waitStatus(page, 'ok', /^A new medium 16x16 puzzle \(rating \d\.\d\) with \d+ givens/);
   assert.equal(await page.textContent('#mode'), 'Playing 16x16');
   const puzzle = await grid(page);
   assert.equal(puzzle.length, 256);
@@ -118,7 +119,9 @@ test('a 16x16 game: generated, a letter typed, a wrong digit\'s conflicts, solve
   await pick(page, '25');
   assert.equal(await page.$$eval('#pad-digits button', (bs) => bs.length), 25);
   await page.click('#generate');
-  await waitStatus(page, 'ok', /^A new 25x25 puzzle/);
+  // 25x25 offers easy only: the tools' Difficulty moved there.
+  assert.equal(await page.inputValue('#difficulty'), 'easy');
+  await waitStatus(page, 'ok', /^A new easy 25x25 puzzle/);
   const big = await grid(page);
   assert.equal(big.length, 625);
   assert.match(big, /^[1-9A-P.]+$/);
@@ -161,7 +164,7 @@ test('a jigsaw 9x9: region borders from the map, played, hinted; cages disabled 
   assert.equal(await page.isVisible('#variant-note'), true);
 
   await page.click('#generate');
-  await waitStatus(page, 'ok', /^A new 9x9, jigsaw regions puzzle with \d+ givens/);
+  await waitStatus(page, 'ok', /^A new medium 9x9, jigsaw regions puzzle \(rating \d\.\d\) with \d+ givens/);
   const puzzle = await grid(page);
   const sol = await solveBody({ board: puzzle, regions: JIGSAW9 });
   verifyVariant(9, puzzle, sol, (i) => JIGSAW9.charCodeAt(i) - 65);

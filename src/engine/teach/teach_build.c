@@ -286,6 +286,7 @@ static const struct {
     [TEACH_NAKED_TRIPLE] = {"naked_triple", 36},
     [TEACH_SWORDFISH] = {"swordfish", 38},
     [TEACH_HIDDEN_TRIPLE] = {"hidden_triple", 40},
+    [TEACH_XY_WING] = {"xy_wing", 42},
     [TEACH_NAKED_QUAD] = {"naked_quad", 50},
     [TEACH_JELLYFISH] = {"jellyfish", 52},
     [TEACH_HIDDEN_QUAD] = {"hidden_quad", 54},

@@ -141,6 +141,55 @@ static int search(struct chain_search *cs, int xy, unsigned d, unsigned a,
     return 0;
 }
 
+/* Two-candidate peers of the pivot: A {x,z} and B {y,z}. If the pivot is
+ * x, B is z; if it is y, A is z: a cell that sees both A and B is not z.
+ * (The shortest XY-chain, A -> pivot -> B, named and rated apart.) */
+enum teach_status teach_find_xy_wing(const struct teach_puzzle *p,
+                                     const struct teach_grid *g,
+                                     const struct teach_budget *b,
+                                     struct teach_step *s)
+{
+    for (unsigned pv = 0; pv < p->ncells; pv++) {
+        uint32_t m = g->cand[pv];
+        if (g->value[pv] || teach_popcount(m) != 2)
+            continue;
+        if ((pv & 63) == 0 && teach_expired(b))
+            return TEACH_BUDGET;
+        for (int e = 0; e < 2; e++) {
+            unsigned x = (unsigned)teach_low_digit(e ? m & (m - 1) : m),
+                     y = (unsigned)teach_low_digit(m & ~(1u << (x - 1)));
+            for (unsigned a = 0; a < p->ncells; a++) {
+                uint32_t ma = g->cand[a], zbit;
+                if (g->value[a] || teach_popcount(ma) != 2 ||
+                    !(ma & (1u << (x - 1))) || (ma & (1u << (y - 1))) ||
+                    !teach_is_peer(p, pv, a))
+                    continue;
+                zbit = ma & ~(1u << (x - 1));
+                for (unsigned c = 0; c < p->ncells; c++) {
+                    uint16_t ends[2] = {(uint16_t)a, (uint16_t)c};
+                    unsigned z = (unsigned)teach_low_digit(zbit);
+                    if (c == a || g->value[c] ||
+                        g->cand[c] != ((1u << (y - 1)) | zbit) ||
+                        !teach_is_peer(p, pv, c))
+                        continue;
+                    teach_step_start(s, TEACH_XY_WING, zbit);
+                    if (teach_sees_all(p, g, ends, 2, z, s) == 0)
+                        continue;
+                    teach_step_cell(s, a);
+                    teach_step_cell(s, pv);
+                    teach_step_cell(s, c);
+                    /* a is not z: it is x, so the pivot is y, so c is z */
+                    s->chain_digits[0] = (uint8_t)x;
+                    s->chain_digits[1] = (uint8_t)y;
+                    s->chain_digits[2] = (uint8_t)z;
+                    return TEACH_OK;
+                }
+            }
+        }
+    }
+    return TEACH_STUCK;
+}
+
 enum teach_status teach_find_chain(const struct teach_puzzle *p,
                                    const struct teach_grid *g, int xy,
                                    const struct teach_budget *b,

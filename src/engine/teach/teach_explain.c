@@ -294,8 +294,15 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
         put_eliminations(&t, p, s);
         put(&t, ".");
         break;
+    case TEACH_XY_WING:
     case TEACH_XY_CHAIN:
-        put(&t, "XY-chain through two-candidate cells: if ");
+        if (s->technique == TEACH_XY_WING) {
+            put(&t, "XY-wing with pivot ");
+            put_cell(&t, p, s->cells[1]);
+            put(&t, ": if ");
+        } else {
+            put(&t, "XY-chain through two-candidate cells: if ");
+        }
         put_cell(&t, p, s->cells[0]);
         put(&t, " is not %d it is %u", teach_low_digit(s->digits),
             s->chain_digits[0]);

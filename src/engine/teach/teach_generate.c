@@ -2,10 +2,13 @@
  * into random connected cages whose digits differ (cage sizes grow with
  * the level), the sums read off the grid; givens from the solution are
  * added at random until killer_count finds one solution; the general
- * engine's walk grades it. Layouts are drawn until one grades at the
- * level (or the time runs out: the closest is kept). */
+ * engine's walk grades it. Hard and expert dig: cages of up to 9 cells,
+ * the whole solution as givens, each taken out while the walk without
+ * the forcing steps still solves it (dig_givens). Layouts are drawn until
+ * one grades at the level (or the time runs out: the closest is kept). */
 #include <string.h>
 
+#include "budget.h"
 #include "clock.h"
 #include "generate.h"
 #include "logic.h"
@@ -19,7 +22,7 @@
 #define MAX_EASING 12 /* givens added to ease a layout that is too hard */
 
 /* The largest cage per level: easy .. extreme. */
-static const unsigned max_cage[] = {3, 4, 5, 5, 6};
+static const unsigned max_cage[] = {3, 4, 9, 9, 6};
 
 /* Random connected cages of distinct digits over the grid into *k. */
 static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
@@ -75,20 +78,26 @@ static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
 }
 
 /* Adds givens from sol at random until the puzzle is unique. 0, or -1
- * when MAX_GIVENS were not enough. */
+ * when MAX_GIVENS were not enough or the deadline `end` (0: none)
+ * passed: each count may take its whole node budget, and 40 of them
+ * overran /generate's 2 s (p99 4.5 s at extreme). */
 static int make_unique(struct rng *r, const struct sudoku_grid *sol,
-                       const struct killer_cages *k, struct sudoku_grid *pz,
-                       unsigned *givens)
+                       const struct killer_cages *k, uint64_t end,
+                       struct sudoku_grid *pz, unsigned *givens)
 {
     memset(pz, 0, sizeof(*pz));
     *givens = 0;
     for (;;) {
         unsigned count = 0, c;
+        uint64_t now = clock_now_us();
+        /* the wall time left, as a CPU deadline (CPU runs no faster) */
+        struct search_budget b = search_budget_make(
+            COUNT_NODES, end ? (end > now ? end - now : 1) * 1000u : 0);
         enum killer_status st =
-            killer_count(pz, k, 2, COUNT_NODES, NULL, &count, NULL);
+            killer_count_budget(pz, k, 2, &b, NULL, &count, NULL);
         if (st == KILLER_OK && count == 1)
             return 0;
-        if (*givens >= MAX_GIVENS)
+        if (*givens >= MAX_GIVENS || (end && clock_now_us() >= end))
             return -1;
         do
             c = rng_below(r, SUDOKU_CELLS);
@@ -96,6 +105,49 @@ static int make_unique(struct rng *r, const struct sudoku_grid *sol,
         pz->cell[c] = sol->cell[c];
         (*givens)++;
     }
+}
+
+/* The hard and expert levels: from the full solution as givens, each
+ * given (in random order) is taken out while the walk with no technique
+ * above the level still solves the puzzle (which proves it unique: every
+ * step is sound), so the dig ends on the hardest puzzle those cages and
+ * techniques allow; killer_count confirms one solution. 0, or -1 when
+ * the count disagrees or the time ran out. */
+static int dig_givens(struct rng *r, const struct teach_puzzle *p, unsigned hi,
+                      uint64_t end, struct teach_killer *k)
+{
+    uint8_t order[SUDOKU_CELLS];
+    unsigned count = 0;
+
+    k->puzzle = k->solution;
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+        order[i] = (uint8_t)i;
+    for (unsigned i = SUDOKU_CELLS - 1; i > 0; i--) {
+        unsigned j = rng_below(r, i + 1);
+        uint8_t t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
+        struct teach_grid g;
+        struct teach_budget b = {end, hi};
+        uint8_t v = k->puzzle.cell[order[i]];
+        if (end && clock_now_us() >= end)
+            return -1;
+        k->puzzle.cell[order[i]] = 0;
+        teach_init(p, &g, k->puzzle.cell);
+        teach_walk(p, &g, &b, NULL, 0, &k->grade);
+        if (k->grade.status != TEACH_SOLVED)
+            k->puzzle.cell[order[i]] = v;
+    }
+    k->givens = 0;
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+        k->givens += k->puzzle.cell[i] != 0;
+    return killer_count(&k->puzzle, &k->cages, 2, COUNT_NODES, NULL, &count,
+                        NULL) == KILLER_OK &&
+                   count == 1
+               ? 0
+               : -1;
 }
 
 static unsigned distance(unsigned a, unsigned b)
@@ -123,7 +175,24 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
         attempts++;
         generate_full_grid(&r, &cur.solution);
         carve(&r, &cur.solution, max_cage[level], &cur.cages);
-        if (make_unique(&r, &cur.solution, &cur.cages, &cur.puzzle,
+        if (level == LOGIC_HARD || level == LOGIC_EXPERT) {
+            teach_from_killer(scratch, &cur.cages);
+            if (dig_givens(&r, scratch, logic_level_max_rating(level), end,
+                           &cur) != 0)
+                continue;
+            teach_init(scratch, &g, cur.puzzle.cell);
+            b.deadline_us = end;
+            teach_walk(scratch, &g, &b, NULL, 0, &cur.grade);
+            if (!have || distance(cur.grade.level, level) <
+                             distance(out->grade.level, level)) {
+                *out = cur;
+                have = 1;
+            }
+            if (out->grade.level == level && out->grade.status == TEACH_SOLVED)
+                break;
+            continue;
+        }
+        if (make_unique(&r, &cur.solution, &cur.cages, end, &cur.puzzle,
                         &cur.givens) != 0)
             continue;
         teach_from_killer(scratch, &cur.cages);

@@ -110,6 +110,12 @@ struct teach_cage_info {
 int teach_cage_options(const struct teach_puzzle *p, const struct teach_grid *g,
                        unsigned u, struct teach_cage_info *out);
 
+/* XY-wings (teach_chain.c). */
+enum teach_status teach_find_xy_wing(const struct teach_puzzle *p,
+                                     const struct teach_grid *g,
+                                     const struct teach_budget *b,
+                                     struct teach_step *s);
+
 /* Chains (teach_chain.c): xy 0 for X-chains, 1 for XY-chains. */
 enum teach_status teach_find_chain(const struct teach_puzzle *p,
                                    const struct teach_grid *g, int xy,

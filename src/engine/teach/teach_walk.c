@@ -289,6 +289,9 @@ enum teach_status teach_step(const struct teach_puzzle *p,
                                                             : 4,
                                   b, out);
             break;
+        case TEACH_XY_WING:
+            st = teach_find_xy_wing(p, g, b, out);
+            break;
         case TEACH_HIDDEN_PAIR:
         case TEACH_HIDDEN_TRIPLE:
         case TEACH_HIDDEN_QUAD:

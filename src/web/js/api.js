@@ -362,10 +362,14 @@
   }
 
   // The body of POST /generate: a level or rating range on classic 9x9;
-  // the size and rule members otherwise (those puzzles are not graded).
-  // Returns null after saying what is wrong.
+  // the size, rule members and a level it offers otherwise. Returns null
+  // after saying what is wrong.
   function generateRequest() {
-    if (!isClassic()) return Object.assign({ size: SIZE }, members());
+    if (!isClassic()) {
+      const level = $('difficulty').value;
+      return Object.assign({ size: SIZE }, members(),
+        (VARIANT_LEVELS[SIZE] || []).includes(level) ? { difficulty: level } : {});
+    }
     const level = $('difficulty').value;
     const req = {};
     if (level) req.difficulty = level;
@@ -386,25 +390,35 @@
   }
 
   // POST /generate answers {puzzle, solution, difficulty, givens, ...}.
-  // opt: {level} from New game (the board's size and rules kept) or
-  // {daily: date} (classic 9x9, medium, the date as the seed); none: the
-  // tools' level and rating range.
+  // opt: {level} from New game (the board's size and rules kept; '' on a
+  // variant: not graded), {level, killer: true} (a killer puzzle on a
+  // classic board) or {daily: date} (classic 9x9, medium, the date as the
+  // seed); none: the tools' level and rating range. A level not met within
+  // the service's budget (503 generation_timeout) is drawn twice more from
+  // new seeds before the player is told.
   function generate(opt) {
     run(async () => {
       let req;
-      if (opt && opt.daily) {
+      const killer = Boolean(opt && opt.killer);
+      if (opt && (opt.daily || killer)) {
         if (!isClassic()) loadPuzzle('', [], 9, '');
-        req = { difficulty: 'medium', seed: dailySeed(opt.daily) };
+        req = killer ? { killer: true, difficulty: opt.level } : { difficulty: 'medium', seed: dailySeed(opt.daily) };
       } else if (opt) {
-        req = isClassic() ? { difficulty: opt.level } : Object.assign({ size: SIZE }, members());
+        req = isClassic() ? { difficulty: opt.level }
+          : Object.assign({ size: SIZE }, members(), opt.level ? { difficulty: opt.level } : {});
       } else {
         req = generateRequest();
       }
       if (!req) return;
-      const level = isClassic() ? (opt ? req.difficulty : $('difficulty').value) : '';
-      const what = isClassic() ? (level || 'new') : variantName(SIZE, RULE);
+      const level = req.difficulty || '';
+      const what = killer ? 'killer ' + level : isClassic() ? (level || 'new')
+        : (level ? level + ' ' : '') + variantName(SIZE, RULE);
       setStatus('info', 'Generating a ' + what + ' puzzle…');
-      const res = await call('POST', '/generate', req);
+      let res = await call('POST', '/generate', req);
+      for (let k = 0; k < 2 && req.seed === undefined && res.status === 503 &&
+           res.data && res.data.code === 'generation_timeout'; k++) {
+        res = await call('POST', '/generate', req);
+      }
       if (!res.ok) { showProblem(res, '/generate'); return; }
       const d = res.data || {};
       const line = toLine(d.puzzle);
@@ -413,12 +427,19 @@
         setStatus('error', 'The server sent a puzzle this page does not understand.');
         return;
       }
+      // A killer answer's cages: [{sum, cells: [[row, column]...]}] as the page keeps them.
+      const cages = killer && Array.isArray(d.cages) ? d.cages.map((c) => ({
+        sum: c.sum, cells: c.cells.map((rc) => rc[0] * SIZE + rc[1]),
+      })) : [];
       abandonGame();
-      loadPuzzle(line, []);
+      loadPuzzle(line, cages);
       const givens = S.givens.filter((g) => g).length;
       const rating = d.grade && Number.isFinite(d.grade.rating) ? ' (rating ' + d.grade.rating.toFixed(1) + ')' : '';
-      const name = isClassic() ? (d.difficulty || (d.grade && d.grade.level) || level) : what;
-      if (isClassic() && LEVELS.includes(name)) S.level = name;
+      const got = d.difficulty || (d.grade && d.grade.level) || level;
+      const name = killer ? 'killer ' + got : isClassic() ? got
+        : (d.difficulty ? d.difficulty + ' ' : '') + variantName(SIZE, RULE);
+      if (isClassic() && !killer && LEVELS.includes(name)) S.level = name;
+      else S.graded = d.difficulty || '';
       if (opt && opt.daily) S.daily = opt.daily;
       else if (S.level) { try { localStorage.setItem(LEVEL_KEY, S.level); } catch (e) { /* not kept */ } }
       await startGame((opt && opt.daily ? 'The daily puzzle of ' + opt.daily + ', the same for everyone today: a '

@@ -101,6 +101,7 @@
       done: false,
       // About the game, not the board: kept through undo and redo.
       level: '',        // easy ... extreme, '' for a puzzle typed, loaded or of a variant
+      graded: '',       // the level a killer or variant puzzle was generated at (not in the statistics)
       daily: '',        // the date (YYYY-MM-DD) of a daily puzzle
       mistakes: 0,      // wrong digits typed, against the solution
       hints: 0,         // hints asked for

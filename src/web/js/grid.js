@@ -319,7 +319,8 @@
     if (!S.playing) return 'None';
     if (S.daily) return 'Daily ' + S.daily;
     if (S.level) return S.level.charAt(0).toUpperCase() + S.level.slice(1);
-    return isClassic() ? (S.cages.length ? 'Killer' : 'Your own') : variantName(SIZE, RULE);
+    const graded = S.graded ? ', ' + S.graded : '';
+    return (isClassic() ? (S.cages.length ? 'Killer' : 'Your own') : variantName(SIZE, RULE)) + graded;
   }
 
   // "Row 1, column 2, box 1, given 5" / "Row 4, column 4, box 5, empty, notes 1 3 8";

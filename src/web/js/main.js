@@ -117,32 +117,34 @@
     }
   }
 
-  // The New game dialog: the five levels on a classic board, one button
-  // for a puzzle of the board's size and rules on any other; it says what
-  // a game in progress would lose.
+  // The New game dialog: the five levels and the killer levels on a
+  // classic board; on any other, the levels its size offers and one
+  // button for an ungraded puzzle of its size and rules. It says what a
+  // game in progress would lose.
+  function levelButton(text, opt) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.addEventListener('click', () => { $('new-dialog').close(); generate(opt); });
+    return b;
+  }
+  const titled = (l) => l.charAt(0).toUpperCase() + l.slice(1);
   function openNewGame() {
     const box = document.querySelector('#new-dialog .levels');
-    const buttons = isClassic() ? LEVELS.map((l) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = l.charAt(0).toUpperCase() + l.slice(1);
-      b.addEventListener('click', () => { $('new-dialog').close(); generate({ level: l }); });
-      return b;
-    }) : [(() => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.textContent = 'A new ' + variantName(SIZE, RULE) + ' puzzle';
-      b.addEventListener('click', () => { $('new-dialog').close(); generate({ level: '' }); });
-      return b;
-    })()];
+    const offered = VARIANT_LEVELS[SIZE] || [];
+    const buttons = isClassic() ? LEVELS.map((l) => levelButton(titled(l), { level: l }))
+      .concat(KILLER_LEVELS.map((l) => levelButton('Killer ' + l, { level: l, killer: true })))
+      : offered.map((l) => levelButton(titled(l), { level: l }))
+        .concat([levelButton('A new ' + variantName(SIZE, RULE) + ' puzzle', { level: '' })]);
     box.replaceChildren(...buttons);
     let last = 'medium';
     try { last = localStorage.getItem(LEVEL_KEY) || 'medium'; } catch (e) { last = 'medium'; }
     $('new-text').textContent = (isClassic() ? 'Pick a level; the last you played was ' + last + '.'
-      : 'Levels are for classic 9x9; this board is ' + variantName(SIZE, RULE) + '.') +
+      : 'Pick a level this board (' + variantName(SIZE, RULE) + ') offers, or an ungraded puzzle.') +
       (hasProgress() ? ' Your game in progress ' + progressText() + ' will be lost.' : '');
     $('new-dialog').showModal();
-    const focus = isClassic() ? buttons[Math.max(0, LEVELS.indexOf(last))] : buttons[0];
+    const focus = isClassic() ? buttons[Math.max(0, LEVELS.indexOf(last))]
+      : buttons[Math.max(0, offered.indexOf(last))];
     focus.focus();
   }
 

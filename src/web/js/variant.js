@@ -12,9 +12,19 @@
     anti_knight: 'anti-knight', anti_king: 'anti-king',
   };
   const NINE_ONLY = ['jigsaw', 'windoku'];
-  const CLASSIC_ONLY = 'Killer cages and the difficulty levels are for classic 9x9 boxes ' +
-    'only; Hint, Grade and Solution path work on every board (rated on the ' +
-    'service\'s own scale for variants, not Sudoku Explainer\'s).';
+  // The levels /generate offers for a size with any rules (the table of
+  // teach_variant_levels, src/engine/teach/teach_variant.c; another is
+  // 422 level_not_offered), and for killer: the levels its generator
+  // meets within the service's 2 s (docs/api.md, Killer puzzles).
+  const VARIANT_LEVELS = {
+    4: ['easy'], 6: ['easy', 'medium', 'hard', 'expert'], 8: ['easy', 'medium', 'hard', 'expert', 'extreme'],
+    9: ['easy', 'medium', 'hard', 'expert', 'extreme'], 12: ['easy', 'medium', 'hard', 'expert', 'extreme'],
+    16: ['easy', 'medium', 'hard', 'expert'], 25: ['easy'],
+  };
+  const KILLER_LEVELS = ['easy', 'medium', 'expert', 'extreme'];
+  const CLASSIC_ONLY = 'Killer cages and rating ranges are for classic 9x9 boxes only; the ' +
+    'levels of this size are offered, and Hint, Grade and Solution path work on every board ' +
+    '(rated on the service\'s own scale for variants, not Sudoku Explainer\'s).';
 
   // The four windoku windows: 3x3 squares one cell in from each corner.
   function windows() {
@@ -88,7 +98,13 @@
     $('rules').value = RULE;
     const classic = isClassic();
     for (const id of ['cage-mode', 'clear-cages']) $(id).disabled = !classic;
-    for (const id of ['difficulty', 'min-rating', 'max-rating']) $(id).disabled = !classic;
+    for (const id of ['min-rating', 'max-rating']) $(id).disabled = !classic;
+    // The difficulty: the levels this size offers (and Any level).
+    const offered = VARIANT_LEVELS[SIZE] || [];
+    for (const o of $('difficulty').options) o.disabled = !classic && o.value !== '' && !offered.includes(o.value);
+    if ($('difficulty').selectedOptions[0] && $('difficulty').selectedOptions[0].disabled) {
+      $('difficulty').value = offered.includes('medium') ? 'medium' : offered[0] || '';
+    }
     $('variant-note').hidden = classic;
     $('rule-help').textContent = ruleHelp();
     $('zoom').hidden = SIZE < 12;
