@@ -1,52 +1,23 @@
 /* logic_explain.c - a step in plain English, written into a caller buffer.
  * Positions are 0-based like everywhere in the API: "row 3", cell [3,4].
  * The text only reads the step value, so it says what the step itself holds. */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "logic_internal.h"
-
-struct text {
-    char *buf;
-    size_t size, len;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    size_t room = t->len < t->size ? t->size - t->len : 0;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        t->len += (size_t)n;
-}
+#include "text.h"
 
 static void put_unit(struct text *t, const struct logic_unit *u)
 {
-    put(t, "%s %d", grid_unit_name(u->unit), u->index);
+    text_put(t, "%s %d", grid_unit_name(u->unit), u->index);
 }
 
 static void put_cell(struct text *t, int cell)
 {
-    put(t, "[%d,%d]", cell / 9, cell % 9);
-}
-
-/* "a", "a and b", "a, b and c" separators for item i of n. */
-static const char *sep(int i, int n)
-{
-    return i == 0 ? "" : i == n - 1 ? " and " : ", ";
+    text_put(t, "[%d,%d]", cell / 9, cell % 9);
 }
 
 static void put_cells(struct text *t, const uint8_t *cells, int n)
 {
     for (int i = 0; i < n; i++) {
-        put(t, "%s", sep(i, n));
+        text_put(t, "%s", text_sep(i, n));
         put_cell(t, cells[i]);
     }
 }
@@ -57,7 +28,7 @@ static void put_digits(struct text *t, unsigned mask)
 
     for (int d = 1; d <= 9; d++)
         if (mask & (1u << (d - 1)))
-            put(t, "%s%d", sep(i++, n), d);
+            text_put(t, "%s%d", text_sep(i++, n), d);
 }
 
 /* "remove 5 from [1,2] and [1,3]; remove 7 from [4,4]". */
@@ -73,17 +44,17 @@ static void put_eliminations(struct text *t, const struct logic_step *s)
                 cells[n++] = s->eliminations[i].cell;
         if (n == 0)
             continue;
-        put(t, "%sremove %d from ", first ? "" : "; ", d);
+        text_put(t, "%sremove %d from ", first ? "" : "; ", d);
         put_cells(t, cells, n);
         first = 0;
     }
-    put(t, ".");
+    text_put(t, ".");
 }
 
 static void put_units(struct text *t, const struct logic_unit *u, int n)
 {
     for (int i = 0; i < n; i++) {
-        put(t, "%s", sep(i, n));
+        text_put(t, "%s", text_sep(i, n));
         put_unit(t, &u[i]);
     }
 }
@@ -94,11 +65,11 @@ static void put_units(struct text *t, const struct logic_unit *u, int n)
 
 static void put_node(struct text *t, const struct logic_link *l)
 {
-    put(t, "%d", l->digit);
-    put(t, "[");
+    text_put(t, "%d", l->digit);
+    text_put(t, "[");
     for (int i = 0; i < l->ncells; i++)
-        put(t, "%s%d,%d", i ? "|" : "", l->cells[i] / 9, l->cells[i] % 9);
-    put(t, "]");
+        text_put(t, "%s%d,%d", i ? "|" : "", l->cells[i] / 9, l->cells[i] % 9);
+    text_put(t, "]");
 }
 
 /* "5[1,2] = 5[1,7] - 5[4,7] = 5[4,4]" */
@@ -107,18 +78,18 @@ static void put_chain(struct text *t, const struct logic_step *s)
     for (int i = 0; i < s->nlinks; i++) {
         put_node(t, &s->links[i]);
         if (s->links[i].link == LOGIC_LINK_STRONG)
-            put(t, " = ");
+            text_put(t, " = ");
         else if (s->links[i].link == LOGIC_LINK_WEAK)
-            put(t, " - ");
+            text_put(t, " - ");
     }
 }
 
 static void put_conclusion(struct text *t, const struct logic_step *s)
 {
     if (s->nplacements > 0) {
-        put(t, "place %d in ", s->placements[0].digit);
+        text_put(t, "place %d in ", s->placements[0].digit);
         put_cell(t, s->placements[0].cell);
-        put(t, ".");
+        text_put(t, ".");
     } else {
         put_eliminations(t, s);
     }
@@ -139,17 +110,18 @@ static void explain_chain(struct text *t, const struct logic_step *s)
 {
     const struct logic_link *a = &s->links[0], *b = &s->links[s->nlinks - 1];
 
-    put(t, "%s: ", chain_names[s->technique]);
+    text_put(t, "%s: ", chain_names[s->technique]);
     put_chain(t, s);
-    put(t, ". Each '=' joins two candidates of which at least one is true, "
-           "each '-' two that cannot both be true; so if ");
+    text_put(t,
+             ". Each '=' joins two candidates of which at least one is true, "
+             "each '-' two that cannot both be true; so if ");
     put_node(t, a);
-    put(t, " is false, ");
+    text_put(t, " is false, ");
     put_node(t, b);
-    put(t, " is true: one of the two ends is true");
+    text_put(t, " is true: one of the two ends is true");
     if (s->technique == LOGIC_EMPTY_RECTANGLE)
-        put(t, " (the box's %d is in one of its two lines)", a->digit);
-    put(t, ", and whatever sees both ends cannot be it: ");
+        text_put(t, " (the box's %d is in one of its two lines)", a->digit);
+    text_put(t, ", and whatever sees both ends cannot be it: ");
     put_conclusion(t, s);
 }
 
@@ -159,44 +131,48 @@ static void explain_rectangle(struct text *t, const struct logic_step *s)
                       ? s->digits & ~(1u << (s->eliminations[0].digit - 1))
                       : s->digits;
 
-    put(t, "Unique rectangle (type %c): cells ",
-        s->technique == LOGIC_UNIQUE_RECTANGLE_1   ? '1'
-        : s->technique == LOGIC_UNIQUE_RECTANGLE_2 ? '2'
-        : s->technique == LOGIC_UNIQUE_RECTANGLE_3 ? '3'
-                                                   : '4');
+    text_put(t, "Unique rectangle (type %c): cells ",
+             s->technique == LOGIC_UNIQUE_RECTANGLE_1   ? '1'
+             : s->technique == LOGIC_UNIQUE_RECTANGLE_2 ? '2'
+             : s->technique == LOGIC_UNIQUE_RECTANGLE_3 ? '3'
+                                                        : '4');
     put_cells(t, s->cells, 4);
-    put(t, " lie in two rows, two columns and two boxes and could all be ");
+    text_put(t,
+             " lie in two rows, two columns and two boxes and could all be ");
     put_digits(t, ab);
-    put(t, ". If they held only those two digits, the digits could swap "
-           "places and the puzzle would have two solutions; this puzzle has "
-           "exactly one (that is checked before any step), so ");
+    text_put(t,
+             ". If they held only those two digits, the digits could swap "
+             "places and the puzzle would have two solutions; this puzzle has "
+             "exactly one (that is checked before any step), so ");
     switch (s->technique) {
     case LOGIC_UNIQUE_RECTANGLE_1:
-        put(t, "the one cell with other candidates must take one of them: ");
+        text_put(t,
+                 "the one cell with other candidates must take one of them: ");
         break;
     case LOGIC_UNIQUE_RECTANGLE_2:
-        put(t,
-            "one of the two cells with the extra %d must be %d, and a "
-            "cell that sees both cannot: ",
-            s->eliminations[0].digit, s->eliminations[0].digit);
+        text_put(t,
+                 "one of the two cells with the extra %d must be %d, and a "
+                 "cell that sees both cannot: ",
+                 s->eliminations[0].digit, s->eliminations[0].digit);
         break;
     case LOGIC_UNIQUE_RECTANGLE_3:
-        put(t, "one of the two cells with other candidates holds one of "
-               "them. Counted as one cell, those two make with ");
+        text_put(t, "one of the two cells with other candidates holds one of "
+                    "them. Counted as one cell, those two make with ");
         put_cells(t, s->cells + 4, s->ncells - 4);
-        put(t, " a naked set of %d in ", s->depth);
+        text_put(t, " a naked set of %d in ", s->depth);
         put_unit(t, &s->units[s->nunits - 1]);
-        put(t, ": as many digits as cells, so those digits go nowhere else "
-               "in it: ");
+        text_put(t,
+                 ": as many digits as cells, so those digits go nowhere else "
+                 "in it: ");
         break;
     default:
-        put(t, "as ");
+        text_put(t, "as ");
         put_unit(t, &s->units[s->nunits - 1]);
-        put(t, " puts one of the pair in ");
+        text_put(t, " puts one of the pair in ");
         put_cell(t, s->eliminations[0].cell);
-        put(t, " or ");
+        text_put(t, " or ");
         put_cell(t, s->eliminations[1].cell);
-        put(t, ", the other digit can be in neither: ");
+        text_put(t, ", the other digit can be in neither: ");
         break;
     }
     put_eliminations(t, s);
@@ -216,19 +192,20 @@ static void explain_finned(struct text *t, const struct logic_step *s)
         if (!in)
             fins[nf++] = (uint8_t)c;
     }
-    put(t, "%s %s on %d: in ", s->depth ? "Sashimi" : "Finned", names[n - 2],
-        d);
+    text_put(t, "%s %s on %d: in ", s->depth ? "Sashimi" : "Finned",
+             names[n - 2], d);
     put_units(t, s->units, n);
-    put(t, ", %d can only go in ", d);
+    text_put(t, ", %d can only go in ", d);
     put_units(t, s->units + n, n);
-    put(t, ", apart from the fin%s ", nf > 1 ? "s" : "");
+    text_put(t, ", apart from the fin%s ", nf > 1 ? "s" : "");
     put_cells(t, fins, nf);
-    put(t,
-        ". If no fin is %d, the %s fills those %ss with %d; if a fin "
-        "is, it rules %d out of its box. Either way, the cells of the "
-        "%ss inside the fin's box that are not in a base %s lose %d: ",
-        d, names[n - 2], grid_unit_name(s->units[n].unit), d, d,
-        grid_unit_name(s->units[n].unit), grid_unit_name(s->units[0].unit), d);
+    text_put(t,
+             ". If no fin is %d, the %s fills those %ss with %d; if a fin "
+             "is, it rules %d out of its box. Either way, the cells of the "
+             "%ss inside the fin's box that are not in a base %s lose %d: ",
+             d, names[n - 2], grid_unit_name(s->units[n].unit), d, d,
+             grid_unit_name(s->units[n].unit), grid_unit_name(s->units[0].unit),
+             d);
     put_eliminations(t, s);
 }
 
@@ -236,11 +213,11 @@ static void explain_finned(struct text *t, const struct logic_step *s)
 static void put_set(struct text *t, const uint8_t *cells, int n,
                     const struct logic_unit *u)
 {
-    put(t, "cells ");
+    text_put(t, "cells ");
     put_cells(t, cells, n);
-    put(t, " (in ");
+    text_put(t, " (in ");
     put_unit(t, u);
-    put(t, ")");
+    text_put(t, ")");
 }
 
 static void explain_als(struct text *t, const struct logic_step *s)
@@ -248,16 +225,16 @@ static void explain_als(struct text *t, const struct logic_step *s)
     int z = s->eliminations[0].digit;
     int x = __builtin_ctz(s->digits & ~(1u << (z - 1))) + 1;
 
-    put(t, "Almost locked sets: ");
+    text_put(t, "Almost locked sets: ");
     put_set(t, s->cells, s->depth, &s->units[0]);
-    put(t, " and ");
+    text_put(t, " and ");
     put_set(t, s->cells + s->depth, s->ncells - s->depth, &s->units[1]);
-    put(t,
-        " each hold one digit more than they have cells. Every %d of "
-        "one sees every %d of the other, so at most one set has %d, and "
-        "the other is then locked and must hold %d. So %d is in one of "
-        "the sets, and a cell that sees all of their %ds cannot be %d: ",
-        x, x, x, z, z, z, z);
+    text_put(t,
+             " each hold one digit more than they have cells. Every %d of "
+             "one sees every %d of the other, so at most one set has %d, and "
+             "the other is then locked and must hold %d. So %d is in one of "
+             "the sets, and a cell that sees all of their %ds cannot be %d: ",
+             x, x, x, z, z, z, z);
     put_eliminations(t, s);
 }
 
@@ -269,13 +246,14 @@ static void explain_als_wing(struct text *t, const struct logic_step *s)
     unsigned xy = s->digits & ~(1u << (z - 1));
     int x = __builtin_ctz(xy) + 1, y = __builtin_ctz(xy & (xy - 1)) + 1;
 
-    put(t, "ALS-XY-wing: ");
+    text_put(t, "ALS-XY-wing: ");
     put_set(t, s->cells + ab, s->ncells - ab, &s->units[2]);
-    put(t, ", ");
+    text_put(t, ", ");
     put_set(t, s->cells, a, &s->units[0]);
-    put(t, " and ");
+    text_put(t, " and ");
     put_set(t, s->cells + a, ab - a, &s->units[1]);
-    put(t,
+    text_put(
+        t,
         " each hold one digit more than they have cells. Every %d of the "
         "first set sees every %d of the second, every %d of the first "
         "every %d of the third. The first set lacks at most one digit, so "
@@ -291,35 +269,35 @@ static void put_trail(struct text *t, const struct logic_step *s)
     int shown = s->nlinks - 1 < 12 ? s->nlinks - 1 : 12;
 
     if (s->nlinks <= 1) {
-        put(t, "at once");
+        text_put(t, "at once");
         return;
     }
-    put(t, "singles follow: ");
+    text_put(t, "singles follow: ");
     for (int i = 1; i <= shown; i++) {
-        put(t, "%s", i > 1 ? ", " : "");
+        text_put(t, "%s", i > 1 ? ", " : "");
         put_cell(t, s->links[i].cells[0]);
-        put(t, "=%d", s->links[i].digit);
+        text_put(t, "=%d", s->links[i].digit);
     }
     if (s->chain_length > shown + 1)
-        put(t, " and %d more", s->chain_length - 1 - shown);
+        text_put(t, " and %d more", s->chain_length - 1 - shown);
 }
 
 static void put_contradiction(struct text *t, const struct logic_step *s)
 {
     if (s->ncells > 1) {
-        put(t, "cell ");
+        text_put(t, "cell ");
         put_cell(t, s->cells[1]);
-        put(t, " is left without a candidate");
+        text_put(t, " is left without a candidate");
     } else if (s->nunits > 0) {
         /* the unit's missing digit is the step's other digit, or the
          * assumed one itself */
         unsigned bit = 1u << (s->eliminations[0].digit - 1);
         unsigned other = s->digits & ~bit;
-        put(t, "%d has no place left in ",
-            other ? __builtin_ctz(other) + 1 : s->eliminations[0].digit);
+        text_put(t, "%d has no place left in ",
+                 other ? __builtin_ctz(other) + 1 : s->eliminations[0].digit);
         put_unit(t, &s->units[0]);
     } else {
-        put(t, "the rules are broken");
+        text_put(t, "the rules are broken");
     }
 }
 
@@ -330,42 +308,42 @@ static void explain_forcing(struct text *t, const struct logic_step *s)
     switch (s->technique) {
     case LOGIC_FORCING_CHAIN:
     case LOGIC_FORCING_NET:
-        put(t, "Forcing %s: suppose ",
-            s->technique == LOGIC_FORCING_NET ? "net" : "chain");
+        text_put(t, "Forcing %s: suppose ",
+                 s->technique == LOGIC_FORCING_NET ? "net" : "chain");
         put_cell(t, m->cell);
-        put(t, " were %d. Then ", m->digit);
+        text_put(t, " were %d. Then ", m->digit);
         put_trail(t, s);
         if (s->technique == LOGIC_FORCING_NET)
-            put(t,
-                " (also removing every candidate that fails when it is "
-                "tried in turn, nested %d level%s deep)",
-                s->depth, s->depth > 1 ? "s" : "");
-        put(t, ", until ");
+            text_put(t,
+                     " (also removing every candidate that fails when it is "
+                     "tried in turn, nested %d level%s deep)",
+                     s->depth, s->depth > 1 ? "s" : "");
+        text_put(t, ", until ");
         put_contradiction(t, s);
-        put(t, ". So ");
+        text_put(t, ". So ");
         put_cell(t, m->cell);
-        put(t, " is not %d: ", m->digit);
+        text_put(t, " is not %d: ", m->digit);
         put_eliminations(t, s);
         break;
     default:
         if (s->technique == LOGIC_CELL_FORCING) {
-            put(t, "Cell forcing chains: whichever digit cell ");
+            text_put(t, "Cell forcing chains: whichever digit cell ");
             put_cell(t, s->links[0].cells[0]);
-            put(t, " takes (");
+            text_put(t, " takes (");
         } else {
-            put(t, "Unit forcing chains: wherever %d goes in ",
-                s->links[0].digit);
+            text_put(t, "Unit forcing chains: wherever %d goes in ",
+                     s->links[0].digit);
             put_unit(t, &s->units[0]);
-            put(t, " (");
+            text_put(t, " (");
         }
         for (int i = 0; i < s->nlinks; i++) {
-            put(t, "%s", sep(i, s->nlinks));
+            text_put(t, "%s", text_sep(i, s->nlinks));
             if (s->technique == LOGIC_CELL_FORCING)
-                put(t, "%d", s->links[i].digit);
+                text_put(t, "%d", s->links[i].digit);
             else
                 put_cell(t, s->links[i].cells[0]);
         }
-        put(t, "), following it with singles leads to the same result: ");
+        text_put(t, "), following it with singles leads to the same result: ");
         put_conclusion(t, s);
         break;
     }
@@ -376,58 +354,58 @@ static void explain_forcing(struct text *t, const struct logic_step *s)
 static void explain_single(struct text *t, const struct logic_step *s)
 {
     if (s->technique == LOGIC_NAKED_SINGLE) {
-        put(t, "Cell ");
+        text_put(t, "Cell ");
         put_cell(t, s->placements[0].cell);
-        put(t,
-            " can only be %d: every other digit is already in its row, "
-            "column or box.",
-            s->placements[0].digit);
+        text_put(t,
+                 " can only be %d: every other digit is already in its row, "
+                 "column or box.",
+                 s->placements[0].digit);
         return;
     }
-    put(t, "In ");
+    text_put(t, "In ");
     put_unit(t, &s->units[0]);
-    put(t, ", %d fits only in cell ", s->placements[0].digit);
+    text_put(t, ", %d fits only in cell ", s->placements[0].digit);
     put_cell(t, s->placements[0].cell);
-    put(t, ", so it goes there.");
+    text_put(t, ", so it goes there.");
 }
 
 static void explain_locked(struct text *t, const struct logic_step *s, int d)
 {
-    put(t, "In ");
+    text_put(t, "In ");
     put_unit(t, &s->units[0]);
-    put(t, ", %d can only go in ", d);
+    text_put(t, ", %d can only go in ", d);
     put_cells(t, s->cells, s->ncells);
-    put(t, ", all of them in ");
+    text_put(t, ", all of them in ");
     put_unit(t, &s->units[1]);
-    put(t, ". So the %d of ", d);
+    text_put(t, ". So the %d of ", d);
     put_unit(t, &s->units[1]);
-    put(t, " is one of these cells: ");
+    text_put(t, " is one of these cells: ");
     put_eliminations(t, s);
 }
 
 static void explain_subset(struct text *t, const struct logic_step *s,
                            int naked)
 {
-    put(t, "In ");
+    text_put(t, "In ");
     put_unit(t, &s->units[0]);
     if (naked) {
-        put(t, ", cells ");
+        text_put(t, ", cells ");
         put_cells(t, s->cells, s->ncells);
-        put(t, " can only hold ");
+        text_put(t, " can only hold ");
         put_digits(t, s->digits);
-        put(t,
-            ". These %d digits must fill these %d cells, so no other "
-            "cell of the %s can have them: ",
-            s->ncells, s->ncells, grid_unit_name(s->units[0].unit));
+        text_put(t,
+                 ". These %d digits must fill these %d cells, so no other "
+                 "cell of the %s can have them: ",
+                 s->ncells, s->ncells, grid_unit_name(s->units[0].unit));
     } else {
-        put(t, ", the digits ");
+        text_put(t, ", the digits ");
         put_digits(t, s->digits);
-        put(t, " fit only in cells ");
+        text_put(t, " fit only in cells ");
         put_cells(t, s->cells, s->ncells);
-        put(t,
-            ". These %d cells must hold these %d digits, so nothing else "
-            "goes there: ",
-            s->ncells, s->ncells);
+        text_put(t,
+                 ". These %d cells must hold these %d digits, so nothing else "
+                 "goes there: ",
+                 s->ncells, s->ncells);
     }
     put_eliminations(t, s);
 }
@@ -438,16 +416,17 @@ static void explain_fish(struct text *t, const struct logic_step *s, int d)
                                              "jellyfish"};
     int n = s->nunits / 2;
 
-    put(t, "%s%s on %d: in ", fish_names[n][0] == 'X' ? "" : "A ",
-        fish_names[n], d);
+    text_put(t, "%s%s on %d: in ", fish_names[n][0] == 'X' ? "" : "A ",
+             fish_names[n], d);
     put_units(t, s->units, n);
-    put(t, ", %d can only go in ", d);
+    text_put(t, ", %d can only go in ", d);
     put_units(t, s->units + n, n);
-    put(t,
-        ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
-        "from those %ss: ",
-        n, grid_unit_name(s->units[0].unit), d, n,
-        grid_unit_name(s->units[n].unit), grid_unit_name(s->units[0].unit));
+    text_put(t,
+             ". Each of the %d %ss needs one %d, so the %d %ss get theirs "
+             "from those %ss: ",
+             n, grid_unit_name(s->units[0].unit), d, n,
+             grid_unit_name(s->units[n].unit),
+             grid_unit_name(s->units[0].unit));
     put_eliminations(t, s);
 }
 
@@ -457,38 +436,38 @@ static void explain_wing(struct text *t, const struct logic_step *s)
     int zd = s->neliminations ? s->eliminations[0].digit : 0;
     unsigned z = zd ? 1u << (zd - 1) : 0;
 
-    put(t, "%s: pivot ", xy ? "XY-wing" : "XYZ-wing");
+    text_put(t, "%s: pivot ", xy ? "XY-wing" : "XYZ-wing");
     put_cell(t, s->cells[0]);
-    put(t, " can only be ");
+    text_put(t, " can only be ");
     put_digits(t, xy ? s->digits & ~z : s->digits);
-    put(t, "; it sees ");
+    text_put(t, "; it sees ");
     put_cell(t, s->cells[1]);
-    put(t, " and ");
+    text_put(t, " and ");
     put_cell(t, s->cells[2]);
-    put(t,
-        ", each of which is %d or one of the pivot's digits. "
-        "Whatever the pivot is, one of ",
-        zd);
-    put(t,
-        xy ? "the two pincers is %d, so "
-             "a cell that sees both cannot be: "
-           : "the three cells is %d, so a cell that sees all three "
-             "cannot be: ",
-        zd);
+    text_put(t,
+             ", each of which is %d or one of the pivot's digits. "
+             "Whatever the pivot is, one of ",
+             zd);
+    text_put(t,
+             xy ? "the two pincers is %d, so "
+                  "a cell that sees both cannot be: "
+                : "the three cells is %d, so a cell that sees all three "
+                  "cannot be: ",
+             zd);
     put_eliminations(t, s);
 }
 
 static void explain_bug(struct text *t, const struct logic_step *s)
 {
-    put(t, "BUG+1: every blank cell but ");
+    text_put(t, "BUG+1: every blank cell but ");
     put_cell(t, s->placements[0].cell);
-    put(t,
-        " has exactly two candidates. If it were not %d, every "
-        "candidate left would appear exactly twice in each row, "
-        "column and box, a pattern with no solution or with two; "
-        "this puzzle has exactly one (that is checked before any "
-        "step), so ",
-        s->placements[0].digit);
+    text_put(t,
+             " has exactly two candidates. If it were not %d, every "
+             "candidate left would appear exactly twice in each row, "
+             "column and box, a pattern with no solution or with two; "
+             "this puzzle has exactly one (that is checked before any "
+             "step), so ",
+             s->placements[0].digit);
     put_conclusion(t, s);
 }
 
@@ -564,7 +543,7 @@ size_t logic_explain(const struct logic_step *s, char *buf, size_t size)
         explain_forcing(&t, s);
         break;
     default:
-        put(&t, "Unknown step.");
+        text_put(&t, "Unknown step.");
         break;
     }
     return t.len;

@@ -1,49 +1,20 @@
 /* teach_explain.c - a step of the general engine in plain English, for a
  * player. Cells are [row,column] and units "row 3", "box 4", "cage 7",
  * all 0-based like the API. Reads the step and the puzzle only. */
-#include <stdarg.h>
-#include <stdio.h>
-
 #include "teach_internal.h"
-
-struct text {
-    char *buf;
-    size_t size, len;
-};
-
-static void put(struct text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void put(struct text *t, const char *fmt, ...)
-{
-    va_list ap;
-    size_t room = t->len < t->size ? t->size - t->len : 0;
-    int n;
-
-    va_start(ap, fmt);
-    n = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        t->len += (size_t)n;
-}
-
-/* "a", "a and b", "a, b and c": the separator before item i of n. */
-static const char *sep(unsigned i, unsigned n)
-{
-    return i == 0 ? "" : i == n - 1 ? " and " : ", ";
-}
+#include "text.h"
 
 static void put_cell(struct text *t, const struct teach_puzzle *p,
                      unsigned cell)
 {
-    put(t, "[%u,%u]", cell / p->n, cell % p->n);
+    text_put(t, "[%u,%u]", cell / p->n, cell % p->n);
 }
 
 static void put_cells(struct text *t, const struct teach_puzzle *p,
                       const uint16_t *cells, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        put(t, "%s", sep(i, n));
+        text_put(t, "%s", text_sep(i, n));
         put_cell(t, p, cells[i]);
     }
 }
@@ -53,12 +24,12 @@ static void put_digits(struct text *t, uint32_t mask, const char *join)
     unsigned n = (unsigned)teach_popcount(mask), i = 0;
 
     for (; mask; mask &= mask - 1, i++)
-        put(t, "%s%d",
-            i == 0       ? ""
-            : join       ? join
-            : i == n - 1 ? " and "
-                         : ", ",
-            teach_low_digit(mask));
+        text_put(t, "%s%d",
+                 i == 0       ? ""
+                 : join       ? join
+                 : i == n - 1 ? " and "
+                              : ", ",
+                 teach_low_digit(mask));
 }
 
 static void put_unit(struct text *t, const struct teach_puzzle *p, unsigned u)
@@ -66,13 +37,13 @@ static void put_unit(struct text *t, const struct teach_puzzle *p, unsigned u)
     const struct teach_unit *x = &p->unit[u];
 
     if (x->kind == TEACH_DIAGONAL)
-        put(t, "the %s diagonal", x->index == 0 ? "main" : "anti");
+        text_put(t, "the %s diagonal", x->index == 0 ? "main" : "anti");
     else if (x->kind == TEACH_EXTRA)
-        put(t, "extra region %u", x->index);
+        text_put(t, "extra region %u", x->index);
     else if (x->kind == TEACH_CAGE)
-        put(t, "cage %u (sum %u)", x->index, x->sum);
+        text_put(t, "cage %u (sum %u)", x->index, x->sum);
     else
-        put(t, "%s %u", teach_unit_kind_name(x->kind), x->index);
+        text_put(t, "%s %u", teach_unit_kind_name(x->kind), x->index);
 }
 
 /* The step's units from..to-1: "rows 3 and 4", "box 4", "boxes 1 and 2". */
@@ -82,18 +53,18 @@ static void put_units(struct text *t, const struct teach_puzzle *p,
     if (to - from > 1 && p->unit[s->units[from]].kind != TEACH_CAGE &&
         p->unit[s->units[from]].kind <= TEACH_REGION) {
         unsigned kind = p->unit[s->units[from]].kind;
-        put(t, "%s ",
-            kind == TEACH_ROW      ? "rows"
-            : kind == TEACH_COLUMN ? "columns"
-            : kind == TEACH_BOX    ? "boxes"
-                                   : "regions");
+        text_put(t, "%s ",
+                 kind == TEACH_ROW      ? "rows"
+                 : kind == TEACH_COLUMN ? "columns"
+                 : kind == TEACH_BOX    ? "boxes"
+                                        : "regions");
         for (unsigned i = from; i < to; i++)
-            put(t, "%s%u", sep(i - from, to - from),
-                p->unit[s->units[i]].index);
+            text_put(t, "%s%u", text_sep(i - from, to - from),
+                     p->unit[s->units[i]].index);
         return;
     }
     for (unsigned i = from; i < to; i++) {
-        put(t, "%s", sep(i - from, to - from));
+        text_put(t, "%s", text_sep(i - from, to - from));
         put_unit(t, p, s->units[i]);
     }
 }
@@ -115,9 +86,9 @@ static void put_eliminations(struct text *t, const struct teach_puzzle *p,
         for (unsigned j = i; j < s->neliminations; j++)
             if (s->eliminations[j].cell == cell)
                 mask |= 1u << (s->eliminations[j].digit - 1);
-        put(t, "%s", groups > 1 ? "; " : "");
+        text_put(t, "%s", groups > 1 ? "; " : "");
         put_cell(t, p, cell);
-        put(t, " loses ");
+        text_put(t, " loses ");
         put_digits(t, mask, NULL);
     }
 }
@@ -134,7 +105,7 @@ static const char *sees_words(const struct teach_puzzle *p)
 static void combos(struct text *t, const struct teach_step *s)
 {
     for (unsigned i = 0; i < s->ncombos; i++) {
-        put(t, "%s", i == 0 ? "" : i + 1 == s->ncombos ? " or " : ", ");
+        text_put(t, "%s", i == 0 ? "" : i + 1 == s->ncombos ? " or " : ", ");
         put_digits(t, s->combos[i], "+");
     }
 }
@@ -145,29 +116,29 @@ static void sum_rule(struct text *t, const struct teach_puzzle *p,
     int outies = s->technique == TEACH_OUTIES;
     unsigned nu = s->nunits;
 
-    put(t, "The cells of ");
+    text_put(t, "The cells of ");
     put_units(t, p, s, 0, nu);
-    put(t, " sum to %u; the cages %s %s sum to %u", s->total,
-        outies ? "that lie in or stick out of" : "inside",
-        nu > 1 ? "them" : "it", s->known);
+    text_put(t, " sum to %u; the cages %s %s sum to %u", s->total,
+             outies ? "that lie in or stick out of" : "inside",
+             nu > 1 ? "them" : "it", s->known);
     if (outies)
-        put(t, ", so the cells sticking out of %s add up to %u",
-            nu > 1 ? "them" : "it", s->known - s->total);
+        text_put(t, ", so the cells sticking out of %s add up to %u",
+                 nu > 1 ? "them" : "it", s->known - s->total);
     else if (s->placed)
-        put(t, " and %s placed cells outside those cages to %u",
-            nu > 1 ? "their" : "its", s->placed);
+        text_put(t, " and %s placed cells outside those cages to %u",
+                 nu > 1 ? "their" : "its", s->placed);
     if (outies && s->placed)
-        put(t, "; %u of that is placed", s->placed);
-    put(t, ", so ");
+        text_put(t, "; %u of that is placed", s->placed);
+    text_put(t, ", so ");
     if (s->nplacements) {
         put_cell(t, p, s->placements[0].cell);
-        put(t, " is %u.", s->placements[0].digit);
+        text_put(t, " is %u.", s->placements[0].digit);
         return;
     }
     put_cells(t, p, s->cells, s->ncells);
-    put(t, " sum to %u: ", s->sum);
+    text_put(t, " sum to %u: ", s->sum);
     put_eliminations(t, p, s);
-    put(t, ".");
+    text_put(t, ".");
 }
 
 size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
@@ -180,175 +151,177 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
         buf[0] = '\0';
     switch (s->technique) {
     case TEACH_HIDDEN_SINGLE:
-        put(&t, "In ");
+        text_put(&t, "In ");
         put_unit(&t, p, s->units[0]);
-        put(&t, ", %u can only go in ", s->placements[0].digit);
+        text_put(&t, ", %u can only go in ", s->placements[0].digit);
         put_cell(&t, p, s->placements[0].cell);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_NAKED_SINGLE:
         put_cell(&t, p, s->placements[0].cell);
-        put(&t, " has one candidate left: %u.", s->placements[0].digit);
+        text_put(&t, " has one candidate left: %u.", s->placements[0].digit);
         break;
     case TEACH_CAGE_COMBINATION:
         if (p->unit[s->units[0]].ncells == 1) {
-            put(&t, "Cage %u is one cell with sum %u, so ",
-                p->unit[s->units[0]].index, s->sum);
+            text_put(&t, "Cage %u is one cell with sum %u, so ",
+                     p->unit[s->units[0]].index, s->sum);
             put_eliminations(&t, p, s);
-            put(&t, ".");
+            text_put(&t, ".");
             break;
         }
-        put(&t,
-            "Cage %u has %u cells that sum to %u; with what its cells "
-            "can still hold, its digits are ",
-            p->unit[s->units[0]].index, p->unit[s->units[0]].ncells, s->sum);
+        text_put(&t,
+                 "Cage %u has %u cells that sum to %u; with what its cells "
+                 "can still hold, its digits are ",
+                 p->unit[s->units[0]].index, p->unit[s->units[0]].ncells,
+                 s->sum);
         combos(&t, s);
-        put(&t, ", so ");
+        text_put(&t, ", so ");
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_INNIES:
     case TEACH_OUTIES:
         sum_rule(&t, p, s);
         break;
     case TEACH_LOCKED_CANDIDATES:
-        put(&t, "In ");
+        text_put(&t, "In ");
         put_unit(&t, p, s->units[0]);
-        put(&t, ", %d can only go in ", teach_low_digit(s->digits));
+        text_put(&t, ", %d can only go in ", teach_low_digit(s->digits));
         put_cells(&t, p, s->cells, s->ncells);
         if (s->nunits > 1) {
-            put(&t, ", all in ");
+            text_put(&t, ", all in ");
             put_unit(&t, p, s->units[1]);
         }
-        put(&t, "; whichever holds it, a cell that sees them all%s cannot: ",
-            sees_words(p));
+        text_put(&t,
+                 "; whichever holds it, a cell that sees them all%s cannot: ",
+                 sees_words(p));
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_CAGE_LOCKED:
-        put(&t, "Every digit set that fits ");
+        text_put(&t, "Every digit set that fits ");
         put_unit(&t, p, s->units[0]);
-        put(&t, " (");
+        text_put(&t, " (");
         combos(&t, s);
-        put(&t, ") holds %d, and only ", teach_low_digit(s->digits));
+        text_put(&t, ") holds %d, and only ", teach_low_digit(s->digits));
         put_cells(&t, p, s->cells, s->ncells);
-        put(&t, " of it can take it; a cell that sees them all%s cannot: ",
-            sees_words(p));
+        text_put(&t, " of it can take it; a cell that sees them all%s cannot: ",
+                 sees_words(p));
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_NAKED_PAIR:
     case TEACH_NAKED_TRIPLE:
     case TEACH_NAKED_QUAD:
-        put(&t, "In ");
+        text_put(&t, "In ");
         put_unit(&t, p, s->units[0]);
-        put(&t, ", ");
+        text_put(&t, ", ");
         put_cells(&t, p, s->cells, s->ncells);
-        put(&t, " hold only ");
+        text_put(&t, " hold only ");
         put_digits(&t, s->digits, NULL);
-        put(&t, " between them, so those digits are theirs: ");
+        text_put(&t, " between them, so those digits are theirs: ");
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_HIDDEN_PAIR:
     case TEACH_HIDDEN_TRIPLE:
     case TEACH_HIDDEN_QUAD:
-        put(&t, "In ");
+        text_put(&t, "In ");
         put_unit(&t, p, s->units[0]);
-        put(&t, ", ");
+        text_put(&t, ", ");
         put_digits(&t, s->digits, NULL);
-        put(&t, " can only go in ");
+        text_put(&t, " can only go in ");
         put_cells(&t, p, s->cells, s->ncells);
-        put(&t, ", so those cells hold nothing else: ");
+        text_put(&t, ", so those cells hold nothing else: ");
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_X_WING:
     case TEACH_SWORDFISH:
     case TEACH_JELLYFISH:
-        put(&t, "In ");
+        text_put(&t, "In ");
         put_units(&t, p, s, 0, half);
-        put(&t, ", %d can only go in ", teach_low_digit(s->digits));
+        text_put(&t, ", %d can only go in ", teach_low_digit(s->digits));
         put_units(&t, p, s, half, s->nunits);
-        put(&t, "; those lines take it there, so the rest of ");
+        text_put(&t, "; those lines take it there, so the rest of ");
         put_units(&t, p, s, half, s->nunits);
-        put(&t, " cannot: ");
+        text_put(&t, " cannot: ");
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_X_CHAIN:
-        put(&t, "X-chain on %d: ", teach_low_digit(s->digits));
+        text_put(&t, "X-chain on %d: ", teach_low_digit(s->digits));
         for (unsigned i = 0; i < s->ncells; i++) {
-            put(&t, "%s", i == 0 ? "if " : i % 2 ? ", then " : ", so ");
+            text_put(&t, "%s", i == 0 ? "if " : i % 2 ? ", then " : ", so ");
             put_cell(&t, p, s->cells[i]);
-            put(&t, i % 2 ? " is" : " is not");
+            text_put(&t, i % 2 ? " is" : " is not");
             if (i == 0)
-                put(&t, " %d", teach_low_digit(s->digits));
+                text_put(&t, " %d", teach_low_digit(s->digits));
         }
-        put(&t, " (\"then\": the only other place in a unit; \"so\": the "
-                "two cells see each other); one of ");
+        text_put(&t, " (\"then\": the only other place in a unit; \"so\": the "
+                     "two cells see each other); one of ");
         put_cell(&t, p, s->cells[0]);
-        put(&t, " and ");
+        text_put(&t, " and ");
         put_cell(&t, p, s->cells[s->ncells - 1]);
-        put(&t, " holds it, so a cell that sees both cannot: ");
+        text_put(&t, " holds it, so a cell that sees both cannot: ");
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_XY_WING:
     case TEACH_XY_CHAIN:
         if (s->technique == TEACH_XY_WING) {
-            put(&t, "XY-wing with pivot ");
+            text_put(&t, "XY-wing with pivot ");
             put_cell(&t, p, s->cells[1]);
-            put(&t, ": if ");
+            text_put(&t, ": if ");
         } else {
-            put(&t, "XY-chain through two-candidate cells: if ");
+            text_put(&t, "XY-chain through two-candidate cells: if ");
         }
         put_cell(&t, p, s->cells[0]);
-        put(&t, " is not %d it is %u", teach_low_digit(s->digits),
-            s->chain_digits[0]);
+        text_put(&t, " is not %d it is %u", teach_low_digit(s->digits),
+                 s->chain_digits[0]);
         for (unsigned i = 1; i < s->ncells; i++) {
-            put(&t, ", so ");
+            text_put(&t, ", so ");
             put_cell(&t, p, s->cells[i]);
-            put(&t, " is %u", s->chain_digits[i]);
+            text_put(&t, " is %u", s->chain_digits[i]);
         }
-        put(&t, "; one of ");
+        text_put(&t, "; one of ");
         put_cell(&t, p, s->cells[0]);
-        put(&t, " and ");
+        text_put(&t, " and ");
         put_cell(&t, p, s->cells[s->ncells - 1]);
-        put(&t, " is %d, so a cell that sees both cannot be: ",
-            teach_low_digit(s->digits));
+        text_put(&t, " is %d, so a cell that sees both cannot be: ",
+                 teach_low_digit(s->digits));
         put_eliminations(&t, p, s);
-        put(&t, ".");
+        text_put(&t, ".");
         break;
     case TEACH_FORCING_CHAIN:
     case TEACH_FORCING_NET:
-        put(&t, "If ");
+        text_put(&t, "If ");
         put_cell(&t, p, s->eliminations[0].cell);
-        put(&t,
-            " were %u, the singles, locked candidates%s that follow%s (%u "
-            "placements) leave ",
-            s->eliminations[0].digit, p->killer ? " and cage sums" : "",
-            s->technique == TEACH_FORCING_NET
-                ? ", with every candidate of a two-candidate cell that "
-                  "would itself lead to a contradiction removed,"
-                : "",
-            s->chain_length);
+        text_put(&t,
+                 " were %u, the singles, locked candidates%s that follow%s (%u "
+                 "placements) leave ",
+                 s->eliminations[0].digit, p->killer ? " and cage sums" : "",
+                 s->technique == TEACH_FORCING_NET
+                     ? ", with every candidate of a two-candidate cell that "
+                       "would itself lead to a contradiction removed,"
+                     : "",
+                 s->chain_length);
         if (!s->contradiction_unit) {
             put_cell(&t, p, s->contradiction);
-            put(&t, " with no candidate");
+            text_put(&t, " with no candidate");
         } else if (p->unit[s->contradiction].kind == TEACH_CAGE) {
             put_unit(&t, p, s->contradiction);
-            put(&t, " with no digits that fit");
+            text_put(&t, " with no digits that fit");
         } else {
             put_unit(&t, p, s->contradiction);
-            put(&t, " with no place for a digit it needs");
+            text_put(&t, " with no place for a digit it needs");
         }
-        put(&t, ": a contradiction, so ");
+        text_put(&t, ": a contradiction, so ");
         put_cell(&t, p, s->eliminations[0].cell);
-        put(&t, " is not %u.", s->eliminations[0].digit);
+        text_put(&t, " is not %u.", s->eliminations[0].digit);
         break;
     default:
-        put(&t, "A step.");
+        text_put(&t, "A step.");
         break;
     }
     return t.len;
