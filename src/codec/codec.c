@@ -397,8 +397,7 @@ static int add_conflicts(cJSON *obj, const struct codec_problem *p)
             !(cells = cJSON_AddArrayToObject(item, "cells")))
             return -1;
         for (int k = 0; k < c->ncells; k++) {
-            int rc[2] = {c->cells[k] / SUDOKU_SIZE, c->cells[k] % SUDOKU_SIZE};
-            cJSON *pair = cJSON_CreateIntArray(rc, 2);
+            cJSON *pair = codec_cell_pair(c->cells[k], SUDOKU_SIZE);
             if (pair == NULL)
                 return -1;
             cJSON_AddItemToArray(cells, pair);
@@ -497,6 +496,44 @@ char *codec_finish(cJSON *obj, int ok, size_t *len)
     return out;
 }
 
+cJSON *codec_cell_pair(unsigned cell, unsigned n)
+{
+    int rc[2] = {(int)(cell / n), (int)(cell % n)};
+
+    return cJSON_CreateIntArray(rc, 2);
+}
+
+cJSON *codec_add_cell_digit(cJSON *list, unsigned cell, unsigned n, int digit)
+{
+    cJSON *item = cJSON_CreateObject(), *pair = codec_cell_pair(cell, n);
+
+    if (item == NULL || pair == NULL) {
+        cJSON_Delete(item);
+        cJSON_Delete(pair);
+        return NULL;
+    }
+    cJSON_AddItemToArray(list, item);
+    cJSON_AddItemToObject(item, "cell", pair);
+    return cJSON_AddNumberToObject(item, "digit", digit) ? item : NULL;
+}
+
+int codec_add_next_placement(cJSON *obj, unsigned cell, unsigned n, int digit,
+                             const char *technique, unsigned steps)
+{
+    cJSON *next = cJSON_CreateObject(), *pair = codec_cell_pair(cell, n);
+
+    if (next == NULL || pair == NULL) {
+        cJSON_Delete(next);
+        cJSON_Delete(pair);
+        return 0;
+    }
+    cJSON_AddItemToObject(obj, "next_placement", next);
+    cJSON_AddItemToObject(next, "cell", pair);
+    return cJSON_AddNumberToObject(next, "digit", digit) &&
+           cJSON_AddStringToObject(next, "technique", technique) &&
+           cJSON_AddNumberToObject(next, "steps", steps);
+}
+
 int codec_add_grid(cJSON *obj, const char *name, const char *text, unsigned n,
                    enum codec_shape shape)
 {
@@ -561,8 +598,7 @@ int codec_add_cover_conflicts(cJSON *obj, const struct cover_rules *r,
             !(cells = cJSON_AddArrayToObject(item, "cells")))
             return -1;
         for (int k = 0; k < c[i].ncells; k++) {
-            int rc[2] = {c[i].cell[k] / r->n, c[i].cell[k] % r->n};
-            cJSON *pair = cJSON_CreateIntArray(rc, 2);
+            cJSON *pair = codec_cell_pair(c[i].cell[k], r->n);
             if (pair == NULL)
                 return -1;
             cJSON_AddItemToArray(cells, pair);

@@ -128,6 +128,20 @@ static inline char *codec_put_decimal(char *p, uint64_t v)
  * in *len), or NULL when !ok or out of memory. */
 char *codec_finish(cJSON *obj, int ok, size_t *len);
 
+/* [row, column] of `cell` in a grid n cells wide; NULL when out of
+ * memory. */
+cJSON *codec_cell_pair(unsigned cell, unsigned n);
+
+/* Appends {"cell": [row, column], "digit": digit} to list (cell in a grid
+ * n wide): the item, for more members, or NULL when out of memory. */
+cJSON *codec_add_cell_digit(cJSON *list, unsigned cell, unsigned n, int digit);
+
+/* A hint's "next_placement": {"cell", "digit", "technique", "steps"}, the
+ * first placement its walk reaches, after `steps` steps. 0 when out of
+ * memory. */
+int codec_add_next_placement(cJSON *obj, unsigned cell, unsigned n, int digit,
+                             const char *technique, unsigned steps);
+
 /* Adds `text` (n * n characters, row-major) under `name`: one string in
  * CODEC_SHAPE_LINE, else an array of n strings of n. 0 when out of
  * memory. Boards of every size and region maps share it. */

@@ -19,13 +19,6 @@
  * Answers
  * ------------------------------------------------------------------------ */
 
-static cJSON *cell_pair(int cell)
-{
-    int rc[2] = {cell / SUDOKU_SIZE, cell % SUDOKU_SIZE};
-
-    return cJSON_CreateIntArray(rc, 2);
-}
-
 static int add_moves(cJSON *obj, const char *name, const struct logic_move *m,
                      int n)
 {
@@ -33,18 +26,9 @@ static int add_moves(cJSON *obj, const char *name, const struct logic_move *m,
 
     if (list == NULL)
         return 0;
-    for (int i = 0; i < n; i++) {
-        cJSON *item = cJSON_CreateObject(), *pair = cell_pair(m[i].cell);
-        if (item == NULL || pair == NULL) {
-            cJSON_Delete(item);
-            cJSON_Delete(pair);
+    for (int i = 0; i < n; i++)
+        if (!codec_add_cell_digit(list, m[i].cell, SUDOKU_SIZE, m[i].digit))
             return 0;
-        }
-        cJSON_AddItemToArray(list, item);
-        cJSON_AddItemToObject(item, "cell", pair);
-        if (!cJSON_AddNumberToObject(item, "digit", m[i].digit))
-            return 0;
-    }
     return 1;
 }
 
@@ -64,14 +48,14 @@ static int add_links(cJSON *obj, const struct logic_step *s)
         if (item == NULL)
             return 0;
         cJSON_AddItemToArray(list, item);
-        if ((pair = cell_pair(l->cells[0])) == NULL)
+        if ((pair = codec_cell_pair(l->cells[0], SUDOKU_SIZE)) == NULL)
             return 0;
         cJSON_AddItemToObject(item, "cell", pair);
         if (l->ncells > 1) {
             if ((group = cJSON_AddArrayToObject(item, "cells")) == NULL)
                 return 0;
             for (int k = 0; k < l->ncells; k++) {
-                if ((pair = cell_pair(l->cells[k])) == NULL)
+                if ((pair = codec_cell_pair(l->cells[k], SUDOKU_SIZE)) == NULL)
                     return 0;
                 cJSON_AddItemToArray(group, pair);
             }
@@ -116,7 +100,7 @@ static int add_step(cJSON *obj, const struct logic_step *s)
             return 0;
     }
     for (int i = 0; i < s->ncells; i++) {
-        cJSON *pair = cell_pair(s->cells[i]);
+        cJSON *pair = codec_cell_pair(s->cells[i], SUDOKU_SIZE);
         if (pair == NULL)
             return 0;
         cJSON_AddItemToArray(cells, pair);
@@ -134,7 +118,7 @@ static int add_step(cJSON *obj, const struct logic_step *s)
 
 char *codec_encode_hint(const struct codec_hint *h, size_t *len)
 {
-    cJSON *obj = cJSON_CreateObject(), *next;
+    cJSON *obj = cJSON_CreateObject();
     const char *name =
         h->technique ? h->technique : logic_technique_name(h->step->technique);
     int ok;
@@ -147,19 +131,9 @@ char *codec_encode_hint(const struct codec_hint *h, size_t *len)
          cJSON_AddBoolToObject(obj, "stuck", h->stuck);
     if (ok && h->next != NULL) {
         const struct logic_move *m = &h->next->placements[0];
-        cJSON *pair = cell_pair(m->cell);
-        ok = pair != NULL &&
-             (next = cJSON_AddObjectToObject(obj, "next_placement")) != NULL;
-        if (ok) {
-            cJSON_AddItemToObject(next, "cell", pair);
-            ok = cJSON_AddNumberToObject(next, "digit", m->digit) &&
-                 cJSON_AddStringToObject(
-                     next, "technique",
-                     logic_technique_name(h->next->technique)) &&
-                 cJSON_AddNumberToObject(next, "steps", h->next_steps);
-        } else {
-            cJSON_Delete(pair);
-        }
+        ok = codec_add_next_placement(obj, m->cell, SUDOKU_SIZE, m->digit,
+                                      logic_technique_name(h->next->technique),
+                                      h->next_steps);
     }
     return codec_finish(obj, ok, len);
 }

@@ -9,13 +9,6 @@
 #include "codec_teach.h"
 #include "logic.h" /* the level names */
 
-static cJSON *cell_pair(const struct teach_puzzle *p, unsigned cell)
-{
-    int rc[2] = {(int)(cell / p->n), (int)(cell % p->n)};
-
-    return cJSON_CreateIntArray(rc, 2);
-}
-
 static int add_moves(cJSON *obj, const char *name, const struct teach_puzzle *p,
                      const struct teach_move *m, unsigned n)
 {
@@ -23,18 +16,9 @@ static int add_moves(cJSON *obj, const char *name, const struct teach_puzzle *p,
 
     if (list == NULL)
         return 0;
-    for (unsigned i = 0; i < n; i++) {
-        cJSON *item = cJSON_CreateObject(), *pair = cell_pair(p, m[i].cell);
-        if (item == NULL || pair == NULL) {
-            cJSON_Delete(item);
-            cJSON_Delete(pair);
+    for (unsigned i = 0; i < n; i++)
+        if (!codec_add_cell_digit(list, m[i].cell, p->n, m[i].digit))
             return 0;
-        }
-        cJSON_AddItemToArray(list, item);
-        cJSON_AddItemToObject(item, "cell", pair);
-        if (!cJSON_AddNumberToObject(item, "digit", m[i].digit))
-            return 0;
-    }
     return 1;
 }
 
@@ -70,20 +54,13 @@ static int add_links(cJSON *obj, const struct teach_puzzle *p,
     if (!xy && s->technique != TEACH_X_CHAIN)
         return 1;
     for (unsigned i = 0; i < s->ncells; i++) {
-        cJSON *item = cJSON_CreateObject(), *pair = cell_pair(p, s->cells[i]);
         const char *link = i + 1 == s->ncells ? "end"
                            : xy               ? "then"
                            : i % 2 == 0       ? "strong"
                                               : "weak";
-        if (item == NULL || pair == NULL) {
-            cJSON_Delete(item);
-            cJSON_Delete(pair);
-            return 0;
-        }
-        cJSON_AddItemToArray(list, item);
-        cJSON_AddItemToObject(item, "cell", pair);
-        if (!cJSON_AddNumberToObject(item, "digit", s->chain_digits[i]) ||
-            !cJSON_AddStringToObject(item, "link", link))
+        cJSON *item =
+            codec_add_cell_digit(list, s->cells[i], p->n, s->chain_digits[i]);
+        if (item == NULL || !cJSON_AddStringToObject(item, "link", link))
             return 0;
     }
     return 1;
@@ -116,7 +93,7 @@ static int add_step(cJSON *obj, const struct teach_puzzle *p,
             return 0;
     }
     for (unsigned i = 0; i < s->ncells; i++) {
-        cJSON *pair = cell_pair(p, s->cells[i]);
+        cJSON *pair = codec_cell_pair(s->cells[i], p->n);
         if (pair == NULL)
             return 0;
         cJSON_AddItemToArray(cells, pair);
@@ -142,7 +119,7 @@ static int add_step(cJSON *obj, const struct teach_puzzle *p,
 
 char *codec_encode_teach_hint(const struct codec_teach_hint *h, size_t *len)
 {
-    cJSON *obj = cJSON_CreateObject(), *next;
+    cJSON *obj = cJSON_CreateObject();
     const char *name =
         h->technique ? h->technique : teach_technique_name(h->step->technique);
     int ok;
@@ -156,19 +133,9 @@ char *codec_encode_teach_hint(const struct codec_teach_hint *h, size_t *len)
          cJSON_AddStringToObject(obj, "rating_scale", CODEC_TEACH_SCALE);
     if (ok && h->next != NULL) {
         const struct teach_move *m = &h->next->placements[0];
-        cJSON *pair = cell_pair(h->puzzle, m->cell);
-        ok = pair != NULL &&
-             (next = cJSON_AddObjectToObject(obj, "next_placement")) != NULL;
-        if (ok) {
-            cJSON_AddItemToObject(next, "cell", pair);
-            ok = cJSON_AddNumberToObject(next, "digit", m->digit) &&
-                 cJSON_AddStringToObject(
-                     next, "technique",
-                     teach_technique_name(h->next->technique)) &&
-                 cJSON_AddNumberToObject(next, "steps", h->next_steps);
-        } else {
-            cJSON_Delete(pair);
-        }
+        ok = codec_add_next_placement(obj, m->cell, h->puzzle->n, m->digit,
+                                      teach_technique_name(h->next->technique),
+                                      h->next_steps);
     }
     return codec_finish(obj, ok, len);
 }

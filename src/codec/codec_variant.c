@@ -581,9 +581,7 @@ static int add_extra(cJSON *rules, const struct cover_rules *r)
             return 0;
         cJSON_AddItemToArray(all, grp);
         for (unsigned k = 0; k < r->extra[g].ncells; k++) {
-            unsigned cell = r->extra[g].cell[k];
-            int rc[2] = {(int)(cell / r->n), (int)(cell % r->n)};
-            if ((pair = cJSON_CreateIntArray(rc, 2)) == NULL)
+            if ((pair = codec_cell_pair(r->extra[g].cell[k], r->n)) == NULL)
                 return 0;
             cJSON_AddItemToArray(grp, pair);
         }
