@@ -67,52 +67,47 @@ stop_sudokud() {
 # sudokud's answer to the example, so nginx sends as many bytes.
 BODY='{"solution":["957214386","824736591","361859742","495372618","786491235","132568974","519687423","273145869","648923157"],"stats":{"guesses":0,"nodes":1,"solve_us":5}}'
 
-# start_nginx: sets NPID (the master) and NPORT.
-start_nginx() {
-    local prefix=$tmp/nginx
-    mkdir -p "$prefix"
+# start_reference NAME: starts the reference server NAME (nginx or h2o)
+# from $here/NAME.conf.in, in $tmp/NAME, on a port found free; sets RPID
+# (nginx's master, h2o's one process) and RPORT. h2o started as root
+# runs as nobody, so the directory is world-writable.
+start_reference() {
+    local name=$1 dir=$tmp/$1 cmd
+    mkdir -p "$dir"
+    chmod 777 "$dir"
+    case $name in
+    nginx) cmd=("$NGINX" -p "$dir" -c "$dir/nginx.conf") ;;
+    h2o) cmd=(h2o -m worker -c "$dir/h2o.conf") ;;
+    esac
     for _ in $(seq 20); do
-        NPORT=$((20000 + RANDOM % 40000))
-        sed -e "s|@PREFIX@|$prefix|g" -e "s|@PORT@|$NPORT|g" -e "s|@BODY@|$BODY|g" \
-            "$here/nginx.conf.in" >"$prefix/nginx.conf"
-        : >"$prefix/error.log"
-        "$NGINX" -p "$prefix" -c "$prefix/nginx.conf" 2>>"$prefix/error.log" &
-        NPID=$!
+        RPORT=$((20000 + RANDOM % 40000))
+        sed -e "s|@PREFIX@|$dir|g" -e "s|@PORT@|$RPORT|g" -e "s|@BODY@|$BODY|g" \
+            "$here/$name.conf.in" >"$dir/$name.conf"
+        "${cmd[@]}" >>"$dir/out.log" 2>&1 &
+        RPID=$!
         # Listening, or gone (the port was taken): try another port.
-        if bench_accepts "$NPORT" "$NPID" 5; then
-            pids+=("$NPID")
+        if bench_accepts "$RPORT" "$RPID" 5; then
+            pids+=("$RPID")
             return 0
         fi
-        kill "$NPID" 2>/dev/null || true
-        wait "$NPID" 2>/dev/null || true
+        kill "$RPID" 2>/dev/null || true
+        wait "$RPID" 2>/dev/null || true
     done
-    echo "nginx did not start: $(cat "$prefix/error.log")" >&2
+    echo "$name did not start: $(cat "$dir"/*.log 2>/dev/null)" >&2
     exit 1
 }
 
-# start_h2o: sets HPID and HPORT. Debian's h2o 2.2 (the other event-driven
-# server of the comparison), 2 threads, answering the same body from an
-# mruby handler. Started as root it runs as nobody, so its directory is
-# world-writable.
+# Debian's nginx (NPID, NPORT) and h2o 2.2 (HPID, HPORT; the other
+# event-driven server of the comparison, 2 threads, the same body from an
+# mruby handler).
+start_nginx() {
+    start_reference nginx
+    NPID=$RPID NPORT=$RPORT
+}
+
 start_h2o() {
-    local dir=$tmp/h2o
-    mkdir -p "$dir"
-    chmod 777 "$dir"
-    for _ in $(seq 20); do
-        HPORT=$((20000 + RANDOM % 40000))
-        sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$HPORT|g" -e "s|@BODY@|$BODY|g" \
-            "$here/h2o.conf.in" >"$dir/h2o.conf"
-        h2o -m worker -c "$dir/h2o.conf" >>"$dir/out.log" 2>&1 &
-        HPID=$!
-        if bench_accepts "$HPORT" "$HPID" 5; then
-            pids+=("$HPID")
-            return 0
-        fi
-        kill "$HPID" 2>/dev/null || true
-        wait "$HPID" 2>/dev/null || true
-    done
-    echo "h2o did not start: $(cat "$dir/out.log" "$dir/error.log" 2>/dev/null)" >&2
-    exit 1
+    start_reference h2o
+    HPID=$RPID HPORT=$RPORT
 }
 
 # cpu_ns PID: nanoseconds on a CPU of the process, its threads and its
