@@ -191,25 +191,20 @@ enum teach_status teach_find_naked(const struct teach_puzzle *p,
     for (unsigned ui = 0; ui < p->nunits; ui++) {
         const struct teach_unit *u = &p->unit[ui];
         unsigned cand[TEACH_MAX_N], m = 0;
+        uint32_t sets[TEACH_MAX_N], uni;
         int idx[4];
         if ((ui & 15) == 0 && teach_expired(b))
             return TEACH_BUDGET;
         for (unsigned i = 0; i < u->ncells; i++) {
             unsigned c = u->cell[i];
             int pc = teach_popcount(g->cand[c]);
-            if (g->value[c] == 0 && pc >= 2 && pc <= k)
+            if (g->value[c] == 0 && pc >= 2 && pc <= k) {
+                sets[m] = g->cand[c];
                 cand[m++] = c;
+            }
         }
-        if ((int)m < k)
-            continue;
-        for (int i = 0; i < k; i++)
-            idx[i] = i;
-        do {
-            uint32_t uni = 0;
-            for (int i = 0; i < k; i++)
-                uni |= g->cand[cand[idx[i]]];
-            if (teach_popcount(uni) != k)
-                continue;
+        for (int more = teach_next_subset(sets, (int)m, k, idx, 1, &uni); more;
+             more = teach_next_subset(sets, (int)m, k, idx, 0, &uni)) {
             teach_step_start(s, naked_of[k], uni);
             for (uint32_t ds = uni; ds; ds &= ds - 1) {
                 unsigned d = (unsigned)teach_low_digit(ds), nh = 0;
@@ -225,7 +220,7 @@ enum teach_status teach_find_naked(const struct teach_puzzle *p,
             for (int i = 0; i < k; i++)
                 teach_step_cell(s, cand[idx[i]]);
             return TEACH_OK;
-        } while (teach_next_comb(idx, k, (int)m));
+        }
     }
     return TEACH_STUCK;
 }
@@ -240,7 +235,7 @@ enum teach_status teach_find_hidden(const struct teach_puzzle *p,
     for (unsigned ui = 0; ui < p->nunits; ui++) {
         const struct teach_unit *u = &p->unit[ui];
         unsigned digit[TEACH_MAX_N], m = 0;
-        uint32_t pos[TEACH_MAX_N], placed;
+        uint32_t pos[TEACH_MAX_N], placed, uni;
         int idx[4];
         if (!u->full)
             continue;
@@ -259,18 +254,11 @@ enum teach_status teach_find_hidden(const struct teach_puzzle *p,
                 pos[m++] = ps;
             }
         }
-        if ((int)m < k)
-            continue;
-        for (int i = 0; i < k; i++)
-            idx[i] = i;
-        do {
-            uint32_t uni = 0, ds = 0;
-            for (int i = 0; i < k; i++) {
-                uni |= pos[idx[i]];
+        for (int more = teach_next_subset(pos, (int)m, k, idx, 1, &uni); more;
+             more = teach_next_subset(pos, (int)m, k, idx, 0, &uni)) {
+            uint32_t ds = 0;
+            for (int i = 0; i < k; i++)
                 ds |= 1u << (digit[idx[i]] - 1);
-            }
-            if (teach_popcount(uni) != k)
-                continue;
             teach_step_start(s, hidden_of[k], ds);
             for (uint32_t cs = uni; cs; cs &= cs - 1) {
                 unsigned c = u->cell[teach_low_digit(cs) - 1];
@@ -283,7 +271,7 @@ enum teach_status teach_find_hidden(const struct teach_puzzle *p,
             for (uint32_t cs = uni; cs; cs &= cs - 1)
                 teach_step_cell(s, u->cell[teach_low_digit(cs) - 1]);
             return TEACH_OK;
-        } while (teach_next_comb(idx, k, (int)m));
+        }
     }
     return TEACH_STUCK;
 }
@@ -307,7 +295,7 @@ enum teach_status teach_find_fish(const struct teach_puzzle *p,
         for (int cols = 0; cols < 2; cols++) {
             /* base line i: cell (i, j) is i * n + j for rows, j * n + i
              * for columns; units 0..n-1 rows, n..2n-1 columns */
-            uint32_t mask[TEACH_MAX_N];
+            uint32_t mask[TEACH_MAX_N], uni;
             unsigned line[TEACH_MAX_N], m = 0;
             int idx[4];
             for (unsigned i = 0; i < n; i++) {
@@ -320,18 +308,12 @@ enum teach_status teach_find_fish(const struct teach_puzzle *p,
                     mask[m++] = ms;
                 }
             }
-            if ((int)m < k)
-                continue;
-            for (int i = 0; i < k; i++)
-                idx[i] = i;
-            do {
-                uint32_t uni = 0, base = 0;
-                for (int i = 0; i < k; i++) {
-                    uni |= mask[idx[i]];
+            for (int more = teach_next_subset(mask, (int)m, k, idx, 1, &uni);
+                 more;
+                 more = teach_next_subset(mask, (int)m, k, idx, 0, &uni)) {
+                uint32_t base = 0;
+                for (int i = 0; i < k; i++)
                     base |= 1u << line[idx[i]];
-                }
-                if (teach_popcount(uni) != k)
-                    continue;
                 teach_step_start(s, fish_of[k], bit);
                 for (uint32_t js = uni; js; js &= js - 1) {
                     unsigned j = (unsigned)teach_low_digit(js) - 1;
@@ -354,7 +336,7 @@ enum teach_status teach_find_fish(const struct teach_puzzle *p,
                                                 : line[idx[i]] * n + j);
                     }
                 return TEACH_OK;
-            } while (teach_next_comb(idx, k, (int)m));
+            }
         }
     }
     return TEACH_STUCK;

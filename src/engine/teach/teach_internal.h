@@ -62,6 +62,33 @@ static inline int teach_next_comb(int *idx, int k, int m)
     return 1;
 }
 
+/* The next k of the m sets (in teach_next_comb's order; `start` begins
+ * at the first k) whose union has exactly k members: 1 with them in idx
+ * and the union in *uni, 0 when none is left. The shape of naked and
+ * hidden subsets and of fish. */
+static inline int teach_next_subset(const uint32_t *sets, int m, int k,
+                                    int *idx, int start, uint32_t *uni)
+{
+    if (start) {
+        if (m < k)
+            return 0;
+        for (int i = 0; i < k; i++)
+            idx[i] = i;
+    } else if (!teach_next_comb(idx, k, m)) {
+        return 0;
+    }
+    do {
+        uint32_t u = 0;
+        for (int i = 0; i < k; i++)
+            u |= sets[idx[i]];
+        if (teach_popcount(u) == k) {
+            *uni = u;
+            return 1;
+        }
+    } while (teach_next_comb(idx, k, m));
+    return 0;
+}
+
 /* Has the budget's deadline passed? (b may be NULL: never.) */
 int teach_expired(const struct teach_budget *b);
 
