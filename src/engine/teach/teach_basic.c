@@ -34,18 +34,6 @@ unsigned teach_sees_all(const struct teach_puzzle *p,
     return s->neliminations - before;
 }
 
-/* The digits placed in unit u, as a mask. */
-static uint32_t placed_in(const struct teach_unit *u,
-                          const struct teach_grid *g)
-{
-    uint32_t m = 0;
-
-    for (unsigned k = 0; k < u->ncells; k++)
-        if (g->value[u->cell[k]])
-            m |= 1u << (g->value[u->cell[k]] - 1);
-    return m;
-}
-
 /* Bit k when cell k of u has the digit as a candidate. */
 static uint32_t positions(const struct teach_unit *u,
                           const struct teach_grid *g, unsigned digit)
@@ -86,7 +74,7 @@ enum teach_status teach_find_singles(const struct teach_puzzle *p,
         uint32_t placed;
         if (!u->full)
             continue;
-        placed = placed_in(u, g);
+        placed = teach_placed_in(u, g);
         for (unsigned d = 1; d <= p->n; d++) {
             uint32_t pos;
             if (placed & (1u << (d - 1)))
@@ -140,7 +128,7 @@ enum teach_status teach_find_locked(const struct teach_puzzle *p,
         uint32_t placed;
         if (!u->full)
             continue;
-        placed = placed_in(u, g);
+        placed = teach_placed_in(u, g);
         for (unsigned d = 1; d <= p->n; d++) {
             uint16_t cells[TEACH_MAX_N];
             unsigned ncells = 0;
@@ -241,7 +229,7 @@ enum teach_status teach_find_hidden(const struct teach_puzzle *p,
             continue;
         if ((ui & 15) == 0 && teach_expired(b))
             return TEACH_BUDGET;
-        placed = placed_in(u, g);
+        placed = teach_placed_in(u, g);
         for (unsigned d = 1; d <= p->n; d++) {
             uint32_t ps;
             int pc;

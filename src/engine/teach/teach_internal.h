@@ -46,6 +46,18 @@ unsigned teach_sees_all(const struct teach_puzzle *p,
                         const struct teach_grid *g, const uint16_t *cells,
                         unsigned ncells, unsigned digit, struct teach_step *s);
 
+/* The digits placed in unit u, as a mask. */
+static inline uint32_t teach_placed_in(const struct teach_unit *u,
+                                       const struct teach_grid *g)
+{
+    uint32_t m = 0;
+
+    for (unsigned k = 0; k < u->ncells; k++)
+        if (g->value[u->cell[k]])
+            m |= 1u << (g->value[u->cell[k]] - 1);
+    return m;
+}
+
 /* The next k-combination of 0..m-1 in idx (lexicographic, from 0..k-1);
  * 0 when there is none. */
 static inline int teach_next_comb(int *idx, int k, int m)

@@ -155,15 +155,12 @@ enum teach_status teach_find_cage_locked(const struct teach_puzzle *p,
 
     for (unsigned ui = 0; ui < p->nunits; ui++) {
         const struct teach_unit *u = &p->unit[ui];
-        uint32_t placed = 0;
         if (u->kind != TEACH_CAGE)
             continue;
         if (teach_cage_options(p, g, ui, &info) != 0)
             return TEACH_CONTRADICTION;
-        for (unsigned k = 0; k < u->ncells; k++)
-            if (g->value[u->cell[k]])
-                placed |= 1u << (g->value[u->cell[k]] - 1);
-        for (uint32_t req = info.required & ~placed; req; req &= req - 1) {
+        for (uint32_t req = info.required & ~teach_placed_in(u, g); req;
+             req &= req - 1) {
             unsigned d = (unsigned)teach_low_digit(req), npos = 0;
             uint16_t pos[TEACH_MAX_N];
             for (unsigned k = 0; k < u->ncells; k++)
