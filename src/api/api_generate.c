@@ -95,7 +95,6 @@ static int generate_at_level(const struct codec_variant *b, uint64_t seed,
                              struct api_response *resp)
 {
     struct teach_puzzle *scratch = malloc(sizeof(*scratch));
-    struct codec_problem p;
     enum teach_status st;
     char detail[200];
 
@@ -121,9 +120,7 @@ static int generate_at_level(const struct codec_variant *b, uint64_t seed,
                  (unsigned long long)(out->took_us / 1000),
                  logic_level_name((enum logic_level)out->grade.level),
                  out->grade.rating / 10.0);
-    codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
-    p.limit = (long long)(API_GENERATE_MAX_US / 1000);
-    api_respond_problem(resp, &p);
+    api_respond_generation_timeout(resp, detail);
     return -1;
 }
 
@@ -145,11 +142,9 @@ static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
     if (st == COVER_NO_MEMORY) {
         api_respond_no_memory(resp);
     } else if (st == COVER_BUDGET) {
-        codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT,
-                           "no grid obeying these rules was found within the "
-                           "time budget; try another seed or fewer rules");
-        p.limit = (long long)(API_GENERATE_MAX_US / 1000);
-        api_respond_problem(resp, &p);
+        api_respond_generation_timeout(
+            resp, "no grid obeying these rules was found within the time "
+                  "budget; try another seed or fewer rules");
     } else {
         codec_problem_init(&p, CODEC_PROBLEM_NO_SOLUTION,
                            "no grid obeys these rules together, so there is "
@@ -314,9 +309,7 @@ void api_handle_generate(const struct api_context *ctx,
                  opt.min_rating || opt.max_rating ? " in the rating range" : "",
                  r.attempts, (unsigned long long)(r.took_us / 1000),
                  logic_level_name(r.level), r.se.er / 10.0);
-        codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
-        p.limit = (long long)(API_GENERATE_MAX_US / 1000);
-        api_respond_problem(resp, &p);
+        api_respond_generation_timeout(resp, detail);
         return;
     }
     grade = (struct codec_grade){(int)r.level, &r.se, &r.grade,

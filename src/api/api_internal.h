@@ -40,6 +40,11 @@ void api_respond_simple(struct api_response *resp, enum codec_problem_id id,
 /* 500 internal_error: the server ran out of memory. */
 void api_respond_no_memory(struct api_response *resp);
 
+/* 503 generation_timeout with `detail`, its limit the generators' budget
+ * (API_GENERATE_MAX_US, in ms). */
+void api_respond_generation_timeout(struct api_response *resp,
+                                    const char *detail);
+
 /* 200 with an encoder's result as application/json (owned by resp), or
  * api_respond_no_memory when the encoder returned NULL. Call it only after
  * the encoder has run (C leaves the order of arguments unspecified). */

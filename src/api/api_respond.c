@@ -51,6 +51,16 @@ void api_respond_no_memory(struct api_response *resp)
                        "the server ran out of memory; try again");
 }
 
+void api_respond_generation_timeout(struct api_response *resp,
+                                    const char *detail)
+{
+    struct codec_problem p;
+
+    codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
+    p.limit = (long long)(API_GENERATE_MAX_US / 1000);
+    api_respond_problem(resp, &p);
+}
+
 void api_respond_json(struct api_response *resp, char *body, size_t len)
 {
     if (body == NULL)

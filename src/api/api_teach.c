@@ -297,11 +297,9 @@ void api_teach_generate(const struct codec_generate_request *o,
                      (unsigned long long)(k->took_us / 1000),
                      logic_level_name((enum logic_level)k->grade.level),
                      k->grade.rating / 10.0);
-        codec_problem_init(&p, CODEC_PROBLEM_GENERATION_TIMEOUT, detail);
-        p.limit = (long long)(API_GENERATE_MAX_US / 1000);
         free(scratch);
         free(k);
-        api_respond_problem(resp, &p);
+        api_respond_generation_timeout(resp, detail);
         return;
     }
     {
