@@ -304,6 +304,13 @@ def read_all(rd, started=None, wait=WAIT_S):
     return data, closed, first
 
 
+def cpu_s(pid):
+    """The process's user + system CPU time in seconds (/proc/PID/stat)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def exchange(port, data, wait=WAIT_S, head=False):
     """Sends data on a new connection and reads one answer. Returns the
     answer and the connection's Reader (whose socket the caller closes)."""

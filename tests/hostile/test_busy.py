@@ -4,7 +4,6 @@
 # timeout can close a connection whose request sits unread while the server
 # works; and a client that hangs up stops its batch's work.
 import json
-import os
 import socket
 import threading
 import time
@@ -23,13 +22,6 @@ def post(path, body, ctype="application/json"):
     return hostile.request("POST", path, [("Content-Type", ctype),
                                           ("Content-Length", str(len(body)))],
                            body)
-
-
-def cpu_s(pid):
-    """The process's user + system CPU time in seconds (/proc/PID/stat)."""
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def check_heavy_load(res, binary, flags, label):
@@ -87,14 +79,14 @@ def check_hangup_stops_batch(res, binary):
         hostile.send(s, post("/solve/batch", lines, "application/x-ndjson"))
         time.sleep(0.5)
         s.close()
-        gone = cpu_s(d.proc.pid)
+        gone = hostile.cpu_s(d.proc.pid)
         # Wait for the daemon to go quiet (no CPU in a quarter second), for
         # at most 20 s (a loaded machine gives it little CPU): a batch that
         # ran on would take about 25 s of CPU.
         last, end = gone, time.monotonic() + 20
         while time.monotonic() < end:
             time.sleep(0.25)
-            now = cpu_s(d.proc.pid)
+            now = hostile.cpu_s(d.proc.pid)
             if now == last:
                 break
             last = now

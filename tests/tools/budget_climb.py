@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 
 TCK = os.sysconf("SC_CLK_TCK")
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -65,8 +64,7 @@ class Daemon:
             if not d:
                 break
             out += d
-        s.close()
-        time.sleep(0.02)  # let the loop finish its bookkeeping
+        s.close()  # read to the server's close: the request is complete
         return cpu_s(self.proc.pid) - c0, out.partition(b"\r\n\r\n")[2]
 
     def stop(self):
