@@ -1,7 +1,8 @@
 /* grid.h - the 9x9 geometry every engine file and layer shares, written
  * once: cells are 0-80 row-major; the 27 units are numbered 0-8 rows, 9-17
  * columns, 18-26 boxes (boxes left to right, top to bottom, each read
- * row-major). Also one popcount, the blank count and the unit names. */
+ * row-major). Also one popcount, the blank count, the unit names and the
+ * k-combinations every subset search walks (any size). */
 #ifndef GRID_H
 #define GRID_H
 
@@ -54,6 +55,23 @@ static inline int grid_popcount(uint32_t x)
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
     x = (x + (x >> 4)) & 0x0F0F0F0Fu;
     return (int)((x * 0x01010101u) >> 24);
+}
+
+/* The next n-combination of 0..m-1 in idx (lexicographic, starting from
+ * 0, 1, ..., n-1); 0 when there is none. The subset searches of both
+ * logic engines walk them. */
+static inline int grid_next_comb(int *idx, int n, int m)
+{
+    int i = n - 1;
+
+    while (i >= 0 && idx[i] == m - n + i)
+        i--;
+    if (i < 0)
+        return 0;
+    idx[i]++;
+    for (int j = i + 1; j < n; j++)
+        idx[j] = idx[j - 1] + 1;
+    return 1;
 }
 
 /* The blanks (zeros) among the 81 cells of a board or a logic grid's

@@ -346,7 +346,7 @@ static int naked_subset(const struct logic_grid *g, int n,
                 logic_step_cell(out, cells[idx[i]]);
             logic_step_unit(out, u);
             return 1;
-        } while (logic_next_comb(idx, n, m));
+        } while (grid_next_comb(idx, n, m));
     }
     return 0;
 }
@@ -395,7 +395,7 @@ static int hidden_subset(const struct logic_grid *g, int n,
                     logic_step_cell(out, grid_unit_cell(u, k));
             logic_step_unit(out, u);
             return 1;
-        } while (logic_next_comb(idx, n, m));
+        } while (grid_next_comb(idx, n, m));
     }
     return 0;
 }

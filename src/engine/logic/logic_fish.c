@@ -73,7 +73,7 @@ int logic_find_fish(const struct logic_grid *g, int size,
                         return 1;
                     }
                 }
-            } while (logic_next_comb(idx, size, m));
+            } while (grid_next_comb(idx, size, m));
         }
     }
     return 0;
@@ -312,7 +312,7 @@ int logic_find_finned_fish(const struct logic_grid *g, int size,
             do
                 if (try_bases(&f, out))
                     return 1;
-            while (logic_next_comb(f.idx, size, f.m));
+            while (grid_next_comb(f.idx, size, f.m));
         }
     }
     return 0;

@@ -26,22 +26,6 @@ static inline unsigned logic_positions(const struct logic_grid *g, int u,
     return m;
 }
 
-/* The next n-combination of 0..m-1 in idx (lexicographic, starting from
- * 0, 1, ..., n-1); 0 when there is none. */
-static inline int logic_next_comb(int *idx, int n, int m)
-{
-    int i = n - 1;
-
-    while (i >= 0 && idx[i] == m - n + i)
-        i--;
-    if (i < 0)
-        return 0;
-    idx[i]++;
-    for (int j = i + 1; j < n; j++)
-        idx[j] = idx[j - 1] + 1;
-    return 1;
-}
-
 /* Step building (logic_step.c): start a step, then add to it. Additions past
  * the array sizes are dropped (a step with fewer eliminations is still sound).
  */

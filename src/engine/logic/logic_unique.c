@@ -79,7 +79,7 @@ static int rect_type3(const struct logic_grid *g, const int *cells,
             out->depth = (uint8_t)(n + 1); /* the subset's size */
             out->rating = (uint8_t)(out->rating + n);
             return 1;
-        } while (logic_next_comb(idx, n, m));
+        } while (grid_next_comb(idx, n, m));
     }
     return 0;
 }

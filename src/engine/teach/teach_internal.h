@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "grid.h"
 #include "teach.h"
 
 static inline int teach_popcount(uint32_t m)
@@ -58,23 +59,7 @@ static inline uint32_t teach_placed_in(const struct teach_unit *u,
     return m;
 }
 
-/* The next k-combination of 0..m-1 in idx (lexicographic, from 0..k-1);
- * 0 when there is none. */
-static inline int teach_next_comb(int *idx, int k, int m)
-{
-    int i = k - 1;
-
-    while (i >= 0 && idx[i] == m - k + i)
-        i--;
-    if (i < 0)
-        return 0;
-    idx[i]++;
-    for (int j = i + 1; j < k; j++)
-        idx[j] = idx[j - 1] + 1;
-    return 1;
-}
-
-/* The next k of the m sets (in teach_next_comb's order; `start` begins
+/* The next k of the m sets (in grid_next_comb's order; `start` begins
  * at the first k) whose union has exactly k members: 1 with them in idx
  * and the union in *uni, 0 when none is left. The shape of naked and
  * hidden subsets and of fish. */
@@ -86,7 +71,7 @@ static inline int teach_next_subset(const uint32_t *sets, int m, int k,
             return 0;
         for (int i = 0; i < k; i++)
             idx[i] = i;
-    } else if (!teach_next_comb(idx, k, m)) {
+    } else if (!grid_next_comb(idx, k, m)) {
         return 0;
     }
     do {
@@ -97,7 +82,7 @@ static inline int teach_next_subset(const uint32_t *sets, int m, int k,
             *uni = u;
             return 1;
         }
-    } while (teach_next_comb(idx, k, m));
+    } while (grid_next_comb(idx, k, m));
     return 0;
 }
 
