@@ -136,12 +136,21 @@ static void escape_bounds(void **state)
     /* Never cuts an escape in half, always terminates. */
     assert_int_equal(log_escape("ab\"cd", out, 4), 2);
     assert_string_equal(out, "ab");
+    /* plain text is cut to cap - 1 bytes, and nothing past a cut */
+    assert_int_equal(log_escape("abcdef", out, 4), 3);
+    assert_string_equal(out, "abc");
+    assert_int_equal(log_escape("abc\\", out, 4), 3);
+    assert_string_equal(out, "abc");
+    assert_int_equal(log_escape("abc", out, 1), 0);
+    assert_string_equal(out, "");
     assert_int_equal(log_escape("\x01", out, sizeof(out)), 6);
     assert_string_equal(out, "\\u0001");
     /* UTF-8 passes whole; bytes that are not UTF-8 become U+FFFD; a
      * character that does not fit is left out, never cut. */
     {
         char big[64];
+        assert_int_equal(log_escape("a\tb/c", big, sizeof(big)), 10);
+        assert_string_equal(big, "a\\u0009b/c");
         assert_int_equal(log_escape("\xc3\xa9", big, sizeof(big)), 2);
         assert_string_equal(big, "\xc3\xa9");
         log_escape("a\xff\xfe"

@@ -30,33 +30,43 @@
 #define EXAMPLE_SOLUTION SUPPORT_EXAMPLE_SOLUTION_ROWS
 
 /* One JSON access-log line per request with the documented fields; the
- * client's X-Request-Id is kept. */
+ * client's X-Request-Id is kept. Two requests on one keep-alive
+ * connection: each line has the client's address. */
 static void access_log(void **state)
 {
     struct daemon d;
     char req[1024], resp[4096];
-    int status;
+    int status, fd;
     const char *line;
 
     (void)state;
     daemon_spawn_listening(&d);
-    snprintf(
-        req, sizeof(req),
-        "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        "User-Agent: test \"agent\"\r\nX-Request-Id: log-test-1\r\n"
-        "Content-Length: %zu\r\n\r\n%s",
-        strlen(EXAMPLE), EXAMPLE);
-    daemon_exchange(d.port, req, resp, sizeof(resp));
-    assert_non_null(strstr(resp, "X-Request-Id: log-test-1"));
-    assert_true(daemon_wait_log(&d, "\"request_id\":\"log-test-1\"", 5000));
-    line = strstr(d.log, "\"msg\":\"request\"");
-    assert_non_null(line);
-    assert_non_null(strstr(
-        line,
-        "\"method\":\"POST\",\"path\":\"/solve\",\"status\":200,\"bytes\":"));
-    assert_non_null(strstr(line, "\"duration_us\":"));
-    assert_non_null(strstr(line, "\"remote\":\"127.0.0.1\""));
-    assert_non_null(strstr(line, "\"user_agent\":\"test \\\"agent\\\"\""));
+    fd = support_connect(d.port);
+    assert_true(fd >= 0);
+    for (int k = 1; k <= 2; k++) {
+        snprintf(req, sizeof(req),
+                 "POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                 "application/json\r\nUser-Agent: test \"agent\"\r\n"
+                 "X-Request-Id: log-test-%d\r\nContent-Length: %zu\r\n\r\n%s",
+                 k, strlen(EXAMPLE), EXAMPLE);
+        daemon_send_all(fd, req, strlen(req));
+        daemon_read_response(fd, resp, sizeof(resp));
+        assert_memory_equal(resp, "HTTP/1.1 200", 12);
+        snprintf(req, sizeof(req), "X-Request-Id: log-test-%d", k);
+        assert_non_null(strstr(resp, req));
+    }
+    close(fd);
+    assert_true(daemon_wait_log(&d, "\"request_id\":\"log-test-2\"", 5000));
+    for (int k = 1; k <= 2; k++) {
+        snprintf(req, sizeof(req), "\"request_id\":\"log-test-%d\"", k);
+        line = strstr(d.log, req);
+        assert_non_null(line);
+        assert_non_null(strstr(line, "\"method\":\"POST\",\"path\":\"/solve\","
+                                     "\"status\":200,\"bytes\":"));
+        assert_non_null(strstr(line, "\"duration_us\":"));
+        assert_non_null(strstr(line, "\"remote\":\"127.0.0.1\""));
+        assert_non_null(strstr(line, "\"user_agent\":\"test \\\"agent\\\"\""));
+    }
     kill(d.pid, SIGTERM);
     status = daemon_wait_exit(&d, 5000);
     assert_int_equal(WEXITSTATUS(status), 0);

@@ -5,6 +5,7 @@
 #define HTTP_INTERNAL_H
 
 #include <microhttpd.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -46,6 +47,8 @@ struct http_conn {
     size_t body_bytes;  /* HTTP_CONN_BODY: bytes of the body so far */
     int over_capacity;  /* opened with max_connections open, none evictable */
     int closing;        /* shut down by us, libmicrohttpd not yet told */
+    /* the client's address as text, once the access log needs it */
+    char remote[INET6_ADDRSTRLEN];
 };
 
 /* The two pools of workers: one for requests that need more than an event

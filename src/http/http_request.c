@@ -467,24 +467,41 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
     return answer(srv, conn, url, method, rq, 0);
 }
 
+/* The client's address of conn as text in out[cap] ("" if unknown). */
+static const char *remote_text(struct MHD_Connection *conn, char *out,
+                               size_t cap)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+    out[0] = '\0';
+    if (ci != NULL && ci->client_addr != NULL) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out,
+                      (socklen_t)cap);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
+                      out, (socklen_t)cap);
+    }
+    return out;
+}
+
 static void log_access(struct http_server *srv, struct MHD_Connection *conn,
                        const struct http_request *rq, uint64_t took,
                        enum MHD_RequestTerminationCode toe)
 {
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    char addr[INET6_ADDRSTRLEN] = "";
+    char own[INET6_ADDRSTRLEN];
+    const char *addr;
     struct log_line l;
 
-    if (ci != NULL && ci->client_addr != NULL) {
-        const struct sockaddr *sa = ci->client_addr;
-        if (sa->sa_family == AF_INET)
-            inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr,
-                      addr, sizeof(addr));
-        else if (sa->sa_family == AF_INET6)
-            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr,
-                      addr, sizeof(addr));
-    }
+    /* Once per connection: its keep-alive requests share the text. */
+    if (rq->cs == NULL)
+        addr = remote_text(conn, own, sizeof(own));
+    else if (rq->cs->remote[0] == '\0')
+        addr = remote_text(conn, rq->cs->remote, sizeof(rq->cs->remote));
+    else
+        addr = rq->cs->remote;
     log_begin(&l, &srv->log, LOG_INFO, "request");
     log_str(&l, "request_id", rq->id);
     if (rq->trace_id[0] != '\0') {

@@ -299,12 +299,25 @@ size_t log_escape(const char *s, char *out, size_t cap)
         char esc[8];
         size_t k, used = 1;
 
+        if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') {
+            /* a run of plain ASCII goes as it is, in one copy */
+            const unsigned char *q = p + 1;
+            while (*q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+                q++;
+            k = (size_t)(q - p);
+            if (n + k >= cap)
+                k = cap > n ? cap - n - 1 : 0;
+            memcpy(out + n, p, k);
+            n += k;
+            if (p + k != q)
+                break;
+            p = q;
+            continue;
+        }
         if (*p == '"' || *p == '\\') {
             esc[0] = '\\', esc[1] = (char)*p, k = 2;
         } else if (*p < 0x20 || *p == 0x7f) {
             k = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", *p);
-        } else if (*p < 0x80) {
-            esc[0] = (char)*p, k = 1;
         } else if ((used = utf8_len(p)) > 0) {
             memcpy(esc, p, used); /* a whole character, never cut */
             k = used;
