@@ -333,6 +333,10 @@ static void grade_prints_se_er_ep_ed_across_the_scale(void **state)
     run(r, input, explain_se);
     assert_int_equal(r->status, 0);
     assert_memory_equal(r->out, "1. ", 3);
+    /* SE's second step on this puzzle (tests/tools/SeSteps.java): Turbot
+     * Fish, 6.6, removing 9 from cell 39, row 4 column 3 from 0 */
+    assert_non_null(
+        strstr(r->out, "\n2. Turbot Fish (6.6): removes 9 from [4,3]\n"));
     snprintf(want, sizeof want, "\nrating %d.%d pearl %d.%d diamond %d.%d ",
              p[n - 1].er / 10, p[n - 1].er % 10, p[n - 1].ep / 10,
              p[n - 1].ep % 10, p[n - 1].ed / 10, p[n - 1].ed % 10);

@@ -88,6 +88,7 @@ static void er_ep_ed_equal_se_on_500_sampled_puzzles(void **state)
 struct se_steps {
     char puzzle[82];
     int n;
+    int removals; /* the file gives each step's removals too */
     struct serate_step step[160];
 };
 
@@ -122,19 +123,55 @@ static void check_steps(const struct se_steps *want)
         assert_int_equal(got[i].rating, want->step[i].rating);
         assert_int_equal(got[i].cell, want->step[i].cell);
         assert_int_equal(got[i].digit, want->step[i].digit);
+        for (int c = 0; want->removals && c < 81; c++) {
+            if (got[i].removed[c] != want->step[i].removed[c])
+                print_message("%.81s step %d (%s), cell %d: SE removes "
+                              "%#x, ours %#x\n",
+                              want->puzzle, i + 1, want->step[i].name, c,
+                              want->step[i].removed[c], got[i].removed[c]);
+            assert_int_equal(got[i].removed[c], want->step[i].removed[c]);
+        }
     }
 }
 
-/* "  12 Some Name (+ More)   10.7 -1 0": number, name, rating, cell, digit. */
-static int parse_step(const char *line, struct serate_step *st)
+/* "CELL:DIGITS,..." (or "-") into removed[81]: bit d - 1 for digit d.
+ * Returns 0 if tok is not such a list. */
+static int parse_removals(const char *tok, uint16_t removed[81])
 {
-    char buf[256];
+    memset(removed, 0, 81 * sizeof(removed[0]));
+    if (strcmp(tok, "-") == 0)
+        return 1;
+    if (strchr(tok, ':') == NULL)
+        return 0;
+    for (const char *p = tok; *p;) {
+        char *end;
+        long c = strtol(p, &end, 10);
+        if (end == p || *end != ':' || c < 0 || c > 80)
+            return 0;
+        for (p = end + 1; *p >= '1' && *p <= '9'; p++)
+            removed[c] |= (uint16_t)(1u << (*p - '1'));
+        if (*p == ',')
+            p++;
+        else if (*p != '\0')
+            return 0;
+    }
+    return 1;
+}
+
+/* "  12 Some Name (+ More)   10.7 -1 0 [REMOVALS]": number, name, rating,
+ * cell, digit, and in files that give them the removals (*removals set). */
+static int parse_step(const char *line, struct serate_step *st, int *removals)
+{
+    char buf[1024];
     char *tok[64];
     int n = 0, a, b;
 
     snprintf(buf, sizeof buf, "%s", line);
     for (char *t = strtok(buf, " \t\n"); t && n < 64; t = strtok(NULL, " \t\n"))
         tok[n++] = t;
+    *removals = n >= 6 && parse_removals(tok[n - 1], st->removed);
+    if (*removals)
+        n--;
     if (n < 5 || sscanf(tok[n - 3], "%d.%d", &a, &b) != 2)
         return 0;
     st->rating = (uint8_t)(a * 10 + b);
@@ -149,19 +186,20 @@ static int parse_step(const char *line, struct serate_step *st)
     return 1;
 }
 
-/* Forum-hardest puzzles (nested chains, SE 10.1-11.1): SE's own steps. */
-static void forum_hardest_steps_equal_the_steps_se_takes(void **state)
+/* Holds every puzzle of a SeSteps file (tests/data/se/README.md) to the
+ * steps SE printed; returns the number of puzzles. */
+static int check_steps_file(const char *path)
 {
     static struct se_steps cur;
-    FILE *f = fopen("tests/data/se/forum_steps", "r");
-    char line[256];
+    FILE *f = fopen(path, "r");
+    char line[1024];
     int puzzles = 0;
 
-    (void)state;
     assert_non_null(f);
     int limit = 160, next_limit = 160;
     cur.n = -1;
     while (fgets(line, sizeof line, f)) {
+        int removals;
         /* "# compare N": only the first N steps of the next puzzle are
          * held to SE's (see the file's comment for why). */
         if (strncmp(line, "# compare ", 10) == 0)
@@ -174,18 +212,35 @@ static void forum_hardest_steps_equal_the_steps_se_takes(void **state)
             memcpy(cur.puzzle, line, 81);
             cur.puzzle[81] = 0;
             cur.n = 0;
+            cur.removals = 1;
             limit = next_limit;
             next_limit = 160;
             puzzles++;
         } else if (cur.n >= 0 && cur.n < limit &&
-                   parse_step(line, &cur.step[cur.n])) {
+                   parse_step(line, &cur.step[cur.n], &removals)) {
+            cur.removals &= removals;
             cur.n++;
         }
     }
     fclose(f);
     if (cur.n >= 0)
         check_steps(&cur);
-    assert_true(puzzles >= 1);
+    return puzzles;
+}
+
+/* Forum-hardest puzzles (nested chains, SE 10.1-11.1): SE's own steps. */
+static void forum_hardest_steps_equal_the_steps_se_takes(void **state)
+{
+    (void)state;
+    assert_true(check_steps_file("tests/data/se/forum_steps") >= 1);
+}
+
+/* Puzzles across the scale (ER 1.2-9.4): every step SE took, with the
+ * candidates each one removed, is ours (what /explain's SE path shows). */
+static void scale_steps_remove_the_candidates_se_removes(void **state)
+{
+    (void)state;
+    assert_true(check_steps_file("tests/data/se/scale_steps") >= 20);
 }
 
 static const char *const easy = "..............1.23....45..6.......7...83......"
@@ -287,6 +342,7 @@ int test_serate(unsigned *ntests)
         cmocka_unit_test(
             steps_carry_ed_first_er_as_their_maximum_and_place_every_blank),
         cmocka_unit_test(forum_hardest_steps_equal_the_steps_se_takes),
+        cmocka_unit_test(scale_steps_remove_the_candidates_se_removes),
     };
 
     *ntests = TESTS_COUNT(tests);

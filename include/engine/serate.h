@@ -21,8 +21,11 @@ enum serate_status {
 struct serate_step {
     char name[72];
     uint8_t rating;
-    int8_t cell;
-    uint8_t digit;
+    int8_t cell;   /* the cell placed (0-80), -1 for none */
+    uint8_t digit; /* the digit placed, 0 for none */
+    /* The candidates the step takes away that the grid still had, per
+     * cell: bit d - 1 for digit d (SE's direct hints only place). */
+    uint16_t removed[81];
 };
 
 struct serate_options {

@@ -53,9 +53,10 @@ static const char usage_classic[] =
     "          line: 'N. technique (rating): explanation', then a line\n"
     "          'level L rating R steps N' (and 'stopped: time budget' when\n"
     "          the budget ran out), then an empty line. With --se, the\n"
-    "          steps Sudoku Explainer takes: 'N. SE name (rating)' and ':\n"
-    "          [r,c] is d' when it places, then 'rating R pearl P diamond D\n"
-    "          steps N'.\n"
+    "          steps Sudoku Explainer takes: 'N. SE name (rating)', ':\n"
+    "          [r,c] is d' when it places and 'removes D... from [r,c]' for\n"
+    "          each cell it takes candidates from, then 'rating R pearl P\n"
+    "          diamond D steps N'.\n"
     "          hint, grade and explain need a puzzle with exactly one\n"
     "          solution, like solve, and report others on stderr.\n";
 

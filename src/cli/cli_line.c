@@ -188,9 +188,30 @@ static void print_explain_se(const struct cli_options *opt,
         const struct serate_step *s = &steps[i];
         cli_buf_printf(out, "%zu. %s (%d.%d)", i + 1, s->name, s->rating / 10,
                        s->rating % 10);
-        if (s->cell >= 0)
+        const char *sep = ": ";
+        if (s->cell >= 0) {
             cli_buf_printf(out, ": [%d,%d] is %u", s->cell / 9, s->cell % 9,
                            s->digit);
+            sep = "; ";
+        }
+        /* cells in order, those with the digits of the one before in
+         * the same group: "removes 2 7 from [0,5], [1,5]; removes 6 ..." */
+        for (int c = 0, last = 0; c < SUDOKU_CELLS; c++) {
+            if (s->removed[c] == 0)
+                continue;
+            if (s->removed[c] != last) {
+                cli_buf_printf(out, "%sremoves", sep);
+                for (int d = 1; d <= SUDOKU_SIZE; d++)
+                    if (s->removed[c] >> (d - 1) & 1)
+                        cli_buf_printf(out, " %d", d);
+                cli_buf_printf(out, " from");
+                sep = "; ";
+            } else {
+                cli_buf_put(out, ",", 1);
+            }
+            cli_buf_printf(out, " [%d,%d]", c / 9, c % 9);
+            last = s->removed[c];
+        }
         cli_buf_put(out, "\n", 1);
     }
     cli_buf_printf(out, "rating %s pearl %s diamond %s steps %zu%s\n\n",

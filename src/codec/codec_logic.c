@@ -237,14 +237,24 @@ char *codec_encode_generated(const struct codec_generated *g, size_t *len)
  * ------------------------------------------------------------------------ */
 
 /* One step of SE's path: {"technique" (SE's name), "rating",
- * "placements": [] or [{cell, digit}]}. */
+ * "placements": [] or [{cell, digit}], "eliminations": [{cell, digit}...]
+ * by cell, then digit}. */
 static int add_se_step(cJSON *obj, const struct serate_step *s)
 {
     struct logic_move m = {(uint8_t)(s->cell >= 0 ? s->cell : 0), s->digit};
+    cJSON *gone;
 
-    return cJSON_AddStringToObject(obj, "technique", s->name) &&
-           add_rating(obj, s->rating) &&
-           add_moves(obj, "placements", &m, s->cell >= 0);
+    if (!cJSON_AddStringToObject(obj, "technique", s->name) ||
+        !add_rating(obj, s->rating) ||
+        !add_moves(obj, "placements", &m, s->cell >= 0) ||
+        !(gone = cJSON_AddArrayToObject(obj, "eliminations")))
+        return 0;
+    for (int c = 0; c < SUDOKU_CELLS; c++)
+        for (int d = 1; d <= SUDOKU_SIZE; d++)
+            if ((s->removed[c] >> (d - 1) & 1) &&
+                !codec_add_cell_digit(gone, (unsigned)c, SUDOKU_SIZE, d))
+                return 0;
+    return 1;
 }
 
 char *codec_encode_explain(const struct codec_explain *e, size_t *len)

@@ -1,7 +1,8 @@
 /* SeSteps.java - the oracle's step list: drives Sudoku Explainer 1.2.1.3's
  * own classes through Solver.getDifficulty's loop (its producer lists, in
  * order, with a SingleHintAccumulator) and prints each step as it is
- * taken: number, SE name, rating, placed cell (-1: none) and digit. SE's
+ * taken: number, SE name, rating, placed cell (-1: none), digit and the
+ * candidates it removes (CELL:DIGITS,...; "-" for none). SE's
  * serate only prints the totals, and on the forum's hardest puzzles takes
  * longer than the time at hand; a prefix of steps still checks ours
  * (build/serate_tool -v prints the same columns). Build and run against
@@ -13,6 +14,30 @@ import diuf.sudoku.solver.*;
 import java.util.*;
 
 public class SeSteps {
+    /* The candidates the hint takes away that the grid still has, as
+     * CELL:DIGITS by cell (0-80, row-major), comma-separated; "-" for
+     * none (a direct hint only places). */
+    static String removals(Hint hint) {
+        if (!(hint instanceof IndirectHint))
+            return "-";
+        Map<Cell, BitSet> rem = ((IndirectHint)hint).getRemovablePotentials();
+        TreeMap<Integer, String> byCell = new TreeMap<>();
+        for (Map.Entry<Cell, BitSet> e : rem.entrySet()) {
+            Cell cell = e.getKey();
+            String d = "";
+            for (int v = 1; v <= 9; v++)
+                if (e.getValue().get(v) && cell.hasPotentialValue(v))
+                    d += v;
+            if (!d.isEmpty())
+                byCell.put(cell.getY() * 9 + cell.getX(), d);
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Map.Entry<Integer, String> e : byCell.entrySet())
+            sb.append(sb.length() > 0 ? "," : "").append(e.getKey()).append(':')
+                .append(e.getValue());
+        return sb.length() > 0 ? sb.toString() : "-";
+    }
+
     @SuppressWarnings("unchecked")
     public static void main(String[] a) throws Exception {
         Grid grid = new Grid();
@@ -74,10 +99,11 @@ public class SeSteps {
             }
             step++;
             Cell c = hint.getCell();
-            System.out.println(String.format("%3d %-44s %.1f %d %d | %s", step,
+            System.out.println(String.format("%3d %-44s %.1f %d %d %s | %s", step,
                 ((Rule)hint).getName(), ((Rule)hint).getDifficulty(),
                 c == null ? -1 : c.getY() * 9 + c.getX(),
-                c == null ? 0 : hint.getValue(), hint.toString()));
+                c == null ? 0 : hint.getValue(), removals(hint),
+                hint.toString()));
             System.out.flush();
             hint.apply();
         }

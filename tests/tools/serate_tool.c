@@ -16,6 +16,27 @@ static double cpu_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* As tests/tools/SeSteps.java prints a step: number, SE name, rating,
+ * placed cell (-1: none), digit, and the candidates taken away as
+ * CELL:DIGITS,... ("-" for none). */
+static void print_step(size_t n, const struct serate_step *s)
+{
+    const char *sep = " ";
+
+    printf("  %2zu %-44s %d.%d %d %d", n, s->name, s->rating / 10,
+           s->rating % 10, s->cell, s->digit);
+    for (int c = 0; c < 81; c++) {
+        if (s->removed[c] == 0)
+            continue;
+        printf("%s%d:", sep, c);
+        for (int d = 1; d <= 9; d++)
+            if (s->removed[c] >> (d - 1) & 1)
+                putchar('0' + d);
+        sep = ",";
+    }
+    puts(*sep == ' ' ? " -" : "");
+}
+
 int main(int argc, char **argv)
 {
     struct serate_options opt;
@@ -56,9 +77,7 @@ int main(int argc, char **argv)
                t, res.lower_bound ? " lower" : "");
         if (verbose)
             for (size_t i = 0; i < res.nsteps && i < opt.max_steps; i++)
-                printf("  %2zu %-44s %d.%d %d %d\n", i + 1, steps[i].name,
-                       steps[i].rating / 10, steps[i].rating % 10,
-                       steps[i].cell, steps[i].digit);
+                print_step(i + 1, &steps[i]);
         fflush(stdout);
     }
     return 0;

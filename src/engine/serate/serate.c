@@ -217,8 +217,14 @@ enum serate_status serate_rate(const uint8_t cells[81],
             memcpy(res->hardest, h.name, sizeof res->hardest);
             res->hardest[sizeof res->hardest - 1] = 0;
         }
-        for (int c = 0; c < 81; c++)
+        struct serate_step *s = opt->steps && res->nsteps < opt->max_steps
+                                    ? &opt->steps[res->nsteps]
+                                    : NULL;
+        for (int c = 0; c < 81; c++) {
+            if (s)
+                s->removed[c] = (uint16_t)((h.rem[c] & g.cand[c]) >> 1);
             se_remove(ctx, &g, c, h.rem[c]);
+        }
         if (h.cell >= 0) {
             se_place(ctx, &g, h.cell, h.value);
             left--;
@@ -229,8 +235,7 @@ enum serate_status serate_rate(const uint8_t cells[81],
             if (h.cell >= 0)
                 pearl = diff;
         }
-        if (opt->steps && res->nsteps < opt->max_steps) {
-            struct serate_step *s = &opt->steps[res->nsteps];
+        if (s) {
             memcpy(s->name, h.name, sizeof s->name);
             s->rating = (uint8_t)tenths(h.diff);
             s->cell = (int8_t)h.cell;
