@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "codec_teach.h"
 #include "cover.h"
 #include "cover_support.h"
 #include "killer.h"
@@ -612,6 +613,179 @@ static void an_xy_chain_clears_the_cells_seeing_both_ends(void **state)
     assert_int_equal(s.ncells, 4);
 }
 
+/* Digit 1 in row 0 only at [0,0] and [0,4]; [0,4] holds 1 or 2; 2 in
+ * column 4 only at [0,4] and [4,4]; [4,0] holds 1 or 2 (the rest open).
+ * If [0,0] is not 1, [0,4] is 1 (row 0), so it is not 2, so [4,4] is 2
+ * (column 4), so [4,0] (row 4) is not 2, so it is 1. One of [0,0] and
+ * [4,0] is 1: the seven other cells of column 0 lose it. One digit's
+ * strong links do not join (one per digit), only two cells have two
+ * candidates and they are not peers, so no X-, XY-chain or XY-wing
+ * applies; the chain needs both kinds of strong link. */
+static void an_aic_mixing_cells_and_units_clears_column_0(void **state)
+{
+    static const unsigned row0[] = {0, 4};
+    struct teach_grid g;
+    struct teach_step s;
+    char text[1024];
+
+    (void)state;
+    empty_classic(&g);
+    keep_only(&g, 0, 1, row0, 2);
+    g.cand[4] = 1u | 2u;
+    for (unsigned r = 1; r < 9; r++)
+        if (r != 4)
+            g.cand[r * 9 + 4] &= ~2u;
+    g.cand[4 * 9 + 0] = 1u | 2u;
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_AIC);
+    assert_int_equal(s.neliminations, 7);
+    for (unsigned r = 1; r < 9; r++)
+        if (r != 4)
+            assert_true(eliminates(&s, r * 9 + 0, 1));
+    assert_int_equal(s.ncells, 6);
+    assert_int_equal(s.cells[0], 0);
+    assert_int_equal(s.cells[5], 4 * 9 + 0);
+    teach_explain(&puzzle, &s, text, sizeof(text));
+    assert_non_null(strstr(text, "if [0,0] is not 1, then [0,4] is 1"));
+    assert_non_null(strstr(text, "[1,0] loses 1"));
+}
+
+/* Digit 1 in row 0 only at [0,0] and [0,4]; in column 4 only at [0,4],
+ * [3,4] and [4,4]; in box 4 only at [3,4], [4,4] and [5,3] (the rest
+ * open). If [0,0] is not 1, [0,4] is (row 0), so neither [3,4] nor [4,4]
+ * is (column 4), so [5,3] is (box 4): one of [0,0] and [5,3] is 1, and
+ * [5,0], which sees both, loses it ([0,3], the other such cell, has no 1).
+ * No unit but row 0 has two places for 1 and no cell two candidates, so
+ * only the group [3,4]+[4,4] (box 4 meets column 4) joins the links. */
+static void a_grouped_aic_links_through_a_box_and_column(void **state)
+{
+    static const unsigned row0[] = {0, 4};
+    struct codec_teach_hint h = {0};
+    struct teach_grid g;
+    struct teach_step s;
+    char text[1024], *json;
+    size_t len;
+
+    (void)state;
+    empty_classic(&g);
+    keep_only(&g, 0, 1, row0, 2);
+    for (unsigned r = 1; r < 9; r++)
+        if (r != 3 && r != 4)
+            g.cand[r * 9 + 4] &= ~1u;
+    for (unsigned r = 3; r < 6; r++)
+        for (unsigned c = 3; c < 6; c++)
+            if (r * 9 + c != 3 * 9 + 4 && r * 9 + c != 4 * 9 + 4 &&
+                r * 9 + c != 5 * 9 + 3)
+                g.cand[r * 9 + c] &= ~1u;
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_AIC);
+    assert_int_equal(s.neliminations, 1);
+    assert_true(eliminates(&s, 5 * 9 + 0, 1));
+    assert_int_equal(s.chain_length, 4);
+    assert_int_equal(s.ncells, 5); /* the group's two cells are one node */
+    assert_int_equal(s.chain_node[2], 2);
+    assert_int_equal(s.chain_node[3], 2);
+    teach_explain(&puzzle, &s, text, sizeof(text));
+    assert_non_null(strstr(text, "so none of [3,4] and [4,4] is 1, then "
+                                 "[5,3] is 1"));
+    /* the answer's links: four nodes, the group one of them with its cells,
+     * its link (to [5,3]) strong */
+    h.puzzle = &puzzle;
+    h.step = &s;
+    h.explanation = text;
+    json = codec_encode_teach_hint(&h, &len);
+    assert_non_null(json);
+    assert_non_null(strstr(json, "\"cell\":[3,4],\"digit\":1,\"link\":"
+                                 "\"strong\",\"cells\":[[3,4],[4,4]]"));
+    assert_non_null(strstr(json, "\"cell\":[5,3],\"digit\":1,\"link\":"
+                                 "\"end\""));
+    free(json);
+}
+
+/* Killer: a cage of 6 on [0,2], [1,2], [1,3] is 1+2+3, and [1,2] holds
+ * only 2 or 3, so the cage's 1 is at [0,2] or [1,3] (cells in no common
+ * row, column or box: only the cage links them). The cells that see both
+ * have lost 1 already (the cage-locked step), and [1,0], [1,1] their 2
+ * and 3; 1 in row 5 only at [5,2] and [5,3]. If [0,2] is not 1, [1,3] is
+ * (the cage), so [5,3] is not (column 3), so [5,2] is (row 5): one of
+ * [0,2] and [5,2] is 1, and the rest of column 2 loses it (six cells;
+ * [1,2] has no 1). No full unit but row 5 has two places for 1. */
+static void an_aic_uses_the_digit_a_cage_must_hold(void **state)
+{
+    uint8_t givens[81] = {0};
+    struct teach_grid g;
+    struct teach_step s;
+    char text[1024];
+
+    (void)state;
+    killer_of("6:13,23,24");
+    assert_int_equal(teach_init(&puzzle, &g, givens), TEACH_OK);
+    g.cand[2] = g.cand[9 + 3] = 7u; /* 1, 2, 3 */
+    g.cand[9 + 2] = 6u;             /* 2, 3 */
+    for (unsigned c = 3; c < 6; c++)
+        g.cand[c] &= ~1u;
+    g.cand[9 + 0] &= ~7u;
+    g.cand[9 + 1] &= ~7u;
+    for (unsigned c = 0; c < 9; c++)
+        if (c != 2 && c != 3)
+            g.cand[5 * 9 + c] &= ~1u;
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_AIC);
+    assert_int_equal(s.neliminations, 6);
+    for (unsigned r = 2; r < 9; r++)
+        if (r != 5)
+            assert_true(eliminates(&s, r * 9 + 2, 1));
+    assert_int_equal(s.ncells, 4);
+    teach_explain(&puzzle, &s, text, sizeof(text));
+    assert_non_null(strstr(text, "if [0,2] is not 1, then [1,3] is 1, so "
+                                 "[5,3] is not 1, then [5,2] is 1"));
+}
+
+/* Diagonals: [0,0] holds 1 or 2; on the anti-diagonal 1 can go only at
+ * [0,8], [8,0], [4,4] and [3,5]; in column 5, 2 only at [0,5] and [3,5]
+ * (the rest open); [0,8], which sees both (row 0, the anti-diagonal),
+ * has lost its 2 to that. [0,0] sees [0,8] (row 0), [8,0] (column 0) and [4,4]
+ * (the main diagonal), so: if [0,0] is not 2 it is 1, so none of those
+ * three is 1, so [3,5] is (the anti-diagonal), so it is not 2, so [0,5]
+ * is (column 5). One of [0,0] and [0,5] is 2: the six other cells of
+ * row 0 that still have it lose it. The three cells share no unit but the
+ * anti-diagonal, so only a group of the places a cell sees makes the link. */
+static void an_aic_groups_the_places_a_cell_sees(void **state)
+{
+    static const unsigned anti[] = {8, 72, 40, 32};
+    struct cover_rules r;
+    uint8_t givens[81] = {0};
+    struct teach_grid g;
+    struct teach_step s;
+    char text[1024];
+
+    (void)state;
+    assert_true(tc_set_rules("diagonal9", &r));
+    teach_from_cover(&puzzle, &r);
+    assert_int_equal(teach_init(&puzzle, &g, givens), TEACH_OK);
+    g.cand[0] = 3u;
+    for (unsigned row = 0; row < 9; row++) {
+        unsigned c = row * 9 + 8 - row, keep = 0;
+        for (unsigned i = 0; i < 4; i++)
+            keep |= anti[i] == c;
+        if (!keep)
+            g.cand[c] &= ~1u;
+        if (row != 0 && row != 3)
+            g.cand[row * 9 + 5] &= ~2u;
+    }
+    g.cand[8] &= ~2u;
+    assert_int_equal(teach_step(&puzzle, &g, NULL, &s), TEACH_OK);
+    assert_int_equal(s.technique, TEACH_AIC);
+    assert_int_equal(s.neliminations, 6);
+    for (unsigned c = 1; c < 8; c++)
+        if (c != 5)
+            assert_true(eliminates(&s, c, 2));
+    assert_int_equal(s.chain_length, 6);
+    teach_explain(&puzzle, &s, text, sizeof(text));
+    assert_non_null(strstr(text, "so none of [0,8], [4,4] and [8,0] is 1, "
+                                 "then [3,5] is 1"));
+}
+
 int test_teach(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -631,6 +805,10 @@ int test_teach(unsigned *ntests)
         cmocka_unit_test(an_x_chain_clears_the_cells_seeing_both_ends),
         cmocka_unit_test(an_xy_wing_clears_the_cell_seeing_both_pincers),
         cmocka_unit_test(an_xy_chain_clears_the_cells_seeing_both_ends),
+        cmocka_unit_test(an_aic_mixing_cells_and_units_clears_column_0),
+        cmocka_unit_test(a_grouped_aic_links_through_a_box_and_column),
+        cmocka_unit_test(an_aic_uses_the_digit_a_cage_must_hold),
+        cmocka_unit_test(an_aic_groups_the_places_a_cell_sees),
         cmocka_unit_test(a_swordfish_clears_its_three_columns),
         cmocka_unit_test(a_hidden_pair_clears_its_two_cells),
         cmocka_unit_test(

@@ -118,6 +118,13 @@ enum teach_technique {
      * two-candidate cells. */
     TEACH_X_CHAIN,
     TEACH_XY_CHAIN,
+    /* An alternating inference chain (sizes up to 12x12): candidates
+     * linked strongly (a cell's only two candidates, a unit's only two
+     * places for a digit it surely holds, a cage's included) and weakly
+     * (one cell, or peers with one digit), alternating; one of its two
+     * ends is true (cells[] and chain_digits[] in order, starting with a
+     * strong link; a node may be a group of cells, see chain_node). */
+    TEACH_AIC,
     /* The last resort: one candidate assumed, singles, locked candidates
      * (and cage sums) followed from it to a contradiction, so the
      * candidate is false; the net also drops, on the way, each candidate
@@ -158,6 +165,9 @@ struct teach_step {
     uint8_t contradiction_unit; /* 1: `contradiction` is a unit index */
     uint16_t combos[TEACH_MAX_COMBOS]; /* cage combination: digit sets */
     uint8_t chain_digits[TEACH_MAX_STEP_CELLS]; /* chains: each node's */
+    /* AIC: the node each of cells[] belongs to (a grouped node, one digit's
+     * places where two units overlap, has several cells) */
+    uint8_t chain_node[TEACH_MAX_STEP_CELLS];
     struct teach_move placements[1];
     struct teach_move eliminations[TEACH_MAX_ELIMINATIONS];
     uint8_t units[TEACH_MAX_STEP_UNITS];

@@ -39,29 +39,48 @@ static cJSON *digit_list(uint32_t mask)
 }
 
 /* "links": a chain's nodes in order, as the classic steps give them: an
- * X-chain alternates "strong" (a unit's only two places) and "weak" (two
- * peers), an XY-chain's nodes each lead to the next ("then": this cell is
- * the digit, so the next is its digit); "end" on the last node. Empty for
- * the other techniques. */
+ * X-chain and an AIC alternate "strong" (a unit's only two places) and
+ * "weak" (two peers), an XY-chain's nodes each lead to the next ("then":
+ * this cell is the digit, so the next is its digit); "end" on the last
+ * node. An AIC's grouped node (its cells share s->chain_node) is one
+ * entry whose "cell" is its first and "cells" all of them, as classic's.
+ * Empty for the other techniques. */
 static int add_links(cJSON *obj, const struct teach_puzzle *p,
                      const struct teach_step *s)
 {
     cJSON *list = cJSON_AddArrayToObject(obj, "links");
-    int xy = s->technique == TEACH_XY_CHAIN || s->technique == TEACH_XY_WING;
+    int xy = s->technique == TEACH_XY_CHAIN || s->technique == TEACH_XY_WING,
+        aic = s->technique == TEACH_AIC;
+    unsigned node = 0;
 
     if (list == NULL)
         return 0;
-    if (!xy && s->technique != TEACH_X_CHAIN)
+    if (!xy && !aic && s->technique != TEACH_X_CHAIN)
         return 1;
-    for (unsigned i = 0; i < s->ncells; i++) {
-        const char *link = i + 1 == s->ncells ? "end"
-                           : xy               ? "then"
-                           : i % 2 == 0       ? "strong"
-                                              : "weak";
-        cJSON *item =
+    for (unsigned i = 0, n; i < s->ncells; i += n, node++) {
+        const char *link;
+        cJSON *item, *group;
+        n = 1;
+        while (aic && i + n < s->ncells && s->chain_node[i + n] == node)
+            n++;
+        link = i + n == s->ncells ? "end"
+               : xy               ? "then"
+               : node % 2 == 0    ? "strong"
+                                  : "weak";
+        item =
             codec_add_cell_digit(list, s->cells[i], p->n, s->chain_digits[i]);
         if (item == NULL || !cJSON_AddStringToObject(item, "link", link))
             return 0;
+        if (n == 1)
+            continue;
+        if ((group = cJSON_AddArrayToObject(item, "cells")) == NULL)
+            return 0;
+        for (unsigned k = i; k < i + n; k++) {
+            cJSON *pair = codec_cell_pair(s->cells[k], p->n);
+            if (pair == NULL)
+                return 0;
+            cJSON_AddItemToArray(group, pair);
+        }
     }
     return 1;
 }

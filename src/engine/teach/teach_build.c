@@ -292,6 +292,7 @@ static const struct {
     [TEACH_HIDDEN_QUAD] = {"hidden_quad", 54},
     [TEACH_X_CHAIN] = {"x_chain", 65},
     [TEACH_XY_CHAIN] = {"xy_chain", 66},
+    [TEACH_AIC] = {"aic", 70},
     [TEACH_FORCING_CHAIN] = {"forcing_chain", 80},
     [TEACH_FORCING_NET] = {"forcing_net", 90},
 };

@@ -141,6 +141,52 @@ static void sum_rule(struct text *t, const struct teach_puzzle *p,
     text_put(t, ".");
 }
 
+/* AIC node `node` (its cells from *i on): "[3,0] is not 1", "[3,0] is 1";
+ * a group: "none of [3,0], [4,0] is 1", "one of [3,0], [4,0] is 1". */
+static void aic_node(struct text *t, const struct teach_puzzle *p,
+                     const struct teach_step *s, unsigned *i, unsigned node,
+                     int truth)
+{
+    unsigned from = *i, n = 0;
+
+    while (*i < s->ncells && s->chain_node[*i] == node)
+        (*i)++, n++;
+    if (n > 1)
+        text_put(t, truth ? "one of " : "none of ");
+    put_cells(t, p, s->cells + from, n);
+    text_put(t, "%s %u", truth || n > 1 ? " is" : " is not",
+             s->chain_digits[from]);
+}
+
+/* "If [a] is not 7, then [b] is 7, so [c] is not 7, then [c] is 2, ...":
+ * the nodes alternate false and true, from the first. */
+static void aic(struct text *t, const struct teach_puzzle *p,
+                const struct teach_step *s)
+{
+    unsigned i = 0, node = 0, last_from = 0;
+
+    text_put(t, "Chain of either-or links: ");
+    for (; i < s->ncells; node++) {
+        text_put(t, "%s", node == 0 ? "if " : node % 2 ? ", then " : ", so ");
+        last_from = i;
+        aic_node(t, p, s, &i, node, (int)(node % 2));
+    }
+    text_put(t,
+             " (\"then\": the cell's only other candidate, or the "
+             "digit's only other place or places in a unit%s; \"so\": the "
+             "same cell, or cells that see it). So ",
+             p->killer ? " or in a cage every fitting set of which holds it"
+                       : "");
+    i = 0;
+    aic_node(t, p, s, &i, 0, 1); /* the first node read as true */
+    text_put(t, " or ");
+    i = last_from;
+    aic_node(t, p, s, &i, node - 1, 1);
+    text_put(t, ", and what either rules out goes: ");
+    put_eliminations(t, p, s);
+    text_put(t, ".");
+}
+
 size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
                      char *buf, size_t size)
 {
@@ -266,6 +312,9 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
         text_put(&t, " holds it, so a cell that sees both cannot: ");
         put_eliminations(&t, p, s);
         text_put(&t, ".");
+        break;
+    case TEACH_AIC:
+        aic(&t, p, s);
         break;
     case TEACH_XY_WING:
     case TEACH_XY_CHAIN:

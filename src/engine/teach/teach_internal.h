@@ -146,6 +146,12 @@ enum teach_status teach_find_chain(const struct teach_puzzle *p,
                                    const struct teach_budget *b,
                                    struct teach_step *s);
 
+/* Alternating inference chains (teach_aic.c). */
+enum teach_status teach_find_aic(const struct teach_puzzle *p,
+                                 const struct teach_grid *g,
+                                 const struct teach_budget *b,
+                                 struct teach_step *s);
+
 /* The last resort (teach_walk.c): a candidate whose assumption leads, by
  * singles and cage sums, to a contradiction. */
 enum teach_status teach_find_forcing(const struct teach_puzzle *p,

@@ -160,7 +160,13 @@ enum teach_status teach_generate_variant(const struct cover_rules *r,
                                          struct teach_variant *out)
 {
     uint64_t t0 = clock_now_us(), end = max_us ? t0 + max_us : 0;
-    unsigned hi = level + 1 < LOGIC_NLEVELS
+    /* The dig's walk stops below the AIC (expert's dig walks what it did
+     * before the AIC came): its search is the costly part of a dig that
+     * walks the puzzle once per cell taken out (docs/logic.md), and a
+     * puzzle the cheaper techniques solve grades the same in full, the
+     * walk taking the same simplest steps. */
+    unsigned aic = teach_technique_rating(TEACH_AIC),
+             hi = level + 1 < LOGIC_NLEVELS
                       ? logic_level_max_rating((enum logic_level)level)
                       : 0;
     struct cover_grid full, puzzle;
@@ -168,6 +174,8 @@ enum teach_status teach_generate_variant(const struct cover_rules *r,
     struct rng rg;
     int have = 0;
 
+    if (hi >= aic)
+        hi = aic - 1;
     memset(out, 0, sizeof(*out));
     teach_from_cover(scratch, r);
     rng_seed(&rg, seed);

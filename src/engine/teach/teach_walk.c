@@ -314,6 +314,9 @@ enum teach_status teach_step(const struct teach_puzzle *p,
         case TEACH_XY_CHAIN:
             st = teach_find_chain(p, g, t == TEACH_XY_CHAIN, b, out);
             break;
+        case TEACH_AIC:
+            st = teach_find_aic(p, g, b, out);
+            break;
         case TEACH_FORCING_CHAIN:
             st = teach_find_forcing(p, g, b, out);
             break;
