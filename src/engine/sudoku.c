@@ -1198,26 +1198,47 @@ const char *sudoku_isa_name(enum sudoku_isa isa)
     }
 }
 
+#if SUDOKU_ISA_KERNELS && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+/* glibc's loader has read the CPU's features (and the OS's register state)
+ * before main: reading its table costs no cpuid, which in a virtual
+ * machine traps to the hypervisor (about 10 us each on the machine of
+ * docs/performance.md; libgcc's __builtin_cpu_init issues a dozen). The
+ * header's own CPU_FEATURE_ACTIVE shifts a signed 1 by up to 31. */
+#include <sys/platform/x86.h>
+#define ISA_GLIBC 1
+static int isa_active(unsigned index)
+{
+    const struct cpuid_feature *f = __x86_get_cpuid_feature_leaf(index / 128);
+    return (f->active_array[(index % 128) / 32] >> (index % 32)) & 1u;
+}
+#define ISA_HAS(name, gcc_name) isa_active(x86_cpu_##name)
+#elif SUDOKU_ISA_KERNELS
+#define ISA_GLIBC 0
+#define ISA_HAS(name, gcc_name) __builtin_cpu_supports(gcc_name)
+#endif
+
 int sudoku_isa_supported(enum sudoku_isa isa)
 {
 #if SUDOKU_ISA_KERNELS
     /* Every extension the Makefile enables for the file, since the
      * compiler may use any of them; the OS must save the registers
-     * (libgcc's and compiler-rt's checks read XCR0 for AVX and AVX-512). */
+     * (glibc's, libgcc's and compiler-rt's checks read XCR0 for AVX and
+     * AVX-512). */
+#if !ISA_GLIBC
     __builtin_cpu_init();
-    int avx2 =
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#endif
+    int avx2 = ISA_HAS(AVX2, "avx2") && ISA_HAS(BMI1, "bmi") &&
+               ISA_HAS(BMI2, "bmi2") && ISA_HAS(POPCNT, "popcnt");
     switch (isa) {
     case SUDOKU_ISA_SSE2:
         return 1;
     case SUDOKU_ISA_AVX2:
         return avx2;
     case SUDOKU_ISA_AVX512:
-        return avx2 && __builtin_cpu_supports("avx512f") &&
-               __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512vbmi");
+        return avx2 && ISA_HAS(AVX512F, "avx512f") &&
+               ISA_HAS(AVX512BW, "avx512bw") &&
+               ISA_HAS(AVX512VL, "avx512vl") &&
+               ISA_HAS(AVX512_VBMI, "avx512vbmi");
     }
     return 0;
 #else
