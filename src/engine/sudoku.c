@@ -1262,7 +1262,8 @@ enum sudoku_status SUDOKU_KERNEL(SUDOKU_KERNEL_ARGS)
 typedef enum sudoku_status sudoku_kernel_fn(SUDOKU_KERNEL_ARGS);
 
 /* The AVX kernels exist where sudoku_avx2.c and sudoku_avx512.c build
- * them: x86-64 with GCC or Clang (their __builtin_cpu_supports). */
+ * them: x86-64 with GCC or Clang (their -m flags and, without glibc's
+ * feature table, their __builtin_cpu_supports). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SUDOKU_ISA_KERNELS 1
 #else
