@@ -548,6 +548,51 @@ static struct sudoku_grid budget_puzzle(uint64_t *need)
     return g;
 }
 
+/* The root's givens are read sixteen cells a step on x86-64, cells 64-80
+ * apart from the rest: a broken rule or a value over 9 there leaves no
+ * solution too, on every path. Each board breaks exactly one rule of the
+ * example's solution, or holds one value that is not a digit. */
+static void broken_rules_in_the_last_rows_leave_no_solution(void **state)
+{
+    (void)state;
+    struct sudoku_grid sol = grid_of(example_solution), s;
+    /* cells: row 8 columns 0 and 8 (a row), rows 7 and 8 column 4 of box
+     * 7 (a box), row 0 and row 8 column 8 (a column across bands) */
+    static const unsigned pairs[][2] = {{72, 80}, {67, 76}, {8, 80}};
+
+    for (int isa = 0; isa < SUDOKU_ISA_COUNT; isa++) {
+        if (!sudoku_isa_supported((enum sudoku_isa)isa))
+            continue;
+        for (unsigned k = 0; k < 3; k++) {
+            struct sudoku_grid g;
+            unsigned count = 9;
+            memset(&g, 0, sizeof g);
+            g.cell[pairs[k][0]] = 5;
+            g.cell[pairs[k][1]] = 5;
+            assert_int_equal(sudoku_count_isa((enum sudoku_isa)isa, &g, 2, 0,
+                                              &s, &count, NULL),
+                             SUDOKU_OK);
+            assert_int_equal(count, 0);
+        }
+        for (unsigned cell = 63; cell < 81; cell++) {
+            struct sudoku_grid g = sol;
+            unsigned count = 9;
+            g.cell[cell] = cell == 80 ? 255 : 10;
+            assert_int_equal(sudoku_count_isa((enum sudoku_isa)isa, &g, 2, 0,
+                                              &s, &count, NULL),
+                             SUDOKU_OK);
+            assert_int_equal(count, 0);
+            /* the same cell blank: the one solution is found again */
+            g.cell[cell] = 0;
+            assert_int_equal(sudoku_count_isa((enum sudoku_isa)isa, &g, 2, 0,
+                                              &s, &count, NULL),
+                             SUDOKU_OK);
+            assert_int_equal(count, 1);
+            assert_memory_equal(&s, &sol, sizeof s);
+        }
+    }
+}
+
 static void budget_of_the_nodes_needed_is_enough(void **state)
 {
     (void)state;
@@ -902,6 +947,7 @@ int test_sudoku(unsigned *ntests)
         cmocka_unit_test(altered_boards_match_naive),
         cmocka_unit_test(full_board_is_its_own_solution_in_one_node),
         cmocka_unit_test(broken_rules_have_no_solution),
+        cmocka_unit_test(broken_rules_in_the_last_rows_leave_no_solution),
         cmocka_unit_test(budget_of_the_nodes_needed_is_enough),
         cmocka_unit_test(budget_one_node_short_is_refused),
         cmocka_unit_test(budget_stops_the_count_at_exactly_its_nodes),

@@ -66,6 +66,10 @@
 #include "grid.h"
 #include "sudoku_bits.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* The kernel (propagation and search, the sections below "Text and rules")
  * is built once per instruction set: sudoku_avx2.c and sudoku_avx512.c
  * include this file with SUDOKU_KERNEL naming their entry point, and the
@@ -634,12 +638,50 @@ struct search {
     int dense; /* the root state has 46 unsolved cells or fewer */
 };
 
+/* Eight bits of x (bits 0-7) as eight bytes of 0 or 1, bit j in byte j. */
+static inline uint64_t spread8(uint64_t x)
+{
+#ifdef __BMI2__
+    return _pdep_u64(x, 0x0101010101010101u);
+#else
+    /* x in every byte, byte j kept to bit j, then bit j moved to bit 0 of
+     * its byte by adding 0x7F (no carry leaves a byte) */
+    uint64_t b = ((x & 0xFFu) * 0x0101010101010101u) & 0x8040201008040201u;
+    return ((b + 0x7F7F7F7F7F7F7F7Fu) >> 7) & 0x0101010101010101u;
+#endif
+}
+
+/* The solved state s as a grid. Each cell is in one digit's set, so the
+ * four bits of its digit's number are the ORs of the sets with that bit
+ * (as in naked_singles); the grid's cells are the bands' bits in order
+ * (cell 27k + bit), so each bit plane is one 81-bit row-major number,
+ * turned into bytes eight cells a step (where a loop over the placed
+ * cells cost 700 instructions a solution). */
 static void bb_extract(const struct bb *s, struct sudoku_grid *g)
 {
-    for (unsigned d = 0; d < 9; d++)
-        for (unsigned k = 0; k < 3; k++)
-            for (uint32_t w = s->cand[d][k]; w; w &= w - 1)
-                g->cell[27 * k + ctz32(w)] = (uint8_t)(d + 1);
+    const vband *c = s->cand;
+    vband plane[4] = {c[1] | c[3] | c[5] | c[7], c[2] | c[3] | c[6] | c[7],
+                      c[4] | c[5] | c[6] | c[7], c[8]};
+    uint64_t lo[4], hi[4];
+
+    for (unsigned q = 0; q < 4; q++) {
+        vband w = plane[q];
+        lo[q] = w[0] | (uint64_t)w[1] << 27 | (uint64_t)w[2] << 54;
+        hi[q] = w[2] >> 10; /* cells 64-80 */
+    }
+#pragma GCC unroll 10
+    for (unsigned j = 0; j < 80; j += 8) {
+        uint64_t v = 0x0101010101010101u; /* digit d is d + 1 */
+#pragma GCC unroll 4
+        for (unsigned q = 0; q < 4; q++)
+            v += spread8(j < 64 ? lo[q] >> j : hi[q] >> (j - 64)) << q;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v); /* byte b of the grid: bits 8b-8b+7 */
+#endif
+        memcpy(g->cell + j, &v, 8);
+    }
+    g->cell[80] = (uint8_t)(1 + (hi[0] >> 16 & 1u) + (hi[1] >> 15 & 2u) +
+                            (hi[2] >> 14 & 4u) + (hi[3] >> 13 & 8u));
 }
 
 /* The cells where at least two digits can stand, and at least three. */
@@ -1115,37 +1157,87 @@ static void search(struct search *sr, struct bb *s, int locked)
     }
 }
 
+/* The cells of `p` that hold a value, row-major: bit i of *lo (cells
+ * 0-63) or bit i - 64 of *hi (64-80). Returns 0, or -1 when a cell holds
+ * a value over 9. Sixteen cells a step where there are SSE2 byte compares
+ * (every x86-64 path), else cell by cell. */
+static int given_cells(const struct sudoku_grid *p, uint64_t *lo,
+                       uint32_t *hi)
+{
+#ifdef __SSE2__
+    const __m128i zero = _mm_setzero_si128(), nine = _mm_set1_epi8(9);
+    unsigned blank[5], over = p->cell[80] > 9;
+
+#pragma GCC unroll 5
+    for (unsigned k = 0; k < 5; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p->cell + 16 * k));
+        blank[k] = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
+        /* 0xFFFF when no byte of v is over 9 */
+        over |= (unsigned)_mm_movemask_epi8(
+                    _mm_cmpeq_epi8(_mm_subs_epu8(v, nine), zero)) ^
+                0xFFFFu;
+    }
+    if (over)
+        return -1;
+    *lo = ~((uint64_t)blank[0] | (uint64_t)blank[1] << 16 |
+            (uint64_t)blank[2] << 32 | (uint64_t)blank[3] << 48);
+    *hi = (~blank[4] & 0xFFFFu) | (uint32_t)(p->cell[80] != 0) << 16;
+#else
+    *lo = 0, *hi = 0;
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
+        unsigned v = p->cell[i];
+        if (v > 9)
+            return -1;
+        if (v != 0 && i < 64)
+            *lo |= (uint64_t)1 << i;
+        else if (v != 0)
+            *hi |= 1u << (i - 64);
+    }
+#endif
+    return 0;
+}
+
+/* The root state of `puzzle`: each given clears its peers from its
+ * digit's set, then every given cell leaves the other digits' sets at
+ * once. Returns 0 when the givens break a rule (a digit a peer already
+ * holds, or a value over 9: no solution), else 1. Only the given cells
+ * are visited (where a loop over all 81 and a lane picked by the cell's
+ * band cost 1,600 instructions a puzzle of 25 givens). */
+static int bb_givens(struct bb *s, const struct sudoku_grid *puzzle)
+{
+    vband taken = {0, 0, 0, 0}, mine[9];
+    uint64_t lo;
+    uint32_t hi;
+
+    for (unsigned d = 0; d < 9; d++) {
+        s->cand[d] = (vband){BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
+        mine[d] = taken;
+    }
+    s->unsolved = (vband){BAND_ALL, BAND_ALL, BAND_ALL, 0};
+    if (given_cells(puzzle, &lo, &hi) != 0)
+        return 0;
+    for (unsigned h = 0; h < 2; h++) {
+        for (uint64_t x = h ? hi : lo; x; x &= x - 1) {
+            unsigned i = 64 * h + (unsigned)__builtin_ctzll(x);
+            unsigned d = puzzle->cell[i] - 1u;
+            if (!vany(s->cand[d] & cell_vec[i]))
+                return 0;
+            bb_place_only(s, d, i);
+            taken |= cell_vec[i];
+            mine[d] |= cell_vec[i];
+        }
+    }
+    for (unsigned d = 0; d < 9; d++)
+        s->cand[d] &= ~taken | mine[d];
+    return 1;
+}
+
 enum sudoku_status SUDOKU_KERNEL(SUDOKU_KERNEL_ARGS)
 {
     struct search sr = {limit ? limit : 1, 0, 0, max_nodes, 1, 0, solution, 0};
     struct bb s;
-    vband taken = {0, 0, 0, 0}, mine[9];
-    int alive = 1;
+    int alive = bb_givens(&s, puzzle);
 
-    for (unsigned d = 0; d < 9; d++) {
-        s.cand[d] = (vband){BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
-        mine[d] = taken;
-    }
-    s.unsolved = (vband){BAND_ALL, BAND_ALL, BAND_ALL, 0};
-    /* The givens: each clears its peers from its digit's set (a digit a
-     * peer already holds, or one outside 1-9, breaks a rule and leaves no
-     * solution); then every given cell is cleared from the other digits'
-     * sets at once. */
-    for (unsigned i = 0; i < SUDOKU_CELLS && alive; i++) {
-        unsigned v = puzzle->cell[i];
-        if (v == 0)
-            continue;
-        unsigned d = v - 1;
-        if (v > 9 || !((s.cand[d][i / 27] >> (i % 27)) & 1u)) {
-            alive = 0;
-            break;
-        }
-        bb_place_only(&s, d, i);
-        taken |= cell_vec[i];
-        mine[d] |= cell_vec[i];
-    }
-    for (unsigned d = 0; d < 9; d++)
-        s.cand[d] &= ~taken | mine[d];
     /* Puzzles given with 31 cells or more need few guesses, and locked
      * candidates cost them more than they save: singles only. */
     int locked = unsolved_cells(&s) > 50;
@@ -1170,7 +1262,8 @@ enum sudoku_status SUDOKU_KERNEL(SUDOKU_KERNEL_ARGS)
 typedef enum sudoku_status sudoku_kernel_fn(SUDOKU_KERNEL_ARGS);
 
 /* The AVX kernels exist where sudoku_avx2.c and sudoku_avx512.c build
- * them: x86-64 with GCC or Clang (their __builtin_cpu_supports). */
+ * them: x86-64 with GCC or Clang (their -m flags and, without glibc's
+ * feature table, their __builtin_cpu_supports). */
 #if defined(__x86_64__) && defined(__GNUC__)
 #define SUDOKU_ISA_KERNELS 1
 #else
@@ -1198,26 +1291,47 @@ const char *sudoku_isa_name(enum sudoku_isa isa)
     }
 }
 
+#if SUDOKU_ISA_KERNELS && defined(__GLIBC__) && __has_include(<sys/platform/x86.h>)
+/* glibc's loader has read the CPU's features (and the OS's register state)
+ * before main: reading its table costs no cpuid, which in a virtual
+ * machine traps to the hypervisor (about 10 us each on the machine of
+ * docs/performance.md; libgcc's __builtin_cpu_init issues a dozen). The
+ * header's own CPU_FEATURE_ACTIVE shifts a signed 1 by up to 31. */
+#include <sys/platform/x86.h>
+#define ISA_GLIBC 1
+static int isa_active(unsigned index)
+{
+    const struct cpuid_feature *f = __x86_get_cpuid_feature_leaf(index / 128);
+    return (f->active_array[(index % 128) / 32] >> (index % 32)) & 1u;
+}
+#define ISA_HAS(name, gcc_name) isa_active(x86_cpu_##name)
+#elif SUDOKU_ISA_KERNELS
+#define ISA_GLIBC 0
+#define ISA_HAS(name, gcc_name) __builtin_cpu_supports(gcc_name)
+#endif
+
 int sudoku_isa_supported(enum sudoku_isa isa)
 {
 #if SUDOKU_ISA_KERNELS
     /* Every extension the Makefile enables for the file, since the
      * compiler may use any of them; the OS must save the registers
-     * (libgcc's and compiler-rt's checks read XCR0 for AVX and AVX-512). */
+     * (glibc's, libgcc's and compiler-rt's checks read XCR0 for AVX and
+     * AVX-512). */
+#if !ISA_GLIBC
     __builtin_cpu_init();
-    int avx2 =
-        __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
-        __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#endif
+    int avx2 = ISA_HAS(AVX2, "avx2") && ISA_HAS(BMI1, "bmi") &&
+               ISA_HAS(BMI2, "bmi2") && ISA_HAS(POPCNT, "popcnt");
     switch (isa) {
     case SUDOKU_ISA_SSE2:
         return 1;
     case SUDOKU_ISA_AVX2:
         return avx2;
     case SUDOKU_ISA_AVX512:
-        return avx2 && __builtin_cpu_supports("avx512f") &&
-               __builtin_cpu_supports("avx512bw") &&
-               __builtin_cpu_supports("avx512vl") &&
-               __builtin_cpu_supports("avx512vbmi");
+        return avx2 && ISA_HAS(AVX512F, "avx512f") &&
+               ISA_HAS(AVX512BW, "avx512bw") &&
+               ISA_HAS(AVX512VL, "avx512vl") &&
+               ISA_HAS(AVX512_VBMI, "avx512vbmi");
     }
     return 0;
 #else
