@@ -130,11 +130,12 @@ struct se_chain_mem {
     struct links *links;
     struct adv_cache *adv;
     struct reach *reach;
-    /* The top-level multiple/dynamic producers' runs from (cell, v, on),
-     * [on][cell * 9 + v - 1]: an on-run is shared by the cell's own
-     * binary chaining and its region chainings; the next level resumes
-     * both kinds (run_from). */
-    struct run *cache[2][NCV];
+    /* The multiple/dynamic producers' runs from (cell, v, on) at each
+     * depth, [depth][on][cell * 9 + v - 1]: an on-run is shared by the
+     * cell's own binary chaining and its region chainings; at the top
+     * the off-runs are kept too, and the next level resumes both kinds
+     * (run_from). */
+    struct run *cache[MAX_DEPTH][2][NCV];
     uint32_t call;
     /* The last top-level caching call: a dynamic multiple one (valid),
      * its level, grid and stamp. */
@@ -1018,14 +1019,15 @@ static struct run *run_from(struct chainer *ch, int cell, int v, int on)
     int cv = cv_of(cell, v), resume = 0;
     struct run *r;
 
-    if (ch->cache) {
-        r = m->cache[on][cv];
+    if (ch->cache && (on || m->depth == 0)) {
+        struct run **slot = &m->cache[m->depth][on][cv];
+        r = *slot;
         if (!r) {
             r = calloc(1, sizeof *r);
             if (!r)
                 return NULL;
             memset(r->at, 0xff, sizeof r->at);
-            m->cache[on][cv] = r;
+            *slot = r;
         }
         if (r->stamp == ch->stamp)
             return r;
@@ -1880,13 +1882,13 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     if (ctx->chain->depth == 0)
         adv_step(ctx->chain, g, level > 0);
     struct se_chain_mem *m = ctx->chain;
-    ch->cache = m->depth == 0 && (multiple || dynamic);
+    ch->cache = multiple || dynamic;
     if (ch->cache && ++m->call == 0)
         m->call = 1;
     ch->stamp = m->call;
     /* run_from(): levels 1, 2, 3 and 5 resume the runs of the level
      * below, asked last on the same grid. */
-    ch->resume = ch->cache && multiple && dynamic && !nishio &&
+    ch->resume = m->depth == 0 && multiple && dynamic && !nishio &&
                  m->last_valid && level == m->last_level + 1 &&
                  (level <= 3 || level == 5) &&
                  !memcmp(m->last_grid, g->cand, sizeof m->last_grid);
@@ -1903,7 +1905,7 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
         multiple_chains(ch);
     else
         loops(ch);
-    if (ch->cache) {
+    if (m->depth == 0 && ch->cache) {
         m->last_valid = multiple && dynamic && !nishio && !ctx->timed_out;
         m->last_level = level;
         m->last_stamp = ch->stamp;
@@ -1985,34 +1987,30 @@ int se_chain_init(struct se_ctx *ctx)
     return 0;
 }
 
+static void run_free(struct run *r)
+{
+    if (!r)
+        return;
+    free(r->nodes);
+    free(r->pool);
+    free(r->q[0]);
+    free(r->q[1]);
+    free(r);
+}
+
 void se_chain_free(struct se_ctx *ctx)
 {
     struct se_chain_mem *m = ctx->chain;
 
     if (!m)
         return;
-    for (int d = 0; d < MAX_DEPTH; d++)
-        for (int i = 0; i < RUNS_PER_DEPTH; i++) {
-            struct run *r = m->runs[d][i];
-            if (!r)
-                continue;
-            free(r->nodes);
-            free(r->pool);
-            free(r->q[0]);
-            free(r->q[1]);
-            free(r);
-        }
-    for (int on = 0; on < 2; on++)
-        for (int i = 0; i < NCV; i++) {
-            struct run *r = m->cache[on][i];
-            if (!r)
-                continue;
-            free(r->nodes);
-            free(r->pool);
-            free(r->q[0]);
-            free(r->q[1]);
-            free(r);
-        }
+    for (int d = 0; d < MAX_DEPTH; d++) {
+        for (int i = 0; i < RUNS_PER_DEPTH; i++)
+            run_free(m->runs[d][i]);
+        for (int on = 0; on < 2; on++)
+            for (int i = 0; i < NCV; i++)
+                run_free(m->cache[d][on][i]);
+    }
     free(m->stack);
     free(m->order);
     free(m->nrec);
