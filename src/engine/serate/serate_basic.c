@@ -109,19 +109,6 @@ int se_naked_single(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
 /* Intersections (Locking)                                              */
 /* ------------------------------------------------------------------ */
 
-static int crosses(int r1, int r2)
-{
-    int t1 = r1 / 9, t2 = r2 / 9, i1 = r1 % 9, i2 = r2 % 9;
-
-    if (t1 == t2)
-        return i1 == i2;
-    if (t1 == SE_BLOCK)
-        return t2 == SE_ROW ? i2 / 3 == i1 / 3 : i2 / 3 == i1 % 3;
-    if (t2 == SE_BLOCK)
-        return t1 == SE_ROW ? i1 / 3 == i2 / 3 : i1 / 3 == i2 % 3;
-    return 1;
-}
-
 static int in_region(const struct se_ctx *ctx, int cell, int r)
 {
     return ctx->t.creg[cell][r / 9] == r;
@@ -171,7 +158,7 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
     for (int i1 = 0; i1 < 9; i1++)
         for (int i2 = 0; i2 < 9; i2++) {
             int r1 = t1 * 9 + i1, r2 = t2 * 9 + i2;
-            if (!crosses(r1, r2))
+            if (!ctx->t.inter[r1][r2]) /* the two do not cross */
                 continue;
             for (int v = 1; v <= 9; v++) {
                 if (skip >> v & 1)
@@ -194,7 +181,7 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
                 }
                 for (int i3 = 0; i3 < 9; i3++) {
                     int r3 = t1 * 9 + i3;
-                    if (i3 == i1 || !crosses(r3, r2))
+                    if (i3 == i1 || !ctx->t.inter[r3][r2])
                         continue;
                     int pos3 = se_region_positions(ctx, g, r3, v);
                     if (se_popcount((unsigned)pos3) <= 1)
@@ -400,24 +387,21 @@ static int fish_pass(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
         if (memo_hit(&ctx->fish[degree - 2][pass][v], key[v]))
             skip |= 1u << v;
     }
+    /* usable[v]: the base regions where v has two places or more. */
+    unsigned usable[10] = {0};
+    for (int v = 1; v <= 9; v++)
+        for (int k = 0; k < 9; k++)
+            if (se_popcount(g->pos[t1 * 9 + k][v]) > 1)
+                usable[v] |= 1u << k;
     for (unsigned m = (1u << degree) - 1; m < 512; m = se_perm_next(m))
         for (int v = 1; v <= 9; v++) {
-            if ((skip >> v & 1) || occ[v] + degree * 2 > 9)
+            if ((skip >> v & 1) || occ[v] + degree * 2 > 9 ||
+                (m & ~usable[v]))
                 continue;
             unsigned common = 0;
-            int ok = 1;
-            for (int k = 0; k < 9; k++) {
-                if (!(m >> k & 1))
-                    continue;
-                unsigned pos =
-                    (unsigned)se_region_positions(ctx, g, t1 * 9 + k, v);
-                if (se_popcount(pos) <= 1) {
-                    ok = 0;
-                    break;
-                }
-                common |= pos;
-            }
-            if (!ok || se_popcount(common) != degree)
+            for (unsigned b = m; b; b &= b - 1)
+                common |= g->pos[t1 * 9 + __builtin_ctz(b)][v];
+            if (se_popcount(common) != degree)
                 continue;
             se_hint_init(&h, fish_diff[degree], fish_names[degree]);
             for (int j = 0; j < 9; j++) {
