@@ -135,7 +135,7 @@ struct se_chain_mem {
      * cell's own binary chaining and its region chainings; at the top
      * the off-runs are kept too, and the next level resumes both kinds
      * (run_from). */
-    struct run *cache[MAX_DEPTH][2][NCV];
+    struct run *(*cache[MAX_DEPTH])[NCV]; /* allocated when first used */
     uint32_t call;
     /* The last top-level caching call: a dynamic multiple one (valid),
      * its level, grid and stamp. */
@@ -1020,6 +1020,9 @@ static struct run *run_from(struct chainer *ch, int cell, int v, int on)
     struct run *r;
 
     if (ch->cache && (on || m->depth == 0)) {
+        if (!m->cache[m->depth] &&
+            !(m->cache[m->depth] = calloc(2, sizeof *m->cache[m->depth])))
+            return NULL;
         struct run **slot = &m->cache[m->depth][on][cv];
         r = *slot;
         if (!r) {
@@ -2007,9 +2010,10 @@ void se_chain_free(struct se_ctx *ctx)
     for (int d = 0; d < MAX_DEPTH; d++) {
         for (int i = 0; i < RUNS_PER_DEPTH; i++)
             run_free(m->runs[d][i]);
-        for (int on = 0; on < 2; on++)
+        for (int on = 0; on < 2 && m->cache[d]; on++)
             for (int i = 0; i < NCV; i++)
                 run_free(m->cache[d][on][i]);
+        free(m->cache[d]);
     }
     free(m->stack);
     free(m->order);
