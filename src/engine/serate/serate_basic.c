@@ -38,8 +38,8 @@ static void memo_put(struct se_scan_memo *m, const uint16_t key[9])
     memcpy(m->key[m->n < 2 ? m->n++ : 1], key, sizeof m->key[0]);
 }
 
-static void region_key(const struct se_ctx *ctx, const struct se_grid *g,
-                       int r, uint16_t key[9])
+static void region_key(const struct se_ctx *ctx, const struct se_grid *g, int r,
+                       uint16_t key[9])
 {
     for (int k = 0; k < 9; k++) {
         int c = ctx->t.rcell[r][k];
@@ -395,8 +395,7 @@ static int fish_pass(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                 usable[v] |= 1u << k;
     for (unsigned m = (1u << degree) - 1; m < 512; m = se_perm_next(m))
         for (int v = 1; v <= 9; v++) {
-            if ((skip >> v & 1) || occ[v] + degree * 2 > 9 ||
-                (m & ~usable[v]))
+            if ((skip >> v & 1) || occ[v] + degree * 2 > 9 || (m & ~usable[v]))
                 continue;
             unsigned common = 0;
             for (unsigned b = m; b; b &= b - 1)

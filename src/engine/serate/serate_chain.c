@@ -473,11 +473,11 @@ struct chainer {
      * it and puts it back, so every run starts from (and reads as it
      * was) this grid. */
     struct se_grid orig;
-    struct reach *R;       /* loops(): which searches can find anything */
-    int cache;             /* keep the runs (top level) */
-    int resume;            /* runs of call resume_stamp may be resumed */
+    struct reach *R; /* loops(): which searches can find anything */
+    int cache;       /* keep the runs (top level) */
+    int resume;      /* runs of call resume_stamp may be resumed */
     uint32_t resume_stamp;
-    int seq;               /* static searches: SE order of the current one */
+    int seq; /* static searches: SE order of the current one */
     uint32_t stamp;
     double base;
     struct se_hint best;
@@ -706,8 +706,7 @@ static void advanced(struct chainer *ch, struct run *r);
 /* Returns 1 on a contradiction, with the two nodes in abs[0] (on) and
  * abs[1] (off); 0 at the fixed point. The grid is restored. With resume,
  * r is a run a lower level left at its last fixed point (run_from). */
-static int do_chaining(struct chainer *ch, struct run *r, int *abs,
-                       int resume)
+static int do_chaining(struct chainer *ch, struct run *r, int *abs, int resume)
 {
     struct se_ctx *ctx = ch->ctx;
     struct se_grid *g = ch->g;

@@ -83,12 +83,12 @@ struct se_scan_memo {
 
 struct se_ctx {
     struct se_tables t;
-    struct se_aligned_memo aligned[2]; /* degree 2, 3 */
+    struct se_aligned_memo aligned[2];    /* degree 2, 3 */
     struct se_scan_memo hidden[2][3][27]; /* [direct][degree - 2][r] */
     struct se_scan_memo naked[3][27];     /* [degree - 2][r] */
-    struct se_scan_memo fish[3][2][10];              /* [degree - 2][pass][v] */
-    struct se_scan_memo locking[4][10];              /* [pass][v], not direct */
-    uint64_t deadline_ns;              /* 0: none */
+    struct se_scan_memo fish[3][2][10];   /* [degree - 2][pass][v] */
+    struct se_scan_memo locking[4][10];   /* [pass][v], not direct */
+    uint64_t deadline_ns;                 /* 0: none */
     int timed_out;
     long checks;
     struct se_chain_mem *chain; /* serate_chain.c's work area */
