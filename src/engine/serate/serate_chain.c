@@ -474,7 +474,7 @@ struct chainer {
      * was) this grid. */
     struct se_grid orig;
     struct reach *R; /* loops(): which searches can find anything */
-    int cache;       /* keep the runs (top level) */
+    int cache;       /* keep the runs for the call (run_from) */
     int resume;      /* runs of call resume_stamp may be resumed */
     uint32_t resume_stamp;
     int seq; /* static searches: SE order of the current one */
@@ -1003,7 +1003,8 @@ static void advanced(struct chainer *ch, struct run *r)
 /* ------------------------------------------------------------------ */
 
 /* doChaining from (cell, v, on) on the producer's grid: deterministic, so
- * a top-level producer computes it once for binary() and regions().
+ * a multiple or dynamic producer computes each on-run once for binary()
+ * and regions() (and, at the top, each off-run once for the next level).
  *
  * Resuming: the nested rules of level L are a prefix of those of L + 1
  * (L = 0, 1, 2, 4; see advanced()), so on the same grid a level-L+1 run
