@@ -9,6 +9,53 @@
 #define BIT(v) ((uint16_t)(1u << (v)))
 
 /* ------------------------------------------------------------------ */
+/* Empty scans (struct se_scan_memo)                                    */
+/* ------------------------------------------------------------------ */
+
+/* Whether a hidden or naked set of a region gives a hint depends only on
+ * the region's cells; a fish or an intersection of digit v only on v's
+ * positions (and, for fish, v's placed count). A scan skips a region or
+ * digit whose key it last saw give nothing, so the hints, their order
+ * and every rating stay as without the memo. */
+static int memo_hit(struct se_scan_memo *m, const uint16_t key[9])
+{
+    for (int i = 0; i < m->n; i++)
+        if (!memcmp(m->key[i], key, sizeof m->key[i])) {
+            if (i) { /* found again: keep it first */
+                uint16_t t[9];
+                memcpy(t, m->key[0], sizeof t);
+                memcpy(m->key[0], m->key[1], sizeof t);
+                memcpy(m->key[1], t, sizeof t);
+            }
+            return 1;
+        }
+    return 0;
+}
+
+/* A new key replaces the second, so the one met most stays. */
+static void memo_put(struct se_scan_memo *m, const uint16_t key[9])
+{
+    memcpy(m->key[m->n < 2 ? m->n++ : 1], key, sizeof m->key[0]);
+}
+
+static void region_key(const struct se_ctx *ctx, const struct se_grid *g, int r,
+                       uint16_t key[9])
+{
+    for (int k = 0; k < 9; k++) {
+        int c = ctx->t.rcell[r][k];
+        key[k] = (uint16_t)(g->cand[c] | (g->val[c] != 0));
+    }
+}
+
+static void digit_key(const struct se_grid *g, int v, int placed,
+                      uint16_t key[9])
+{
+    for (int y = 0; y < 9; y++)
+        key[y] = g->pos[9 + y][v];
+    key[0] |= (uint16_t)(placed << 10);
+}
+
+/* ------------------------------------------------------------------ */
 /* Singles                                                              */
 /* ------------------------------------------------------------------ */
 
@@ -62,19 +109,6 @@ int se_naked_single(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc)
 /* Intersections (Locking)                                              */
 /* ------------------------------------------------------------------ */
 
-static int crosses(int r1, int r2)
-{
-    int t1 = r1 / 9, t2 = r2 / 9, i1 = r1 % 9, i2 = r2 % 9;
-
-    if (t1 == t2)
-        return i1 == i2;
-    if (t1 == SE_BLOCK)
-        return t2 == SE_ROW ? i2 / 3 == i1 / 3 : i2 / 3 == i1 % 3;
-    if (t2 == SE_BLOCK)
-        return t1 == SE_ROW ? i1 / 3 == i2 / 3 : i1 / 3 == i2 % 3;
-    return 1;
-}
-
 static int in_region(const struct se_ctx *ctx, int cell, int r)
 {
     return ctx->t.creg[cell][r / 9] == r;
@@ -108,16 +142,27 @@ static int has_rem(const struct se_hint *h)
 }
 
 static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
-                        struct se_acc *acc, int direct, int t1, int t2)
+                        struct se_acc *acc, int direct, int t1, int t2,
+                        int pass)
 {
     struct se_hint h;
+    uint16_t key[10][9];
+    unsigned skip = 0, added = 0;
 
+    if (!direct)
+        for (int v = 1; v <= 9; v++) {
+            digit_key(g, v, 0, key[v]);
+            if (memo_hit(&ctx->locking[pass][v], key[v]))
+                skip |= 1u << v;
+        }
     for (int i1 = 0; i1 < 9; i1++)
         for (int i2 = 0; i2 < 9; i2++) {
             int r1 = t1 * 9 + i1, r2 = t2 * 9 + i2;
-            if (!crosses(r1, r2))
+            if (!ctx->t.inter[r1][r2]) /* the two do not cross */
                 continue;
             for (int v = 1; v <= 9; v++) {
+                if (skip >> v & 1)
+                    continue;
                 int pos = se_region_positions(ctx, g, r1, v);
                 if (se_popcount((unsigned)pos) <= 1)
                     continue;
@@ -129,13 +174,14 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
                     se_hint_init(&h, t1 == SE_BLOCK ? 2.6 : 2.8,
                                  t1 == SE_BLOCK ? "Pointing" : "Claiming");
                     locking_hint(ctx, g, &h, r1, r2, v, acc);
+                    added |= 1u << v;
                     if (acc->add(acc, &h))
                         return 1;
                     continue;
                 }
                 for (int i3 = 0; i3 < 9; i3++) {
                     int r3 = t1 * 9 + i3;
-                    if (i3 == i1 || !crosses(r3, r2))
+                    if (i3 == i1 || !ctx->t.inter[r3][r2])
                         continue;
                     int pos3 = se_region_positions(ctx, g, r3, v);
                     if (se_popcount((unsigned)pos3) <= 1)
@@ -155,16 +201,20 @@ static int locking_pair(struct se_ctx *ctx, struct se_grid *g,
                 }
             }
         }
+    if (!direct)
+        for (int v = 1; v <= 9; v++)
+            if (!((skip | added) >> v & 1))
+                memo_put(&ctx->locking[pass][v], key[v]);
     return 0;
 }
 
 int se_locking(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                int direct)
 {
-    return locking_pair(ctx, g, acc, direct, SE_BLOCK, SE_COL) ||
-           locking_pair(ctx, g, acc, direct, SE_BLOCK, SE_ROW) ||
-           locking_pair(ctx, g, acc, direct, SE_COL, SE_BLOCK) ||
-           locking_pair(ctx, g, acc, direct, SE_ROW, SE_BLOCK);
+    return locking_pair(ctx, g, acc, direct, SE_BLOCK, SE_COL, 0) ||
+           locking_pair(ctx, g, acc, direct, SE_BLOCK, SE_ROW, 1) ||
+           locking_pair(ctx, g, acc, direct, SE_COL, SE_BLOCK, 2) ||
+           locking_pair(ctx, g, acc, direct, SE_ROW, SE_BLOCK, 3);
 }
 
 /* ------------------------------------------------------------------ */
@@ -183,29 +233,30 @@ int se_hidden_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
 
     for (int t = 0; t < 3; t++)
         for (int i = 0; i < 9; i++) {
-            int r = set_types[t] * 9 + i;
+            int r = set_types[t] * 9 + i, added = 0;
             int empty = se_region_empty(ctx, g, r);
             if (!(empty > degree * 2 || (direct && empty > degree)))
                 continue;
+            uint16_t key[9];
+            region_key(ctx, g, r, key);
+            struct se_scan_memo *memo = &ctx->hidden[!!direct][degree - 2][r];
+            if (memo_hit(memo, key))
+                continue;
+            /* A digit in one place or none spoils every set it is in. */
+            unsigned usable = 0;
+            for (int v0 = 0; v0 < 9; v0++)
+                if (se_popcount((unsigned)g->pos[r][v0 + 1]) > 1)
+                    usable |= 1u << v0;
             for (unsigned m = (1u << degree) - 1; m < 512;
                  m = se_perm_next(m)) {
-                unsigned common = 0;
-                int ok = 1;
-                uint16_t vset = 0;
-                for (int v0 = 0; v0 < 9; v0++) {
-                    if (!(m >> v0 & 1))
-                        continue;
-                    unsigned pos =
-                        (unsigned)se_region_positions(ctx, g, r, v0 + 1);
-                    if (se_popcount(pos) <= 1) {
-                        ok = 0;
-                        break;
-                    }
-                    common |= pos;
-                    vset |= BIT(v0 + 1);
-                }
-                if (!ok || se_popcount(common) != degree)
+                if (m & ~usable)
                     continue;
+                unsigned common = 0;
+                for (unsigned b = m; b; b &= b - 1)
+                    common |= g->pos[r][__builtin_ctz(b) + 1];
+                if (se_popcount(common) != degree)
+                    continue;
+                uint16_t vset = (uint16_t)(m << 1);
                 char name[72];
                 strcpy(name, direct ? "Direct Hidden " : "Hidden ");
                 strcat(name, set_names[degree]);
@@ -234,7 +285,10 @@ int se_hidden_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                         }
                     }
                     memset(h.rem, 0, sizeof h.rem); /* direct: only places */
-                    if (found && acc->add(acc, &h))
+                    if (!found)
+                        continue;
+                    added = 1;
+                    if (acc->add(acc, &h))
                         return 1;
                     continue;
                 }
@@ -245,9 +299,14 @@ int se_hidden_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                             h.rp[c] = acc->source->cand[c] & vset;
                     }
                 }
-                if (has_rem(&h) && acc->add(acc, &h))
+                if (!has_rem(&h))
+                    continue;
+                added = 1;
+                if (acc->add(acc, &h))
                     return 1;
             }
+            if (!added)
+                memo_put(memo, key);
         }
     return 0;
 }
@@ -261,24 +320,26 @@ int se_naked_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
 
     for (int t = 0; t < 3; t++)
         for (int i = 0; i < 9; i++) {
-            int r = set_types[t] * 9 + i;
+            int r = set_types[t] * 9 + i, added = 0;
             if (se_region_empty(ctx, g, r) < degree * 2)
                 continue;
+            uint16_t key[9];
+            region_key(ctx, g, r, key);
+            if (memo_hit(&ctx->naked[degree - 2][r], key))
+                continue;
+            /* A cell with one candidate or none spoils every set. */
+            unsigned usable = 0;
+            for (int k = 0; k < 9; k++)
+                if (se_popcount(g->cand[ctx->t.rcell[r][k]]) > 1)
+                    usable |= 1u << k;
             for (unsigned m = (1u << degree) - 1; m < 512;
                  m = se_perm_next(m)) {
+                if (m & ~usable)
+                    continue;
                 unsigned common = 0;
-                int ok = 1;
-                for (int k = 0; k < 9; k++) {
-                    if (!(m >> k & 1))
-                        continue;
-                    unsigned c = g->cand[ctx->t.rcell[r][k]];
-                    if (se_popcount(c) <= 1) {
-                        ok = 0;
-                        break;
-                    }
-                    common |= c;
-                }
-                if (!ok || se_popcount(common) != degree)
+                for (unsigned b = m; b; b &= b - 1)
+                    common |= g->cand[ctx->t.rcell[r][__builtin_ctz(b)]];
+                if (se_popcount(common) != degree)
                     continue;
                 char name[72];
                 strcpy(name, "Naked ");
@@ -291,9 +352,14 @@ int se_naked_set(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                     else if (acc->want_rp)
                         h.rp[c] = acc->source->cand[c] & (uint16_t)~common;
                 }
-                if (has_rem(&h) && acc->add(acc, &h))
+                if (!has_rem(&h))
+                    continue;
+                added = 1;
+                if (acc->add(acc, &h))
                     return 1;
             }
+            if (!added)
+                memo_put(&ctx->naked[degree - 2][r], key);
         }
     return 0;
 }
@@ -307,31 +373,34 @@ static const char *const fish_names[5] = {"", "", "X-Wing", "Swordfish",
                                           "Jellyfish"};
 
 static int fish_pass(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
-                     int degree, int t1, int t2)
+                     int degree, int t1, int t2, int pass)
 {
     struct se_hint h;
     int occ[10] = {0};
+    uint16_t key[10][9];
+    unsigned skip = 0, added = 0;
 
     for (int c = 0; c < 81; c++)
         occ[g->val[c]]++;
+    for (int v = 1; v <= 9; v++) {
+        digit_key(g, v, occ[v], key[v]);
+        if (memo_hit(&ctx->fish[degree - 2][pass][v], key[v]))
+            skip |= 1u << v;
+    }
+    /* usable[v]: the base regions where v has two places or more. */
+    unsigned usable[10] = {0};
+    for (int v = 1; v <= 9; v++)
+        for (int k = 0; k < 9; k++)
+            if (se_popcount(g->pos[t1 * 9 + k][v]) > 1)
+                usable[v] |= 1u << k;
     for (unsigned m = (1u << degree) - 1; m < 512; m = se_perm_next(m))
         for (int v = 1; v <= 9; v++) {
-            if (occ[v] + degree * 2 > 9)
+            if ((skip >> v & 1) || occ[v] + degree * 2 > 9 || (m & ~usable[v]))
                 continue;
             unsigned common = 0;
-            int ok = 1;
-            for (int k = 0; k < 9; k++) {
-                if (!(m >> k & 1))
-                    continue;
-                unsigned pos =
-                    (unsigned)se_region_positions(ctx, g, t1 * 9 + k, v);
-                if (se_popcount(pos) <= 1) {
-                    ok = 0;
-                    break;
-                }
-                common |= pos;
-            }
-            if (!ok || se_popcount(common) != degree)
+            for (unsigned b = m; b; b &= b - 1)
+                common |= g->pos[t1 * 9 + __builtin_ctz(b)][v];
+            if (se_popcount(common) != degree)
                 continue;
             se_hint_init(&h, fish_diff[degree], fish_names[degree]);
             for (int j = 0; j < 9; j++) {
@@ -356,17 +425,23 @@ static int fish_pass(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
                             h.rp[c] |= BIT(v);
                     }
                 }
-            if (has_rem(&h) && acc->add(acc, &h))
+            if (!has_rem(&h))
+                continue;
+            added |= 1u << v;
+            if (acc->add(acc, &h))
                 return 1;
         }
+    for (int v = 1; v <= 9; v++)
+        if (!((skip | added) >> v & 1))
+            memo_put(&ctx->fish[degree - 2][pass][v], key[v]);
     return 0;
 }
 
 int se_fish(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
             int degree)
 {
-    return fish_pass(ctx, g, acc, degree, SE_COL, SE_ROW) ||
-           fish_pass(ctx, g, acc, degree, SE_ROW, SE_COL);
+    return fish_pass(ctx, g, acc, degree, SE_COL, SE_ROW, 0) ||
+           fish_pass(ctx, g, acc, degree, SE_ROW, SE_COL, 1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -48,10 +48,10 @@ struct run {
     int nl[2];
     int32_t *q[2]; /* pending queues, FIFO */
     int qh[2], qt[2], qcap;
-    struct se_grid save;
     int oom;
-    int absurd, abs[2]; /* a cached on-run's do_chaining result */
+    int absurd, abs[2]; /* a cached run's do_chaining result */
     uint32_t stamp;     /* the producer call that cached it */
+    int clean;          /* it ended at a fixed point (see run_from) */
 };
 
 /* What a nested chain contributes to the chains that use it. */
@@ -130,10 +130,18 @@ struct se_chain_mem {
     struct links *links;
     struct adv_cache *adv;
     struct reach *reach;
-    /* The top-level multiple/dynamic producers' runs from (cell, v, on),
-     * shared by the cell's own binary chaining and its region chainings. */
-    struct run *cache[NCV];
+    /* The multiple/dynamic producers' runs from (cell, v, on) at each
+     * depth, [depth][on][cell * 9 + v - 1]: an on-run is shared by the
+     * cell's own binary chaining and its region chainings; at the top
+     * the off-runs are kept too, and the next level resumes both kinds
+     * (run_from). */
+    struct run *(*cache[MAX_DEPTH])[NCV]; /* allocated when first used */
     uint32_t call;
+    /* The last top-level caching call: a dynamic multiple one (valid),
+     * its level, grid and stamp. */
+    int last_valid, last_level;
+    uint32_t last_stamp;
+    uint16_t last_grid[81];
     struct run *runs[MAX_DEPTH][RUNS_PER_DEPTH];
     int used[MAX_DEPTH];
     int depth;
@@ -461,9 +469,15 @@ struct chainer {
     struct se_acc *acc;
     int multiple, dynamic, nishio, level;
     const struct links *L; /* static producers only */
-    struct reach *R;       /* loops(): which searches can find anything */
-    int cache;             /* keep the on-runs (top level) */
-    int seq;               /* static searches: SE order of the current one */
+    /* Dynamic producers: the grid as the call found it. Each run changes
+     * it and puts it back, so every run starts from (and reads as it
+     * was) this grid. */
+    struct se_grid orig;
+    struct reach *R; /* loops(): which searches can find anything */
+    int cache;       /* keep the runs for the call (run_from) */
+    int resume;      /* runs of call resume_stamp may be resumed */
+    uint32_t resume_stamp;
+    int seq; /* static searches: SE order of the current one */
     uint32_t stamp;
     double base;
     struct se_hint best;
@@ -690,8 +704,9 @@ static void chain_name(struct chainer *ch, struct se_hint *h, const char *what)
 static void advanced(struct chainer *ch, struct run *r);
 
 /* Returns 1 on a contradiction, with the two nodes in abs[0] (on) and
- * abs[1] (off); 0 at the fixed point. The grid is restored. */
-static int do_chaining(struct chainer *ch, struct run *r, int *abs)
+ * abs[1] (off); 0 at the fixed point. The grid is restored. With resume,
+ * r is a run a lower level left at its last fixed point (run_from). */
+static int do_chaining(struct chainer *ch, struct run *r, int *abs, int resume)
 {
     struct se_ctx *ctx = ch->ctx;
     struct se_grid *g = ch->g;
@@ -699,12 +714,18 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
     struct imp imp[32];
     int ons[8];
 
-    /* Only dynamic chains change the grid (and read it as it was). */
-    if (ch->dynamic)
-        r->save = *g;
-    for (int on = 0; on < 2; on++)
-        for (int k = 0; k < r->nl[on]; k++)
-            push(r, on, r->at[on][r->list[on][k]]);
+    if (resume) {
+        /* Back to that fixed point: every "off" of the run was removed. */
+        for (int k = 0; k < r->nl[0]; k++) {
+            int cv = r->list[0][k];
+            se_remove(ctx, g, cv / 9, BIT(cv % 9 + 1));
+        }
+        advanced(ch, r);
+    } else {
+        for (int on = 0; on < 2; on++)
+            for (int k = 0; k < r->nl[on]; k++)
+                push(r, on, r->at[on][r->list[on][k]]);
+    }
     while (r->qh[0] < r->qt[0] || r->qh[1] < r->qt[1]) {
         if (r->oom || se_time_up(ctx))
             break;
@@ -732,7 +753,7 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
         } else {
             int p = r->q[0][r->qh[0]++];
             int n = off_to_on(ctx, r, g, p, ylinks, 1,
-                              ch->dynamic ? &r->save : NULL, ons, ch->L, -1);
+                              ch->dynamic ? &ch->orig : NULL, ons, ch->L, -1);
             if (ch->dynamic) {
                 int cv = r->nodes[p].pid >> 1;
                 se_remove(ctx, g, cv / 9, BIT(cv % 9 + 1));
@@ -756,7 +777,7 @@ static int do_chaining(struct chainer *ch, struct run *r, int *abs)
     }
 done:
     if (ch->dynamic)
-        *g = r->save;
+        *g = ch->orig;
     return result;
 }
 
@@ -903,7 +924,7 @@ static void advanced(struct chainer *ch, struct run *r)
     int level = ch->level;
 
     aa.acc.add = adv_add;
-    aa.acc.source = &r->save;
+    aa.acc.source = &ch->orig;
     aa.acc.want_rp = 1;
     aa.acc.data = NULL;
     aa.r = r;
@@ -982,36 +1003,55 @@ static void advanced(struct chainer *ch, struct run *r)
 /* ------------------------------------------------------------------ */
 
 /* doChaining from (cell, v, on) on the producer's grid: deterministic, so
- * a top-level producer computes it once for binary() and regions(). */
-static struct run *on_run_get(struct chainer *ch, int cell, int v)
+ * a multiple or dynamic producer computes each on-run once for binary()
+ * and regions() (and, at the top, each off-run once for the next level).
+ *
+ * Resuming: the nested rules of level L are a prefix of those of L + 1
+ * (L = 0, 1, 2, 4; see advanced()), so on the same grid a level-L+1 run
+ * is the level-L run up to the fixed point where L's rules found nothing
+ * (where that run stopped), then L + 1's rules there and what follows.
+ * Level L + 1 is asked only when level L gave no hint, so none of its
+ * runs ended in a contradiction; each one that ended cleanly is taken up
+ * from its fixed point instead of being run again. */
+static struct run *run_from(struct chainer *ch, int cell, int v, int on)
 {
     struct se_chain_mem *m = ch->ctx->chain;
-    int cv = cv_of(cell, v);
+    int cv = cv_of(cell, v), resume = 0;
     struct run *r;
 
-    if (ch->cache) {
-        r = m->cache[cv];
+    if (ch->cache && (on || m->depth == 0)) {
+        if (!m->cache[m->depth] &&
+            !(m->cache[m->depth] = calloc(2, sizeof *m->cache[m->depth])))
+            return NULL;
+        struct run **slot = &m->cache[m->depth][on][cv];
+        r = *slot;
         if (!r) {
             r = calloc(1, sizeof *r);
             if (!r)
                 return NULL;
             memset(r->at, 0xff, sizeof r->at);
-            m->cache[cv] = r;
+            *slot = r;
         }
         if (r->stamp == ch->stamp)
             return r;
-        run_reset(r);
+        resume = ch->resume && r->stamp == ch->resume_stamp && r->clean;
+        if (!resume)
+            run_reset(r);
         r->stamp = ch->stamp;
+        r->clean = 0;
     } else {
         r = run_get(ch->ctx);
         if (!r)
             return NULL;
     }
-    int root = new_node(r, cv * 2 + 1, C_NONE, NULL, 0);
-    if (root < 0)
-        return NULL;
-    store(r, root);
-    r->absurd = do_chaining(ch, r, r->abs);
+    if (!resume) {
+        int root = new_node(r, cv * 2 + on, C_NONE, NULL, 0);
+        if (root < 0)
+            return NULL;
+        store(r, root);
+    }
+    r->absurd = do_chaining(ch, r, r->abs, resume);
+    r->clean = !r->absurd && !r->oom && !ch->ctx->timed_out;
     return r;
 }
 
@@ -1021,11 +1061,10 @@ static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
     int card = se_popcount(ch->g->cand[cell]);
     int do_double = card >= 3 && !ch->nishio && ch->dynamic;
     int do_contra = ch->dynamic || ch->nishio;
-    int cv = cv_of(cell, v), abs[2];
+    int abs[2];
     struct se_hint h;
     struct target t[2];
 
-    int root;
     if (on_run->absurd && do_contra) {
         abs[0] = on_run->abs[0];
         abs[1] = on_run->abs[1];
@@ -1043,13 +1082,11 @@ static void binary(struct chainer *ch, int cell, int v, struct run *on_run)
         return;
     struct se_chain_mem *m = ch->ctx->chain;
     int mark = m->used[m->depth];
-    struct run *off_run = run_get(ch->ctx);
-    if (!off_run)
-        return;
-    root = new_node(off_run, cv * 2, C_NONE, NULL, 0);
-    if (root >= 0) {
-        store(off_run, root);
-        if (do_chaining(ch, off_run, abs) && do_contra) {
+    struct run *off_run = run_from(ch, cell, v, 0);
+    if (off_run) {
+        abs[0] = off_run->abs[0];
+        abs[1] = off_run->abs[1];
+        if (off_run->absurd && do_contra) {
             se_hint_init(&h, 0, "");
             chain_name(ch, &h,
                        ch->nishio ? "Forcing" : "Contradiction Forcing");
@@ -1156,7 +1193,7 @@ static void regions(struct chainer *ch, int cell, int v, struct run *on_run)
                 runs[n++] = on_run;
                 continue;
             }
-            struct run *r = on_run_get(ch, other, v);
+            struct run *r = run_from(ch, other, v, 1);
             if (!r)
                 break;
             runs[n++] = r;
@@ -1185,7 +1222,7 @@ static void multiple_chains(struct chainer *ch)
         for (int v = 1; v <= 9; v++) {
             if (!(g->cand[cell] & BIT(v)))
                 continue;
-            struct run *r = on_run_get(ch, cell, v);
+            struct run *r = run_from(ch, cell, v, 1);
             if (!r)
                 break;
             runs[n++] = r;
@@ -1843,12 +1880,22 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
     ch->nishio = nishio;
     ch->level = level;
     ch->base = rule_base(multiple, dynamic, nishio, level);
+    if (dynamic)
+        ch->orig = *g;
     if (ctx->chain->depth == 0)
         adv_step(ctx->chain, g, level > 0);
-    ch->cache = ctx->chain->depth == 0 && (multiple || dynamic);
-    if (ch->cache && ++ctx->chain->call == 0)
-        ctx->chain->call = 1;
-    ch->stamp = ctx->chain->call;
+    struct se_chain_mem *m = ctx->chain;
+    ch->cache = multiple || dynamic;
+    if (ch->cache && ++m->call == 0)
+        m->call = 1;
+    ch->stamp = m->call;
+    /* run_from(): levels 1, 2, 3 and 5 resume the runs of the level
+     * below, asked last on the same grid. */
+    ch->resume = m->depth == 0 && multiple && dynamic && !nishio &&
+                 m->last_valid && level == m->last_level + 1 &&
+                 (level <= 3 || level == 5) &&
+                 !memcmp(m->last_grid, g->cand, sizeof m->last_grid);
+    ch->resume_stamp = m->last_stamp;
     if (!dynamic) {
         if (!ctx->chain->links)
             ctx->chain->links = malloc(sizeof *ctx->chain->links);
@@ -1861,6 +1908,12 @@ int se_chaining(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc,
         multiple_chains(ch);
     else
         loops(ch);
+    if (m->depth == 0 && ch->cache) {
+        m->last_valid = multiple && dynamic && !nishio && !ctx->timed_out;
+        m->last_level = level;
+        m->last_stamp = ch->stamp;
+        memcpy(m->last_grid, g->cand, sizeof m->last_grid);
+    }
     if (ctx->timed_out) {
         free(ch->list);
         free(ch);
@@ -1937,31 +1990,31 @@ int se_chain_init(struct se_ctx *ctx)
     return 0;
 }
 
+static void run_free(struct run *r)
+{
+    if (!r)
+        return;
+    free(r->nodes);
+    free(r->pool);
+    free(r->q[0]);
+    free(r->q[1]);
+    free(r);
+}
+
 void se_chain_free(struct se_ctx *ctx)
 {
     struct se_chain_mem *m = ctx->chain;
 
     if (!m)
         return;
-    for (int d = 0; d < MAX_DEPTH; d++)
-        for (int i = 0; i < RUNS_PER_DEPTH; i++) {
-            struct run *r = m->runs[d][i];
-            if (!r)
-                continue;
-            free(r->nodes);
-            free(r->pool);
-            free(r->q[0]);
-            free(r->q[1]);
-            free(r);
-        }
-    for (int i = 0; i < NCV; i++)
-        if (m->cache[i]) {
-            free(m->cache[i]->nodes);
-            free(m->cache[i]->pool);
-            free(m->cache[i]->q[0]);
-            free(m->cache[i]->q[1]);
-            free(m->cache[i]);
-        }
+    for (int d = 0; d < MAX_DEPTH; d++) {
+        for (int i = 0; i < RUNS_PER_DEPTH; i++)
+            run_free(m->runs[d][i]);
+        for (int on = 0; on < 2 && m->cache[d]; on++)
+            for (int i = 0; i < NCV; i++)
+                run_free(m->cache[d][on][i]);
+        free(m->cache[d]);
+    }
     free(m->stack);
     free(m->order);
     free(m->nrec);

@@ -70,10 +70,25 @@ struct se_aligned_memo {
     uint16_t cand[81];
 };
 
+/* Where a local scan found no hint, for serate_basic.c: a region's nine
+ * cells (cand, bit 0 set when placed) or a digit's nine row positions
+ * (bits 10+ of the first: the digit's placed count). Two such keys, the
+ * one found last first; a scan skips what it meets again. Nested chains
+ * ask the same rules at many grids that differ from the step's in a few
+ * regions and digits only. */
+struct se_scan_memo {
+    uint8_t n;
+    uint16_t key[2][9];
+};
+
 struct se_ctx {
     struct se_tables t;
-    struct se_aligned_memo aligned[2]; /* degree 2, 3 */
-    uint64_t deadline_ns;              /* 0: none */
+    struct se_aligned_memo aligned[2];    /* degree 2, 3 */
+    struct se_scan_memo hidden[2][3][27]; /* [direct][degree - 2][r] */
+    struct se_scan_memo naked[3][27];     /* [degree - 2][r] */
+    struct se_scan_memo fish[3][2][10];   /* [degree - 2][pass][v] */
+    struct se_scan_memo locking[4][10];   /* [pass][v], not direct */
+    uint64_t deadline_ns;                 /* 0: none */
     int timed_out;
     long checks;
     struct se_chain_mem *chain; /* serate_chain.c's work area */
