@@ -1161,8 +1161,7 @@ static void search(struct search *sr, struct bb *s, int locked)
  * 0-63) or bit i - 64 of *hi (64-80). Returns 0, or -1 when a cell holds
  * a value over 9. Sixteen cells a step where there are SSE2 byte compares
  * (every x86-64 path), else cell by cell. */
-static int given_cells(const struct sudoku_grid *p, uint64_t *lo,
-                       uint32_t *hi)
+static int given_cells(const struct sudoku_grid *p, uint64_t *lo, uint32_t *hi)
 {
 #ifdef __SSE2__
     const __m128i zero = _mm_setzero_si128(), nine = _mm_set1_epi8(9);
@@ -1329,8 +1328,7 @@ int sudoku_isa_supported(enum sudoku_isa isa)
         return avx2;
     case SUDOKU_ISA_AVX512:
         return avx2 && ISA_HAS(AVX512F, "avx512f") &&
-               ISA_HAS(AVX512BW, "avx512bw") &&
-               ISA_HAS(AVX512VL, "avx512vl") &&
+               ISA_HAS(AVX512BW, "avx512bw") && ISA_HAS(AVX512VL, "avx512vl") &&
                ISA_HAS(AVX512_VBMI, "avx512vbmi");
     }
     return 0;
