@@ -786,6 +786,106 @@ static void an_aic_groups_the_places_a_cell_sees(void **state)
                                  "then [3,5] is 1"));
 }
 
+/* Walks a killer puzzle of tests/data to its first innies_outies step of
+ * one innie and one outie: *s, with *g the grid before it. */
+static void walk_to_innie_outie(const struct kt_puzzle *kp,
+                                struct teach_grid *g, struct teach_step *s)
+{
+    teach_from_killer(&puzzle, &kp->cages);
+    assert_int_equal(teach_init(&puzzle, g, kp->puzzle.cell), TEACH_OK);
+    for (;;) {
+        assert_int_equal(teach_step(&puzzle, g, NULL, s), TEACH_OK);
+        if (s->technique == TEACH_INNIES_OUTIES && s->ncells == 2 &&
+            s->ninnies == 1)
+            return;
+        teach_apply(&puzzle, g, s);
+    }
+}
+
+/* Killer puzzle 43 of tests/data (0-based), walked to its first
+ * innies_outies step with two cells. Column 0 sums to 45; the cages wholly
+ * inside it (summed here from the cage list) make 28; cage 0 (sum 10:
+ * [0,0], [1,0] in the column, [0,1] sticking out) counted whole leaves
+ * [6,0], in no cage inside: [6,0] - [0,1] = 45 - 28 - 10 = 7. With [6,0]
+ * in {6,7,8,9} and [0,1] in {1,2,3,5,6,7}, only [0,1] = 1 or 2 with
+ * [6,0] = 8 or 9 fit: [6,0] loses 6 and 7, [0,1] loses 3, 5, 6 and 7. */
+static void an_innie_less_an_outie_is_a_constant(void **state)
+{
+    enum { COUNT = 44 };
+    static struct kt_puzzle set[COUNT];
+    const struct killer_cages *k = &set[43].cages;
+    struct teach_grid g;
+    struct teach_step s;
+    unsigned inside = 0;
+    char text[512];
+
+    (void)state;
+    assert_int_equal(kt_load_set(set, COUNT), COUNT);
+    for (unsigned i = 0; i < k->ncages; i++) {
+        unsigned in_col0 = 0;
+        for (unsigned j = 0; j < k->cage[i].ncells; j++)
+            in_col0 += k->col[k->cage[i].first + j] == 0;
+        if (in_col0 == k->cage[i].ncells)
+            inside += k->cage[i].sum;
+    }
+    assert_int_equal(inside, 28);
+    walk_to_innie_outie(&set[43], &g, &s);
+    assert_int_equal(g.cand[6 * 9 + 0], 0x1e0u); /* 6-9 */
+    assert_int_equal(g.cand[0 * 9 + 1], 0x77u);  /* 1-3, 5-7 */
+    assert_int_equal(s.ninnies, 1);
+    assert_int_equal(s.cells[0], 6 * 9 + 0);
+    assert_int_equal(s.cells[1], 0 * 9 + 1);
+    assert_int_equal(s.net, 7);
+    assert_int_equal(s.neliminations, 6);
+    assert_true(eliminates(&s, 6 * 9 + 0, 6));
+    assert_true(eliminates(&s, 6 * 9 + 0, 7));
+    for (unsigned d = 3; d <= 7; d++)
+        if (d != 4)
+            assert_true(eliminates(&s, 0 * 9 + 1, d));
+    teach_explain(&puzzle, &s, text, sizeof(text));
+    assert_string_equal(text,
+                        "The cells of column 0 sum to 45; the cages inside "
+                        "it sum to 28 and cage 0 (sum 10), sticking out, "
+                        "adds 10; so its other cells less the cells sticking "
+                        "out make 7: [6,0] - [0,1] = 7, so [6,0] loses 6 and "
+                        "7; [0,1] loses 3, 5, 6 and 7.");
+}
+
+/* Killer puzzle 55 of tests/data, at its first step of one innie and one
+ * outie: box 8 and cage 21 (sum 32, [5,8] sticking out) give
+ * [8,6] - [5,8] = 4; with [8,6] in {4,5,7,9} and [5,8] in {2,3,4,5,7}
+ * only 7 - 3 and 9 - 5 fit. [8,6] is also the part inside box 8 of cage
+ * 25 (sum 17), split: its other cells [7,5] {3,4,5,6,7}, [8,5] {1,4,5,7}
+ * and [8,4] {1,2,4,7} add 10 (1+4+5, 2+3+5) or 8 (1+2+5, 1+3+4). In those
+ * sets [7,5] can only be 3, 4 or 5 ({1,3,6} does not fit their marks),
+ * [8,5] 1, 4 or 5, [8,4] 1, 2 or 4: they lose 6 and 7, 7, and 7. */
+static void a_split_cage_keeps_what_its_other_part_can_add(void **state)
+{
+    enum { COUNT = 56 };
+    static struct kt_puzzle set[COUNT];
+    struct teach_grid g;
+    struct teach_step s;
+    static const struct {
+        unsigned cell, digit;
+    } lost[] = {{8 * 9 + 6, 4}, {8 * 9 + 6, 5}, {5 * 9 + 8, 2},
+                {5 * 9 + 8, 4}, {5 * 9 + 8, 7}, {7 * 9 + 5, 6},
+                {7 * 9 + 5, 7}, {8 * 9 + 5, 7}, {8 * 9 + 4, 7}};
+
+    (void)state;
+    assert_int_equal(kt_load_set(set, COUNT), COUNT);
+    walk_to_innie_outie(&set[55], &g, &s);
+    assert_int_equal(g.cand[8 * 9 + 6], 0x158u); /* 4, 5, 7, 9 */
+    assert_int_equal(g.cand[5 * 9 + 8], 0x5eu);  /* 2-5, 7 */
+    assert_int_equal(g.cand[7 * 9 + 5], 0x7cu);  /* 3-7 */
+    assert_int_equal(g.cand[8 * 9 + 5], 0x59u);  /* 1, 4, 5, 7 */
+    assert_int_equal(g.cand[8 * 9 + 4], 0x4bu);  /* 1, 2, 4, 7 */
+    assert_int_equal(s.cells[0], 8 * 9 + 6);
+    assert_int_equal(s.cells[1], 5 * 9 + 8);
+    assert_int_equal(s.net, 4);
+    for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
+        assert_true(eliminates(&s, lost[i].cell, lost[i].digit));
+}
+
 int test_teach(unsigned *ntests)
 {
     const struct CMUnitTest tests[] = {
@@ -813,6 +913,8 @@ int test_teach(unsigned *ntests)
         cmocka_unit_test(a_hidden_pair_clears_its_two_cells),
         cmocka_unit_test(
             a_digit_every_cage_set_holds_leaves_the_cells_seeing_it),
+        cmocka_unit_test(an_innie_less_an_outie_is_a_constant),
+        cmocka_unit_test(a_split_cage_keeps_what_its_other_part_can_add),
     };
     *ntests = TESTS_COUNT(tests);
     return cmocka_run_group_tests_name("teach", tests, NULL, NULL);

@@ -112,6 +112,13 @@ enum teach_technique {
     TEACH_NAKED_QUAD,
     TEACH_JELLYFISH,
     TEACH_HIDDEN_QUAD,
+    /* The 45 rule over any one or two rows, columns or boxes, each cage
+     * sticking out counted by its cells inside (innies) or outside
+     * (outies): innies - outies is a constant (cells[]: the ninnies innies, then the
+     * outies; units[]: the region's, then the cages counted by their
+     * outies; `known`: the cages inside; `net`: what the blank innies
+     * less the blank outies make, `net_placed` the placed ones). */
+    TEACH_INNIES_OUTIES,
     /* Chains over the peer graph (the chain in cells[] and chain_digits[],
      * in order): X-chains of one digit (strong links: a full unit's only
      * two places for it; weak links: peers), and XY-chains of
@@ -163,6 +170,8 @@ struct teach_step {
     uint16_t chain_length;      /* forcing chain: placements followed */
     uint16_t contradiction;     /* forcing chain: the cell or unit that broke */
     uint8_t contradiction_unit; /* 1: `contradiction` is a unit index */
+    uint8_t ninnies;            /* innies_outies: cells[] that are innies */
+    int16_t net, net_placed;    /* innies_outies: see the technique */
     uint16_t combos[TEACH_MAX_COMBOS]; /* cage combination: digit sets */
     uint8_t chain_digits[TEACH_MAX_STEP_CELLS]; /* chains: each node's */
     /* AIC: the node each of cells[] belongs to (a grouped node, one digit's

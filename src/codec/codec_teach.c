@@ -122,6 +122,10 @@ static int add_step(cJSON *obj, const struct teach_puzzle *p,
     cJSON_AddItemToObject(obj, "digits", digits);
     if ((cage_step || sum_step) && !cJSON_AddNumberToObject(obj, "sum", s->sum))
         return 0;
+    if (s->technique == TEACH_INNIES_OUTIES &&
+        (!cJSON_AddNumberToObject(obj, "sum", s->net) ||
+         !cJSON_AddNumberToObject(obj, "innies", s->ninnies)))
+        return 0;
     if (cage_step) {
         cJSON *combos = cJSON_AddArrayToObject(obj, "combinations");
         if (combos == NULL)

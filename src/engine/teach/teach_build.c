@@ -290,6 +290,7 @@ static const struct {
     [TEACH_NAKED_QUAD] = {"naked_quad", 50},
     [TEACH_JELLYFISH] = {"jellyfish", 52},
     [TEACH_HIDDEN_QUAD] = {"hidden_quad", 54},
+    [TEACH_INNIES_OUTIES] = {"innies_outies", 56},
     [TEACH_X_CHAIN] = {"x_chain", 65},
     [TEACH_XY_CHAIN] = {"xy_chain", 66},
     [TEACH_AIC] = {"aic", 70},

@@ -110,6 +110,67 @@ static void combos(struct text *t, const struct teach_step *s)
     }
 }
 
+/* cells[from..to) joined by `op`: "[0,1] + [2,3]". */
+static void put_terms(struct text *t, const struct teach_puzzle *p,
+                      const struct teach_step *s, unsigned from, unsigned to,
+                      const char *op)
+{
+    for (unsigned i = from; i < to; i++) {
+        text_put(t, "%s", i == from ? "" : op);
+        put_cell(t, p, s->cells[i]);
+    }
+}
+
+/* Innies and outies together: "The cells of box 4 sum to 45; the cages
+ * inside it sum to 31 and cage 12 (sum 13), sticking out, adds 13; so its
+ * other cells less the cells sticking out make 1: [4,3] - [3,6] = 1, so
+ * ...". */
+static void mixed_rule(struct text *t, const struct teach_puzzle *p,
+                       const struct teach_step *s)
+{
+    unsigned nu = 0, nout;
+    int outsum = 0;
+
+    while (nu < s->nunits && p->unit[s->units[nu]].kind != TEACH_CAGE)
+        nu++;
+    nout = s->nunits - nu;
+    for (unsigned i = nu; i < s->nunits; i++)
+        outsum += p->unit[s->units[i]].sum;
+    text_put(t, "The cells of ");
+    put_units(t, p, s, 0, nu);
+    text_put(t, " sum to %u; ", s->total);
+    if (s->known) /* a cage's sum is at least 1 */
+        text_put(t, "the cages inside %s sum to %u", nu > 1 ? "them" : "it",
+                 s->known);
+    else
+        text_put(t, "no cage lies inside %s", nu > 1 ? "them" : "it");
+    if (nout) {
+        text_put(t, "%s", s->known ? " and " : "; ");
+        put_units(t, p, s, nu, s->nunits);
+        text_put(t, ", sticking out, %s %d", nout > 1 ? "add" : "adds", outsum);
+    }
+    text_put(t, "; so %s other cells%s make %d", nu > 1 ? "their" : "its",
+             nout ? " less the cells sticking out" : "",
+             (int)s->total - (int)s->known - outsum);
+    if (s->net_placed)
+        text_put(t, ", %d without the placed ones", s->net);
+    text_put(t, ": ");
+    if (s->ninnies == 0) {
+        put_terms(t, p, s, 0, s->ncells, " + ");
+        text_put(t, " = %d", -s->net);
+    } else {
+        put_terms(t, p, s, 0, s->ninnies, " + ");
+        if (s->ninnies < s->ncells) {
+            text_put(t, " - ");
+            put_terms(t, p, s, s->ninnies, s->ncells, " - ");
+        }
+        text_put(t, " = %d", s->net);
+    }
+    text_put(t, ", so ");
+    put_eliminations(t, p, s);
+    text_put(t, ".");
+}
+
 static void sum_rule(struct text *t, const struct teach_puzzle *p,
                      const struct teach_step *s)
 {
@@ -228,6 +289,9 @@ size_t teach_explain(const struct teach_puzzle *p, const struct teach_step *s,
     case TEACH_INNIES:
     case TEACH_OUTIES:
         sum_rule(&t, p, s);
+        break;
+    case TEACH_INNIES_OUTIES:
+        mixed_rule(&t, p, s);
         break;
     case TEACH_LOCKED_CANDIDATES:
         text_put(&t, "In ");

@@ -114,6 +114,11 @@ enum teach_status teach_find_cage_combination(const struct teach_puzzle *p,
 enum teach_status teach_find_innies_outies(const struct teach_puzzle *p,
                                            const struct teach_grid *g,
                                            int outies, struct teach_step *s);
+/* The 45 rule with innies and outies together, over 1-4 rows, columns or
+ * boxes. */
+enum teach_status teach_find_innies_outies_mixed(const struct teach_puzzle *p,
+                                                 const struct teach_grid *g,
+                                                 struct teach_step *s);
 enum teach_status teach_find_cage_locked(const struct teach_puzzle *p,
                                          const struct teach_grid *g,
                                          struct teach_step *s);

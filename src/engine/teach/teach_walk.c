@@ -274,6 +274,9 @@ enum teach_status teach_step(const struct teach_puzzle *p,
         case TEACH_OUTIES:
             st = teach_find_innies_outies(p, g, t == TEACH_OUTIES, out);
             break;
+        case TEACH_INNIES_OUTIES:
+            st = teach_find_innies_outies_mixed(p, g, out);
+            break;
         case TEACH_LOCKED_CANDIDATES:
             st = teach_find_locked(p, g, out);
             break;
