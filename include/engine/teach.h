@@ -114,8 +114,8 @@ enum teach_technique {
     TEACH_HIDDEN_QUAD,
     /* The 45 rule over any one or two rows, columns or boxes, each cage
      * sticking out counted by its cells inside (innies) or outside
-     * (outies): innies - outies is a constant (cells[]: the ninnies innies, then the
-     * outies; units[]: the region's, then the cages counted by their
+     * (outies): innies - outies is a constant (cells[]: the ninnies innies,
+     * then the outies; units[]: the region's, then the cages counted by their
      * outies; `known`: the cages inside; `net`: what the blank innies
      * less the blank outies make, `net_placed` the placed ones). */
     TEACH_INNIES_OUTIES,

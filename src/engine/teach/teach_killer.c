@@ -185,7 +185,7 @@ enum teach_status teach_find_cage_locked(const struct teach_puzzle *p,
  * The 45 rule
  * ------------------------------------------------------------------------ */
 
-#define MAX_SUM_CELLS 4 /* innies or outies looked at, at most */
+#define MAX_SUM_CELLS 4   /* innies or outies looked at, at most */
 #define MAX_MIXED_CELLS 5 /* innies and outies together, at most */
 /* Innies and outies together of more cells than this are searched only
  * when the sum's range alone rules out a candidate: searching them all
@@ -247,7 +247,7 @@ struct sum_search {
     uint32_t cage_placed[MAX_MIXED_CELLS];
     const struct teach_cage_info *cage_info[MAX_MIXED_CELLS];
     uint8_t searched[SUDOKU_CELLS];
-    int full; /* nothing left to eliminate: the search stopped */
+    int full;      /* nothing left to eliminate: the search stopped */
     unsigned wide; /* more cells than this: searched only when the sum's
                       range alone cuts something */
     int lo[MAX_MIXED_CELLS + 1], hi[MAX_MIXED_CELLS + 1]; /* cells i.. */
@@ -304,10 +304,9 @@ static int cages_fit(struct sum_search *ss)
     for (unsigned i = 0; i < ss->ncages; i++) {
         const struct teach_unit *u = &ss->p->unit[ss->cage_unit[i]];
         for (unsigned k = 0; k < u->ncells; k++)
-            ss->rest[u->cell[k]] |=
-                ss->cage_info[i]->ncombos > TEACH_MAX_COMBOS
-                    ? ss->g->cand[u->cell[k]]
-                    : rest[i][k];
+            ss->rest[u->cell[k]] |= ss->cage_info[i]->ncombos > TEACH_MAX_COMBOS
+                                        ? ss->g->cand[u->cell[k]]
+                                        : rest[i][k];
     }
     return 1;
 }
@@ -648,8 +647,8 @@ static int mixed_region_of(const struct teach_puzzle *p,
 /* The step of the choice `outs` (bit i: part[i] counted by its outies). */
 static enum teach_status mixed_step(const struct teach_puzzle *p,
                                     const struct teach_grid *g,
-                                    const struct mixed_region *r,
-                                    uint32_t outs, struct teach_step *s)
+                                    const struct mixed_region *r, uint32_t outs,
+                                    struct teach_step *s)
 {
     uint16_t cells[MAX_MIXED_CELLS];
     int8_t sign[MAX_MIXED_CELLS];
@@ -714,8 +713,8 @@ static enum teach_status mixed_step(const struct teach_puzzle *p,
             first = ss.cage[j] != ss.cage[k];
         if (ss.cage[k] == NO_CAGE || !first)
             continue;
-        if ((ss.cage_info[ss.ncages] = cage_cached(p, g, r->cache, ss.cage[k])) ==
-            NULL)
+        if ((ss.cage_info[ss.ncages] =
+                 cage_cached(p, g, r->cache, ss.cage[k])) == NULL)
             return TEACH_CONTRADICTION;
         ss.cage_placed[ss.ncages] = teach_placed_in(&p->unit[ss.cage[k]], g);
         ss.cage_unit[ss.ncages++] = ss.cage[k];
@@ -757,10 +756,9 @@ static enum teach_status mixed_step(const struct teach_puzzle *p,
  * cells (with `have` so far). */
 static enum teach_status mixed_choices(const struct teach_puzzle *p,
                                        const struct teach_grid *g,
-                                       const struct mixed_region *r,
-                                       unsigned i, uint32_t outs,
-                                       unsigned have, unsigned want,
-                                       struct teach_step *s)
+                                       const struct mixed_region *r, unsigned i,
+                                       uint32_t outs, unsigned have,
+                                       unsigned want, struct teach_step *s)
 {
     enum teach_status st;
 
