@@ -194,11 +194,11 @@ row() {
     ocpu=$(cut -d' ' -f4 "$ours" | median); ncpu=$(cut -d' ' -f4 "$nginx" | median)
     omach=$(cut -d' ' -f6 "$ours" | median); nmach=$(cut -d' ' -f6 "$nginx" | median)
     oerr=$(awk '{ s += $5 } END { print s }' "$ours"); nerr=$(awk '{ s += $5 } END { print s }' "$nginx")
-    awk -v n="$name" -v or="$o_rps" -v nr="$n_rps" -v o50="$o50" -v n50="$n50" \
+    awk -v n="$name" -v orps="$o_rps" -v nr="$n_rps" -v o50="$o50" -v n50="$n50" \
         -v o99="$o99" -v n99="$n99" -v oc="$ocpu" -v nc="$ncpu" -v om="$omach" -v nm="$nmach" \
         -v oe="$oerr" -v ne="$nerr" 'BEGIN {
         printf "%-24s %7.0f %7.0f x%-5.2f %5d/%-6d %5d/%-6d x%-5.2f %6.2f %6.2f x%-5.2f %6.2f %6.2f x%-5.2f %d/%d\n",
-            n, or, nr, or / nr, o50, o99, n50, n99, (n99 > 0 ? o99 / n99 : 0), oc, nc,
+            n, orps, nr, orps / nr, o50, o99, n50, n99, (n99 > 0 ? o99 / n99 : 0), oc, nc,
             (nc > 0 ? oc / nc : 0), om, nm, (nm > 0 ? om / nm : 0), oe, ne
     }'
 }
