@@ -291,6 +291,12 @@ static size_t utf8_len(const unsigned char *p)
     return n;
 }
 
+/* Printable ASCII that JSON text takes as it is (not '"' or '\\'). */
+static int plain(unsigned char c)
+{
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 size_t log_escape(const char *s, char *out, size_t cap)
 {
     size_t n = 0;
@@ -299,10 +305,10 @@ size_t log_escape(const char *s, char *out, size_t cap)
         char esc[8];
         size_t k, used = 1;
 
-        if (*p >= 0x20 && *p < 0x7f && *p != '"' && *p != '\\') {
+        if (plain(*p)) {
             /* a run of plain ASCII goes as it is, in one copy */
             const unsigned char *q = p + 1;
-            while (*q >= 0x20 && *q < 0x7f && *q != '"' && *q != '\\')
+            while (plain(*q))
                 q++;
             k = (size_t)(q - p);
             if (n + k >= cap)
