@@ -372,26 +372,38 @@ static void empty_board_counts_up_to_any_limit(void **state)
     assert_int_equal(count, 1);
 }
 
-/* The plain count, for cross-checks: fills the first blank with every digit
- * its row, column and box allow, depth first, up to `limit` solutions. */
+/* The digits row, column and box leave cell i, as bits 1..9. */
+static unsigned naive_allowed(const uint8_t *cell, unsigned i)
+{
+    unsigned r = i / 9, c = i % 9, b0 = r / 3 * 27 + c / 3 * 3, used = 0;
+    for (unsigned k = 0; k < 9; k++)
+        used |= 1u << cell[r * 9 + k] | 1u << cell[k * 9 + c] |
+                1u << cell[b0 + k / 3 * 9 + k % 3];
+    return ~used & 0x3FEu;
+}
+
+/* The plain count, for cross-checks: fills the blank with the fewest
+ * digits its row, column and box allow with each of them, depth first, up
+ * to `limit` solutions. No bitboards and no rule past the three units. */
 static unsigned naive_count(uint8_t *cell, unsigned limit)
 {
-    unsigned i = 0, n = 0;
-    while (i < SUDOKU_CELLS && cell[i] != 0)
-        i++;
-    if (i == SUDOKU_CELLS)
-        return 1;
-    unsigned r = i / 9, c = i % 9, b0 = r / 3 * 27 + c / 3 * 3;
-    for (uint8_t v = 1; v <= 9 && n < limit; v++) {
-        int ok = 1;
-        for (unsigned k = 0; k < 9 && ok; k++)
-            ok = cell[r * 9 + k] != v && cell[k * 9 + c] != v &&
-                 cell[b0 + k / 3 * 9 + k % 3] != v;
-        if (!ok)
+    unsigned best = SUDOKU_CELLS, best_n = 10, best_allowed = 0, n = 0;
+    for (unsigned i = 0; i < SUDOKU_CELLS && best_n > 1; i++) {
+        if (cell[i] != 0)
             continue;
-        cell[i] = v;
+        unsigned allowed = naive_allowed(cell, i);
+        unsigned k = (unsigned)__builtin_popcount(allowed);
+        if (k < best_n)
+            best = i, best_n = k, best_allowed = allowed;
+    }
+    if (best == SUDOKU_CELLS)
+        return 1;
+    for (uint8_t v = 1; v <= 9 && n < limit; v++) {
+        if (!(best_allowed >> v & 1))
+            continue;
+        cell[best] = v;
         n += naive_count(cell, limit - n);
-        cell[i] = 0;
+        cell[best] = 0;
     }
     return n;
 }
