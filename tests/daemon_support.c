@@ -10,7 +10,9 @@
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,11 +27,22 @@ static const char *binary(void)
     return b ? b : "build/sudokud";
 }
 
+/* In a child forked by the runner: the child is killed when the runner
+ * ends, so a test that fails (cmocka leaves the test function at the
+ * failed assertion, before its kill) leaves no daemon running. */
+void daemon_child_dies_with_runner(pid_t runner)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != runner) /* the runner ended before the prctl */
+        _exit(127);
+}
+
 /* Starts the daemon with extra arguments (NULL-terminated). */
 void daemon_spawn(struct daemon *d, const char *const *args)
 {
     const char *argv[16] = {binary()};
     int out[2], err[2], n = 1;
+    pid_t runner = getpid();
 
     for (; args && *args && n < 15; args++)
         argv[n++] = *args;
@@ -40,6 +53,7 @@ void daemon_spawn(struct daemon *d, const char *const *args)
     d->pid = fork();
     assert_true(d->pid >= 0);
     if (d->pid == 0) {
+        daemon_child_dies_with_runner(runner);
         dup2(out[1], 1);
         dup2(err[1], 2);
         close(out[0]), close(err[0]);

@@ -19,6 +19,10 @@ struct daemon {
     size_t loglen;
 };
 
+/* Called first in a child the runner (pid `runner`) forked: the child
+ * gets SIGKILL when the runner ends, so a failed test leaves no daemon. */
+void daemon_child_dies_with_runner(pid_t runner);
+
 /* Starts the daemon with extra arguments (NULL-terminated, 14 at most). */
 void daemon_spawn(struct daemon *d, const char *const *args);
 

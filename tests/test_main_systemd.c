@@ -169,6 +169,7 @@ static void spawn_activated(struct daemon *d, const char *const *argv,
     char notify_env[128], pid_env[32];
     char *envp[256];
     int out[2], err[2], n = 0;
+    pid_t runner;
 
     for (char **e = environ; *e && n < 250; e++)
         if (strncmp(*e, "LISTEN_", 7) != 0 && strncmp(*e, "NOTIFY_", 7) != 0)
@@ -185,9 +186,11 @@ static void spawn_activated(struct daemon *d, const char *const *argv,
     memset(d, 0, sizeof(*d));
     assert_int_equal(pipe(out), 0);
     assert_int_equal(pipe(err), 0);
+    runner = getpid();
     d->pid = fork();
     assert_true(d->pid >= 0);
     if (d->pid == 0) {
+        daemon_child_dies_with_runner(runner);
         env_number(pid_env, "LISTEN_PID=", (long)getpid());
         dup2(out[1], 1);
         dup2(err[1], 2);
