@@ -212,6 +212,68 @@ static void killer_steps_name_their_cage_and_sum(void **state)
     cJSON_Delete(ex);
 }
 
+/* The solution digits of cells [from, to) of a step's "cells", summed. */
+static int solution_sum(const cJSON *cells, int from, int to, const char *sol)
+{
+    int total = 0;
+
+    for (int i = from; i < to; i++) {
+        const cJSON *cell = cJSON_GetArrayItem(cells, i);
+        int r = cJSON_GetArrayItem(cell, 0)->valueint,
+            c = cJSON_GetArrayItem(cell, 1)->valueint;
+        assert_true(r >= 0 && r < 9 && c >= 0 && c < 9);
+        total += variant_value_of(sol[r * 9 + c]);
+    }
+    return total;
+}
+
+/* The 45-rule steps' arithmetic holds in the solution: an `innies` or
+ * `outies` step's cells add up to its "sum"; an `innies_outies` step's
+ * first "innies" cells less the others make its "sum" (innies may be
+ * all of them, as where split cages leave only innies). Puzzles 40-43 of the
+ * file; 43 has an innie less an outie (see test_teach's
+ * an_innie_less_an_outie_is_a_constant). */
+static void killer_45_rule_sums_hold_in_the_solution(void **state)
+{
+    enum { FIRST = 40, COUNT = 44 };
+    static struct kt_puzzle set[COUNT];
+    static char cages[16384], body[20000];
+    unsigned both = 0; /* innies_outies steps with innies and outies */
+
+    (void)state;
+    assert_int_equal(kt_load_set(set, COUNT), COUNT);
+    for (unsigned i = FIRST; i < COUNT; i++) {
+        char board[82], sol[82];
+        const cJSON *s;
+        cJSON *ex;
+        sudoku_format(&set[i].puzzle, board);
+        sudoku_format(&set[i].solution, sol);
+        kt_cages_json(&set[i].cages, cages, sizeof(cages));
+        snprintf(body, sizeof(body), "{\"board\": \"%s\", \"cages\": %s}",
+                 board, cages);
+        ex = variant_post("/explain", body, 200);
+        cJSON_ArrayForEach(s, member(ex, "steps"))
+        {
+            const char *t = str(s, "technique");
+            const cJSON *cells = member(s, "cells");
+            int n = cJSON_GetArraySize(cells);
+            if (strcmp(t, "innies") == 0 || strcmp(t, "outies") == 0)
+                assert_int_equal(solution_sum(cells, 0, n, sol),
+                                 member(s, "sum")->valueint);
+            if (strcmp(t, "innies_outies") == 0) {
+                int k = member(s, "innies")->valueint;
+                assert_true(n >= 1 && k >= 0 && k <= n);
+                assert_int_equal(solution_sum(cells, 0, k, sol) -
+                                     solution_sum(cells, k, n, sol),
+                                 member(s, "sum")->valueint);
+                both += k > 0 && k < n;
+            }
+        }
+        cJSON_Delete(ex);
+    }
+    assert_true(both > 0);
+}
+
 /* ------------------------------------------------------------------------
  * Every size and rule, from POST /generate
  * ------------------------------------------------------------------------ */
@@ -400,6 +462,7 @@ int test_api_teach(unsigned *ntests)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(killer_puzzles_get_hints_grades_and_explanations),
         cmocka_unit_test(killer_steps_name_their_cage_and_sum),
+        cmocka_unit_test(killer_45_rule_sums_hold_in_the_solution),
         cmocka_unit_test(
             every_size_and_rule_gets_hints_grades_and_explanations),
         cmocka_unit_test(a_solved_variant_board_gets_already_solved),
