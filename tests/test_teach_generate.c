@@ -124,6 +124,7 @@ variant_puzzles_are_generated_at_each_level_of_their_size(void **state)
         {9, DIAGONAL, LOGIC_EXPERT}, {9, WINDOKU, LOGIC_MEDIUM},
         {9, KNIGHT, LOGIC_MEDIUM},   {9, KNIGHT, LOGIC_EXTREME},
         {9, KING, LOGIC_HARD},       {9, KING, LOGIC_EXPERT},
+        {25, PLAIN, LOGIC_HARD},
     };
 
     (void)state;

@@ -69,27 +69,38 @@ enum teach_status teach_find_singles(const struct teach_puzzle *p,
         }
         return TEACH_STUCK;
     }
+    /* Per unit, the digits with one place and those with none, all
+     * digits at once; the first of either in digit order is the answer
+     * (a digit-by-digit scan's). */
     for (unsigned ui = 0; ui < p->nunits; ui++) {
         const struct teach_unit *u = &p->unit[ui];
-        uint32_t placed;
+        uint32_t once = 0, twice = 0, placed = 0, all = (1u << p->n) - 1;
+        uint32_t none, lone, bit;
         if (!u->full)
             continue;
-        placed = teach_placed_in(u, g);
-        for (unsigned d = 1; d <= p->n; d++) {
-            uint32_t pos;
-            if (placed & (1u << (d - 1)))
+        for (unsigned k = 0; k < u->ncells; k++) {
+            unsigned c = u->cell[k];
+            twice |= once & g->cand[c];
+            once |= g->cand[c];
+            if (g->value[c])
+                placed |= 1u << (g->value[c] - 1);
+        }
+        none = all & ~once & ~placed;
+        lone = once & ~twice & ~placed;
+        if ((none | lone) == 0)
+            continue;
+        bit = (none | lone) & -(none | lone);
+        if (none & bit)
+            return TEACH_CONTRADICTION;
+        for (unsigned k = 0; k < u->ncells; k++) {
+            unsigned c = u->cell[k], d = (unsigned)teach_low_digit(bit);
+            if (!(g->cand[c] & bit))
                 continue;
-            pos = positions(u, g, d);
-            if (pos == 0)
-                return TEACH_CONTRADICTION;
-            if (teach_popcount(pos) == 1) {
-                unsigned c = u->cell[teach_low_digit(pos) - 1];
-                teach_step_start(s, TEACH_HIDDEN_SINGLE, 1u << (d - 1));
-                teach_step_place(s, c, d);
-                teach_step_cell(s, c);
-                teach_step_unit(s, ui);
-                return TEACH_OK;
-            }
+            teach_step_start(s, TEACH_HIDDEN_SINGLE, bit);
+            teach_step_place(s, c, d);
+            teach_step_cell(s, c);
+            teach_step_unit(s, ui);
+            return TEACH_OK;
         }
     }
     return TEACH_STUCK;
@@ -119,30 +130,83 @@ static int common_unit(const struct teach_puzzle *p, const uint16_t *cells,
     return -1;
 }
 
+/* has[d-1]: the cells with candidate d, as a bit set over the cells. */
+static void digit_cells(const struct teach_puzzle *p,
+                        const struct teach_grid *g,
+                        uint64_t has[TEACH_MAX_N][TEACH_WORDS])
+{
+    memset(has, 0, sizeof(uint64_t) * TEACH_MAX_N * TEACH_WORDS);
+    for (unsigned c = 0; c < p->ncells; c++)
+        for (uint32_t m = g->cand[c]; m; m &= m - 1)
+            has[__builtin_ctz(m)][c >> 6] |= 1ull << (c & 63);
+}
+
+/* place[d-1]: bit k when cell k of u has candidate d (a placed digit has
+ * none). Every digit in one pass over the cells. */
+static void unit_places(const struct teach_unit *u, const struct teach_grid *g,
+                        uint32_t place[TEACH_MAX_N])
+{
+    memset(place, 0, sizeof(uint32_t) * TEACH_MAX_N);
+    for (unsigned k = 0; k < u->ncells; k++)
+        for (uint32_t m = g->cand[u->cell[k]]; m; m &= m - 1)
+            place[__builtin_ctz(m)] |= 1u << k;
+}
+
+/* common[]: the cells of has[] (those with the digit) that see every one
+ * of cells[]; nonzero when there is one. Most sets of a digit's places
+ * see none, and the intersection is empty after a cell or two. */
+static int seen_by_all(const struct teach_puzzle *p, const uint64_t *has,
+                       const uint16_t *cells, unsigned ncells, uint64_t *common)
+{
+    uint64_t any = 0;
+
+    for (unsigned w = 0; w < p->nwords; w++)
+        common[w] = has[w] & p->peer[cells[0]][w];
+    for (unsigned k = 1; k < ncells; k++) /* they are peers of each other */
+        common[cells[k] >> 6] &= ~(1ull << (cells[k] & 63));
+    for (unsigned w = 0; w < p->nwords; w++)
+        any |= common[w];
+    for (unsigned k = 1; k < ncells && any; k++) {
+        any = 0;
+        for (unsigned w = 0; w < p->nwords; w++)
+            any |= common[w] &= p->peer[cells[k]][w];
+    }
+    return any != 0;
+}
+
+/* The cells of u (their indices in place's bits) in cells[]; their count. */
+static unsigned unit_cells(const struct teach_unit *u, uint32_t place,
+                           uint16_t *cells)
+{
+    unsigned n = 0;
+
+    for (; place; place &= place - 1)
+        cells[n++] = u->cell[teach_low_digit(place) - 1];
+    return n;
+}
+
 enum teach_status teach_find_locked(const struct teach_puzzle *p,
                                     const struct teach_grid *g,
                                     struct teach_step *s)
 {
+    uint64_t has[TEACH_MAX_N][TEACH_WORDS], common[TEACH_WORDS];
+
+    digit_cells(p, g, has);
     for (unsigned ui = 0; ui < p->nunits; ui++) {
         const struct teach_unit *u = &p->unit[ui];
-        uint32_t placed;
+        uint32_t place[TEACH_MAX_N];
         if (!u->full)
             continue;
-        placed = teach_placed_in(u, g);
+        unit_places(u, g, place);
         for (unsigned d = 1; d <= p->n; d++) {
             uint16_t cells[TEACH_MAX_N];
-            unsigned ncells = 0;
-            uint32_t pos;
+            unsigned ncells;
             int other;
-            if (placed & (1u << (d - 1)))
+            if ((place[d - 1] & (place[d - 1] - 1)) == 0)
+                continue; /* placed, or a single's */
+            ncells = unit_cells(u, place[d - 1], cells);
+            if (!seen_by_all(p, has[d - 1], cells, ncells, common))
                 continue;
-            pos = positions(u, g, d);
-            if (teach_popcount(pos) < 2)
-                continue;
-            while (pos) {
-                cells[ncells++] = u->cell[teach_low_digit(pos) - 1];
-                pos &= pos - 1;
-            }
             teach_step_start(s, TEACH_LOCKED_CANDIDATES, 1u << (d - 1));
             if (teach_sees_all(p, g, cells, ncells, d, s) == 0)
                 continue;
@@ -155,6 +219,39 @@ enum teach_status teach_find_locked(const struct teach_puzzle *p,
         }
     }
     return TEACH_STUCK;
+}
+
+unsigned teach_locked_all(const struct teach_puzzle *p, struct teach_grid *g)
+{
+    uint64_t has[TEACH_MAX_N][TEACH_WORDS], common[TEACH_WORDS];
+    unsigned removed = 0;
+
+    digit_cells(p, g, has);
+    for (unsigned ui = 0; ui < p->nunits; ui++) {
+        const struct teach_unit *u = &p->unit[ui];
+        uint32_t place[TEACH_MAX_N];
+        if (!u->full)
+            continue;
+        unit_places(u, g, place);
+        for (unsigned d = 1; d <= p->n; d++) {
+            uint16_t cells[TEACH_MAX_N];
+            unsigned ncells;
+            if ((place[d - 1] & (place[d - 1] - 1)) == 0)
+                continue;
+            ncells = unit_cells(u, place[d - 1], cells);
+            if (!seen_by_all(p, has[d - 1], cells, ncells, common))
+                continue;
+            for (unsigned w = 0; w < p->nwords; w++)
+                for (uint64_t m = common[w]; m; m &= m - 1) {
+                    unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);
+                    g->cand[c] &= ~(1u << (d - 1));
+                    removed++;
+                }
+            for (unsigned w = 0; w < p->nwords; w++)
+                has[d - 1][w] &= ~common[w];
+        }
+    }
+    return removed;
 }
 
 /* ------------------------------------------------------------------------

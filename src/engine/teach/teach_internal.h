@@ -97,6 +97,10 @@ enum teach_status teach_find_singles(const struct teach_puzzle *p,
 enum teach_status teach_find_locked(const struct teach_puzzle *p,
                                     const struct teach_grid *g,
                                     struct teach_step *s);
+/* Every locked candidate one pass over the units finds, removed from g at
+ * once (the dig's walk, teach_variant.c, which needs no steps): how many
+ * marks went. */
+unsigned teach_locked_all(const struct teach_puzzle *p, struct teach_grid *g);
 enum teach_status teach_find_naked(const struct teach_puzzle *p,
                                    const struct teach_grid *g, int k,
                                    const struct teach_budget *b,

@@ -5,8 +5,11 @@
  * blanked while the puzzle keeps one solution (cover_count to 2) and,
  * below extreme, while this engine's walk solves it with no technique
  * rated above the level (the harder ones are not even tried). The dig
- * ends on the hardest puzzle the level's techniques solve; the walk then
- * grades it in full and attempts repeat until the grade is the level.
+ * ends on the hardest puzzle the level's techniques solve (25x25: on the
+ * first puzzle graded at the level); the walk then grades it in full and
+ * attempts repeat until the grade is the level. The dig's own walk takes
+ * singles in rounds and every locked candidate of a pass at once, the
+ * same end as /explain's walk at a fraction of its cost (dig_solves).
  * Extreme digs to a minimal puzzle and takes it when the walk needs the
  * forcing steps and finishes. */
 #include <string.h>
@@ -20,6 +23,12 @@
  * put back (the puzzle stays unique, it is only less dug). */
 #define COUNT_NODES 200000u
 #define FILL_NODES 20000u
+
+/* From this size up the dig stops at the first puzzle graded at the level
+ * (dig): a 25x25 dig to the end, a walk for each of the hundreds of
+ * givens that singles cannot do without, does not fit in /generate's 2 s
+ * (docs/logic.md, "Generation at a level"). */
+#define EARLY_N 25
 
 /* The levels each size offers (bit l for enum logic_level l): what a dig
  * finds within the 2 s of /generate on the loaded 2-core test machine
@@ -46,8 +55,8 @@ unsigned teach_variant_levels(unsigned n)
         return E | M | H | X | XX;
     case 16:
         return E | M | H | X;
-    case 25:
-        return E;
+    case 25: /* extreme: a dig by counts to two, too slow at 625 cells */
+        return E | M | H | X;
     default:
         return 0;
     }
@@ -118,10 +127,122 @@ static int walks(const struct teach_puzzle *p, const struct cover_grid *g,
     return w->status == TEACH_SOLVED;
 }
 
-/* Digs *g (a full grid on entry) as the file's header says. */
+/* ------------------------------------------------------------------------
+ * The dig's walk: singles by rounds, the other techniques between them
+ * ------------------------------------------------------------------------ */
+
+static void singles_place(const struct teach_puzzle *p, struct teach_grid *g,
+                          unsigned c, unsigned d)
+{
+    uint32_t keep = ~(1u << (d - 1));
+
+    g->value[c] = (uint8_t)d;
+    g->cand[c] = 0;
+    for (unsigned w = 0; w < p->nwords; w++)
+        for (uint64_t m = p->peer[c][w]; m; m &= m - 1)
+            g->cand[w * 64 + (unsigned)__builtin_ctzll(m)] &= keep;
+}
+
+/* Takes naked and hidden singles in rounds (every single a round finds)
+ * until none is left: 1 solved, 0 stuck, -1 a contradiction. */
+static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
+{
+    uint32_t all = (1u << p->n) - 1;
+    unsigned blanks = 0, progress;
+
+    for (unsigned c = 0; c < p->ncells; c++)
+        blanks += g->value[c] == 0;
+    while (blanks != 0) {
+        progress = 0;
+        for (unsigned c = 0; c < p->ncells; c++) {
+            if (g->value[c] != 0)
+                continue;
+            if (g->cand[c] == 0)
+                return -1;
+            if ((g->cand[c] & (g->cand[c] - 1)) == 0) {
+                singles_place(p, g, c, (unsigned)__builtin_ctz(g->cand[c]) + 1);
+                blanks--;
+                progress = 1;
+            }
+        }
+        for (unsigned ui = 0; ui < p->nunits; ui++) {
+            const struct teach_unit *u = &p->unit[ui];
+            uint32_t once = 0, twice = 0, placed = 0, lone;
+            if (!u->full)
+                continue;
+            for (unsigned k = 0; k < u->ncells; k++) {
+                unsigned c = u->cell[k];
+                twice |= once & g->cand[c];
+                once |= g->cand[c];
+                if (g->value[c])
+                    placed |= 1u << (g->value[c] - 1);
+            }
+            if ((once | placed) != all)
+                return -1; /* a digit with nowhere to go */
+            for (lone = once & ~twice & ~placed; lone; lone &= lone - 1) {
+                uint32_t bit = lone & -lone;
+                for (unsigned k = 0; k < u->ncells; k++) {
+                    unsigned c = u->cell[k];
+                    if (g->cand[c] & bit) {
+                        singles_place(p, g, c,
+                                      (unsigned)__builtin_ctz(bit) + 1);
+                        blanks--;
+                        progress = 1;
+                        break;
+                    }
+                }
+            }
+        }
+        if (!progress)
+            return 0;
+    }
+    return 1;
+}
+
+/* Does a walk with nothing rated above hi solve g? The walk of /explain
+ * scans the whole grid for each of its steps, hundreds of them on a big
+ * grid, most of them singles; this one takes singles in rounds and asks
+ * for every locked candidate of a pass at once, and asks teach_step only
+ * where those run out. Singles are always tried first and
+ * every technique here keeps its pattern when other sound steps remove
+ * marks, so both walks end in the same place; where one did not (a
+ * search cut by its bounds), the dig only keeps a given more or fewer,
+ * and the grade, which is the real walk's, decides. Every step is sound,
+ * so a walk that solves proves the puzzle unique. */
+static int dig_solves(const struct teach_puzzle *p, const struct cover_grid *g,
+                      unsigned hi, uint64_t end)
+{
+    struct teach_budget b = {end, hi};
+    struct teach_grid tg;
+    struct teach_step s;
+
+    int more = 0;
+
+    if (teach_init(p, &tg, g->cell) != TEACH_OK)
+        return 0;
+    for (;;) {
+        int r = singles_run(p, &tg);
+        if (r != 0)
+            return r > 0 ? 1 + more : 0;
+        if (hi <= teach_technique_rating(TEACH_NAKED_SINGLE))
+            return 0;
+        more = 1;
+        if (hi >= teach_technique_rating(TEACH_LOCKED_CANDIDATES) &&
+            teach_locked_all(p, &tg) != 0)
+            continue;
+        if (teach_step(p, &tg, &b, &s) != TEACH_OK)
+            return 0;
+        teach_apply(p, &tg, &s);
+    }
+}
+
+/* Digs *g (a full grid on entry) as the file's header says. With
+ * stop_level a level, the dig ends once the puzzle's grade is that level:
+ * after a given went that singles alone could not do without, the puzzle
+ * is graded by the real walk (the dig's tests are cheaper walks). */
 static void dig(struct rng *rg, const struct cover_rules *r,
-                const struct teach_puzzle *p, unsigned hi, int rotational,
-                uint64_t end, struct cover_grid *g)
+                const struct teach_puzzle *p, unsigned hi, unsigned stop_level,
+                int rotational, uint64_t end, struct cover_grid *g)
 {
     unsigned ncells = (unsigned)r->n * r->n, norder = 0;
     uint16_t order[COVER_MAX_CELLS];
@@ -134,6 +255,7 @@ static void dig(struct rng *rg, const struct cover_rules *r,
     for (unsigned k = 0; k < norder; k++) {
         unsigned a = order[k], b = rotational ? ncells - 1 - a : a;
         uint8_t va = g->cell[a], vb = g->cell[b];
+        int took;
         if (end && clock_now_us() >= end)
             return; /* still unique: only less dug */
         g->cell[a] = 0;
@@ -141,7 +263,11 @@ static void dig(struct rng *rg, const struct cover_rules *r,
         /* A walk that solves the puzzle proves it unique (every step is
          * sound, and two solutions would keep both digits of a cell
          * where they differ), so only extreme pays for the count. */
-        if (hi ? walks(p, g, hi, end, &w) : unique(r, g))
+        took = hi ? dig_solves(p, g, hi, end) : unique(r, g);
+        if (took == 2 && stop_level < LOGIC_NLEVELS &&
+            walks(p, g, 0, end, &w) && w.level == stop_level)
+            return;
+        if (took)
             continue;
         g->cell[a] = va;
         g->cell[b] = vb;
@@ -184,7 +310,8 @@ enum teach_status teach_generate_variant(const struct cover_rules *r,
         if (full_grid(&rg, r, &full) != 0)
             continue;
         puzzle = full;
-        dig(&rg, r, scratch, hi, rotational, end, &puzzle);
+        dig(&rg, r, scratch, hi, r->n >= EARLY_N ? level : LOGIC_NLEVELS,
+            rotational, end, &puzzle);
         /* The grade in full: the dig's walk left out the harder steps. */
         if (!walks(scratch, &puzzle, 0, end, &w) && have)
             continue;
