@@ -232,12 +232,12 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
     return !unread(cs);
 }
 
-void http_conn_body(struct http_conn *cs, size_t n)
+void http_conn_body(struct http_conn *cs, size_t n, uint64_t now)
 {
     if (cs == NULL)
         return;
     cs->body_bytes += n;
-    cs->active_us = clock_now_us();
+    cs->active_us = now;
 }
 
 /* Idle for the drain: waiting for a request long enough that none is on

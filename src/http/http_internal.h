@@ -114,7 +114,11 @@ struct http_loop {
     unsigned nspare;
     uint32_t next_seq;      /* its requests without an id of their own */
     uint64_t next_sweep_us; /* when to look for slow clients next */
-    pthread_mutex_t lock;   /* guards the three below */
+    /* When its round began (CLOCK_MONOTONIC): the time of the deadlines'
+     * bookkeeping in the callbacks of that round, which need no more
+     * precision than a round and so read no clock of their own. */
+    uint64_t round_us;
+    pthread_mutex_t lock; /* guards the three below */
     pthread_cond_t changed;
     int quiesce;                  /* asked to stop accepting */
     int quiesced;                 /* it has */
@@ -337,8 +341,8 @@ struct MHD_Response *http_stream_response(struct http_request *rq);
  * reading headers, the deadline unchanged. */
 void http_conn_request_line(struct http_conn *cs);
 
-/* n more bytes of cs's body came now (NULL is fine). */
-void http_conn_body(struct http_conn *cs, size_t n);
+/* n more bytes of cs's body came at `now` (NULL is fine). */
+void http_conn_body(struct http_conn *cs, size_t n, uint64_t now);
 
 /* cs enters `phase` now (NULL is fine). */
 void http_conn_enter(struct http_loop *lp, struct http_conn *cs,

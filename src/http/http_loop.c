@@ -117,6 +117,7 @@ static void *loop_main(void *arg)
 
         int sweep_ms;
 
+        lp->round_us = clock_now_us();
         MHD_run(lp->daemon);
         atomic_fetch_add_explicit(&lp->rounds, 1, memory_order_relaxed);
         if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)

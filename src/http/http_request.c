@@ -113,7 +113,8 @@ static enum MHD_Result respond(struct http_server *srv,
      * large or streamed one may take long at a fair pace: the library's
      * timer, which counts from the last bytes sent, judges it. */
     if (rq->cs != NULL && !stream && r->body_len <= SMALL_ANSWER) {
-        http_conn_enter(rq->loop, rq->cs, HTTP_CONN_SENDING, clock_now_us());
+        http_conn_enter(rq->loop, rq->cs, HTTP_CONN_SENDING,
+                        rq->loop->round_us);
     } else if (rq->cs == NULL || !rq->cs->timed) {
         MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
                                   srv->timeout_s);
@@ -426,7 +427,7 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
 static enum MHD_Result body(struct http_server *srv, struct http_request *rq,
                             const char *data, size_t *size)
 {
-    http_conn_body(rq->cs, *size);
+    http_conn_body(rq->cs, *size, rq->loop->round_us);
     if (rq->status != 0) { /* answered early: drop the rest */
         *size = 0;
         return MHD_YES;
