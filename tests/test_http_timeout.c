@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include <curl/curl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +124,47 @@ static void unread_answer_is_closed_after_the_idle_timeout(void **state)
         closed_for, &(struct close_wait){s, "send_timeout", 1}, 20000));
     close(fd);
     free(body);
+    ht_teardown((void **)&s);
+}
+
+/* A client that sends requests and reads none of the answers, each of
+ * them small (GET /livez, sent many at once): once the answers fill the
+ * sockets' buffers the one queued stalls, and after the idle timeout (1 s)
+ * the connection is closed and counted as send_timeout, though its next
+ * requests wait unread (those do not excuse a client that reads nothing). */
+static void unread_small_answers_are_closed_after_the_idle_timeout(void **state)
+{
+    static const char req[] = "GET /livez HTTP/1.1\r\nHost: t\r\n\r\n";
+    enum { N = 20000 };
+    struct ht_server *s;
+    char *burst = malloc(N * (sizeof(req) - 1));
+    size_t len = 0, sent = 0;
+    int fd, rcv = 4096;
+    ssize_t n;
+    struct sockaddr_in a = {.sin_family = AF_INET};
+
+    (void)state;
+    assert_non_null(burst);
+    for (int i = 0; i < N; i++, len += sizeof(req) - 1)
+        memcpy(burst + len, req, sizeof(req) - 1);
+    assert_int_equal(ht_start((void **)&s, 2, 1), 0);
+    a.sin_port = htons((uint16_t)s->port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    /* The small receive buffer set before connecting, so that the window
+     * the server sees is small from the start. */
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    assert_true(fd >= 0);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcv, sizeof(rcv));
+    assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+    /* As much as the sockets take: the server stops reading once its
+     * answers cannot go out. */
+    while (sent < len && (n = send(fd, burst + sent, len - sent,
+                                   MSG_NOSIGNAL | MSG_DONTWAIT)) > 0)
+        sent += (size_t)n;
+    assert_true(support_wait_until(
+        closed_for, &(struct close_wait){s, "send_timeout", 1}, 20000));
+    close(fd);
+    free(burst);
     ht_teardown((void **)&s);
 }
 
@@ -331,6 +373,8 @@ int test_http_timeout(unsigned *ntests)
         cmocka_unit_test(silent_client_is_dropped_after_the_idle_timeout),
         cmocka_unit_test(silent_body_is_closed_after_the_idle_timeout),
         cmocka_unit_test(unread_answer_is_closed_after_the_idle_timeout),
+        cmocka_unit_test(
+            unread_small_answers_are_closed_after_the_idle_timeout),
         cmocka_unit_test(idle_connections_do_not_block),
         cmocka_unit_test(slow_headers_closed),
         cmocka_unit_test(slow_body_closed),

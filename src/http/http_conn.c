@@ -6,10 +6,10 @@
  * every connection has a phase and a deadline: headers complete within
  * --header-timeout of the connection opening (or its last answer), a body
  * at --body-min-rate after that grace and never silent for --timeout, an
- * idle connection closed after --timeout; the library's timer runs only
- * while an answer is being sent (http_request.c). Each loop keeps its
- * connections in a list ordered by when their phase began and looks at it
- * four times a second; a connection past its deadline is shut down
+ * idle connection closed after --timeout, a small answer gone within
+ * --timeout; the library's timer runs only while a large answer is being
+ * sent (http_request.c). Each loop keeps its connections in a list and
+ * looks at it four times a second; a connection past its deadline is shut down
  * (shutdown(2), not close: the descriptor stays libmicrohttpd's, which
  * then sees the end of the stream and closes it itself), unless bytes
  * wait on its socket unread: they came while the loop was busy, and the
@@ -31,28 +31,26 @@
 #define SWEEP_US 250000u     /* how often a loop looks for slow clients */
 #define EVICT_MIN_US 100000u /* a connection this new is not evicted */
 
+_Static_assert(sizeof(struct http_conn) == 64, "a connection: one cache line");
+
 static void unlink_conn(struct http_loop *lp, struct http_conn *cs)
 {
     if (cs->prev)
         cs->prev->next = cs->next;
     else
-        lp->oldest = cs->next;
+        lp->conns = cs->next;
     if (cs->next)
         cs->next->prev = cs->prev;
-    else
-        lp->newest = cs->prev;
     cs->prev = cs->next = NULL;
 }
 
-static void append_conn(struct http_loop *lp, struct http_conn *cs)
+static void link_conn(struct http_loop *lp, struct http_conn *cs)
 {
-    cs->prev = lp->newest;
-    cs->next = NULL;
-    if (lp->newest)
-        lp->newest->next = cs;
-    else
-        lp->oldest = cs;
-    lp->newest = cs;
+    cs->prev = NULL;
+    cs->next = lp->conns;
+    if (lp->conns)
+        lp->conns->prev = cs;
+    lp->conns = cs;
 }
 
 /* Ends the connection for `why`: libmicrohttpd reads the end of the stream
@@ -90,19 +88,20 @@ static int below_rate(const struct http_server *srv, size_t bytes, uint64_t us)
 static struct http_conn *evictable(struct http_loop *lp, uint64_t now,
                                    uint64_t min_age, int any)
 {
-    for (struct http_conn *v = lp->oldest; v != NULL; v = v->next) {
-        if (now - v->since_us < min_age)
-            return NULL; /* the rest began later still */
-        if (v->closing ||
+    struct http_conn *best = NULL;
+
+    for (struct http_conn *v = lp->conns; v != NULL; v = v->next) {
+        if (now - v->since_us < min_age ||
+            (best != NULL && v->since_us >= best->since_us) || v->closing ||
             !(v->phase == HTTP_CONN_WAITING || v->phase == HTTP_CONN_HEADERS ||
               (v->phase == HTTP_CONN_BODY &&
                below_rate(lp->srv, v->body_bytes, now - v->since_us))))
             continue;
         if (!any && unread(v))
             continue;
-        return v;
+        best = v;
     }
-    return NULL;
+    return best;
 }
 
 /* Closes lp's evictable connection (see evictable): 0, or -1 when none. */
@@ -127,13 +126,14 @@ static struct http_conn *conn_open(struct http_loop *lp,
     struct http_server *srv = lp->srv;
     const union MHD_ConnectionInfo *ci =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-    struct http_conn *cs = calloc(1, sizeof(*cs));
+    struct http_conn *cs = aligned_alloc(64, sizeof(*cs));
     uint64_t now = clock_now_us();
 
     if (cs == NULL || ci == NULL) {
         free(cs);
         return NULL;
     }
+    memset(cs, 0, sizeof(*cs));
     cs->fd = ci->connect_fd;
     cs->since_us = now;
     if (open > (long)srv->max_connections) {
@@ -144,7 +144,7 @@ static struct http_conn *conn_open(struct http_loop *lp,
         if (evict(lp, now, EVICT_MIN_US, 0) != 0)
             cs->over_capacity = 1;
     }
-    append_conn(lp, cs);
+    link_conn(lp, cs);
     return cs;
 }
 
@@ -164,6 +164,7 @@ static void conn_close(struct http_loop *lp, struct http_conn *cs)
     if (cs == NULL)
         return;
     unlink_conn(lp, cs);
+    free(cs->remote);
     free(cs);
 }
 
@@ -178,13 +179,10 @@ void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
 {
     if (cs == NULL)
         return;
-    cs->phase = phase;
+    (void)lp;
+    cs->phase = (unsigned char)phase;
     cs->since_us = cs->active_us = now;
     cs->body_bytes = 0;
-    if (lp->newest != cs) {
-        unlink_conn(lp, cs);
-        append_conn(lp, cs);
-    }
 }
 
 /* Past its deadline? Headers must be complete within the header timeout
@@ -211,6 +209,14 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
             return 0;
         *why = METRICS_CLOSE_HEADER_TIMEOUT;
         break;
+    case HTTP_CONN_SENDING:
+        /* A small answer fits the socket's buffers: one not gone after
+         * --timeout is one the client does not read (its next requests
+         * waiting unread do not excuse it). */
+        if (waited <= srv->idle_timeout_us)
+            return 0;
+        *why = METRICS_CLOSE_SEND_TIMEOUT;
+        return 1;
     case HTTP_CONN_BODY:
         if (waited > srv->header_timeout_us &&
             below_rate(srv, cs->body_bytes, waited - srv->header_timeout_us))
@@ -226,12 +232,12 @@ static int overdue(const struct http_server *srv, const struct http_conn *cs,
     return !unread(cs);
 }
 
-void http_conn_body(struct http_conn *cs, size_t n)
+void http_conn_body(struct http_conn *cs, size_t n, uint64_t now)
 {
     if (cs == NULL)
         return;
     cs->body_bytes += n;
-    cs->active_us = clock_now_us();
+    cs->active_us = now;
 }
 
 /* Idle for the drain: waiting for a request long enough that none is on
@@ -254,13 +260,13 @@ int http_conn_sweep(struct http_loop *lp, uint64_t now)
 {
     struct http_server *srv = lp->srv;
 
-    if (lp->oldest == NULL)
+    if (lp->conns == NULL)
         return -1;
     if (now >= lp->next_sweep_us) {
         lp->next_sweep_us = now + SWEEP_US;
         int draining =
             atomic_load_explicit(&srv->draining, memory_order_relaxed);
-        for (struct http_conn *cs = lp->oldest; cs != NULL; cs = cs->next) {
+        for (struct http_conn *cs = lp->conns; cs != NULL; cs = cs->next) {
             enum metrics_close why;
             if (cs->closing)
                 continue;

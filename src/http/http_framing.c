@@ -32,12 +32,56 @@ void http_copy_cut(char *dst, const char *src, size_t cap)
     dst[n] = '\0';
 }
 
-/* A character of a token (a method, a header name; RFC 9110, 5.6.2). */
+/* The characters of a token (a method, a header name; RFC 9110, 5.6.2),
+ * as a bit per byte: ALPHA, DIGIT and "!#$%&'*+-.^_`|~". */
+static const uint64_t tchar_bits[4] = {
+    0x03ff6cfa00000000ull, /* 0-63: ! # $ % & ' * + - . 0-9 */
+    0x57ffffffc7fffffeull, /* 64-127: A-Z ^ _ ` a-z | ~ */
+    0, 0};
+
 static int is_tchar(unsigned char c)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-           (c >= '0' && c <= '9') ||
-           (c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL);
+    return (int)((tchar_bits[c >> 6] >> (c & 63)) & 1);
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Has the 8-byte word w a byte below 0x20 or equal to 0x7f? (The bit
+ * tricks of "Bit Twiddling Hacks": a byte b < n sets its high bit in
+ * (w - n * ONES) & ~w & HIGHS; == 0x7f is a zero byte of w ^ 0x7f * ONES.)
+ * Bytes from 0x80 (obs-text) are fine. */
+static int word_has_control(uint64_t w)
+{
+    uint64_t del = w ^ (0x7f * ONES);
+
+    return (((w - 0x20 * ONES) & ~w) | ((del - ONES) & ~del)) & HIGHS;
+}
+
+/* Is a header value free of controls but HTAB (a bare CR, a NUL, DEL)?
+ * Eight bytes at a time; a word with a control in it (a tab, say) is
+ * looked at byte by byte. */
+static int value_ok(const char *value, size_t n)
+{
+    size_t i = 0;
+
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, value + i, 8);
+        if (!word_has_control(w))
+            continue;
+        for (size_t j = i; j < i + 8; j++) {
+            unsigned char c = (unsigned char)value[j];
+            if ((c < 0x20 && c != '\t') || c == 0x7f)
+                return 0;
+        }
+    }
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7f)
+            return 0;
+    }
+    return 1;
 }
 
 /* Is one header line, as libmicrohttpd 0.9.75 left it in its read buffer,
@@ -64,61 +108,87 @@ static int header_line_ok(const char *expect, const char *key, size_t key_size,
     for (p = key + key_size + 1; p < value; p++) /* OWS the library skipped */
         if (*p != ' ' && *p != '\t')
             return 0;
-    for (size_t i = 0; i < value_size; i++) {
-        unsigned char c = (unsigned char)value[i];
-        if ((c < 0x20 && c != '\t') || c == 0x7f) /* a bare CR, a control */
-            return 0;
-    }
-    return 1;
+    return value_ok(value, value_size);
 }
+
+/* The headers the server reads, and what each decides. */
+enum { OTHER, LENGTH, CODING, HOST };
+
+static const struct wanted_header {
+    const char *name;
+    size_t len, at;
+    int counts;
+} wanted[] = {
+#define WANT(name, member, counts)                                             \
+    {                                                                          \
+        name, sizeof(name) - 1, offsetof(struct http_request_headers, member), \
+            counts                                                             \
+    }
+    WANT("X-Request-Id", id, OTHER),
+    WANT(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length, LENGTH),
+    WANT(MHD_HTTP_HEADER_CONTENT_TYPE, content_type, OTHER),
+    WANT("Origin", origin, OTHER),
+    WANT("Access-Control-Request-Method", cors_method, OTHER),
+    WANT(MHD_HTTP_HEADER_TRANSFER_ENCODING, transfer_encoding, CODING),
+    WANT(MHD_HTTP_HEADER_HOST, host, HOST),
+    WANT("traceparent", traceparent, OTHER),
+#undef WANT
+};
+
+/* Where a name may be in wanted[]: a slot per (length + first letter
+ * without case) % WANTED_SLOTS, holding its index + 1 (0: none of ours),
+ * so that a header costs one comparison of names at most. The eight
+ * names land in eight slots, worked out below: a name added needs a slot
+ * of its own (or a longer table). The header tests send each name in
+ * mixed case. */
+#define WANTED_SLOTS 32
+
+static unsigned wanted_slot(const char *key, size_t key_size)
+{
+    return (unsigned)(key_size + ((unsigned char)key[0] | 0x20)) % WANTED_SLOTS;
+}
+
+static const unsigned char wanted_at[WANTED_SLOTS] = {
+    /* (len + lower-case first letter) % 32 of each name:
+     * X-Request-Id 12+'x' = 132 -> 4, Content-Length 14+'c' = 113 -> 17,
+     * Content-Type 12+'c' = 111 -> 15, Origin 6+'o' = 117 -> 21,
+     * Access-Control-Request-Method 29+'a' = 126 -> 30,
+     * Transfer-Encoding 17+'t' = 133 -> 5, Host 4+'h' = 108 -> 12,
+     * traceparent 11+'t' = 127 -> 31 */
+    [4] = 1,  [17] = 2, [15] = 3, [21] = 4,
+    [30] = 5, [5] = 6,  [12] = 7, [31] = 8,
+};
 
 /* One header for http_read_headers: kept when it is one we read and the first
  * of its name; counted when it decides the framing; checked for its shape
  * (header_line_ok). Names are matched without regard to case, like
- * MHD_lookup_connection_value does, and by length first. */
+ * MHD_lookup_connection_value does. */
 static enum MHD_Result take_header(void *cls, enum MHD_ValueKind kind,
                                    const char *key, size_t key_size,
                                    const char *value, size_t value_size)
 {
-    enum { OTHER, LENGTH, CODING, HOST };
-    static const struct {
-        const char *name;
-        size_t len, at;
-        int counts;
-    } wanted[] = {
-#define WANT(name, member, counts)                                             \
-    {name, sizeof(name) - 1, offsetof(struct http_request_headers, member),    \
-     counts}
-        WANT("X-Request-Id", id, OTHER),
-        WANT(MHD_HTTP_HEADER_CONTENT_LENGTH, content_length, LENGTH),
-        WANT(MHD_HTTP_HEADER_CONTENT_TYPE, content_type, OTHER),
-        WANT("Origin", origin, OTHER),
-        WANT("Access-Control-Request-Method", cors_method, OTHER),
-        WANT(MHD_HTTP_HEADER_TRANSFER_ENCODING, transfer_encoding, CODING),
-        WANT(MHD_HTTP_HEADER_HOST, host, HOST),
-        WANT("traceparent", traceparent, OTHER),
-#undef WANT
-    };
     struct http_request_headers *h = cls;
+    const struct wanted_header *w;
+    unsigned at;
+    const char **slot;
 
     (void)kind;
     if (!h->bad && !header_line_ok(h->next, key, key_size, value, value_size))
         h->bad = 1;
     h->next = value ? value + value_size + 2 : NULL;
-    for (size_t i = 0; i < sizeof(wanted) / sizeof(wanted[0]); i++) {
-        const char **slot;
-        if (key_size != wanted[i].len || strcasecmp(key, wanted[i].name) != 0)
-            continue;
-        slot = (const char **)((char *)cls + wanted[i].at);
-        if (wanted[i].counts == LENGTH && h->n_content_length++ > 0 &&
-            strcmp(*slot, value) != 0)
-            h->lengths_differ = 1;
-        h->n_transfer_encoding += wanted[i].counts == CODING;
-        h->n_host += wanted[i].counts == HOST;
-        if (*slot == NULL)
-            *slot = value;
-        break;
-    }
+    if (key_size == 0 || (at = wanted_at[wanted_slot(key, key_size)]) == 0)
+        return MHD_YES;
+    w = &wanted[at - 1];
+    if (key_size != w->len || strcasecmp(key, w->name) != 0)
+        return MHD_YES;
+    slot = (const char **)((char *)cls + w->at);
+    if (w->counts == LENGTH && h->n_content_length++ > 0 &&
+        strcmp(*slot, value) != 0)
+        h->lengths_differ = 1;
+    h->n_transfer_encoding += w->counts == CODING;
+    h->n_host += w->counts == HOST;
+    if (*slot == NULL)
+        *slot = value;
     return MHD_YES;
 }
 
@@ -196,21 +266,26 @@ const struct api_refusal *http_refusal(enum http_refusal r)
 void *http_on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 {
     struct http_loop *lp = cls;
-    struct http_request *rq = malloc(sizeof(*rq));
+    struct http_request *rq = http_request_take(lp);
+    struct http_conn *cs =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
+            ->socket_context;
     const char *query = strchr(uri, '?');
     size_t nargs = 0;
 
-    http_conn_request_line(
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
-            ->socket_context);
+    http_conn_request_line(cs);
     /* Headers silent for --timeout are the library's to close (it sees
-     * their bytes come); off again once they are in (begin). */
-    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
-                              lp->srv->timeout_s);
+     * their bytes come; off again once they are in, in begin), when
+     * that comes before the sweep's --header-timeout. */
+    if (cs == NULL ||
+        (lp->srv->idle_timeout_us < lp->srv->header_timeout_us && !cs->timed)) {
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+                                  lp->srv->timeout_s);
+        if (cs != NULL)
+            cs->timed = 1;
+    }
     if (rq == NULL)
         return NULL; /* http_on_request closes the connection */
-    memset(rq, 0, offsetof(struct http_request, inline_body));
-    rq->loop = lp;
     rq->route = API_NROUTES;
     rq->start_us = clock_now_us();
     rq->raw_uri = uri;

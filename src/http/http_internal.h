@@ -32,24 +32,33 @@ enum http_conn_phase {
     HTTP_CONN_HEADERS, /* a request's line is in, not all its headers yet
                      (the deadline still counts from the wait's start) */
     HTTP_CONN_BODY,    /* the rest of a request's body */
-    HTTP_CONN_BUSY, /* its request is being judged or answered: no deadline */
+    HTTP_CONN_BUSY,    /* its request is being judged: no deadline */
+    HTTP_CONN_SENDING, /* a small answer is queued: all of it must be gone
+                          within --timeout (a larger one is the library's
+                          timer's, see respond in http_request.c) */
 };
 
 /* One open connection of a loop (libmicrohttpd's socket context). Only the
- * loop's thread reads or writes it. The loop's list is in the order of
- * `since`: a connection moves to its tail when its phase changes. */
+ * loop's thread reads or writes it. It fills one cache line (the sweep
+ * walks them all four times a second, and each request touches its own
+ * three times), and the loop's list is in no order: a phase change then
+ * writes this line only, not its neighbours'; the rare search for the
+ * oldest (an eviction) walks the list. */
 struct http_conn {
     struct http_conn *prev, *next;
-    int fd;
-    enum http_conn_phase phase;
     uint64_t since_us;  /* when the phase began (CLOCK_MONOTONIC) */
     uint64_t active_us; /* when its last bytes came (HTTP_CONN_BODY) */
     size_t body_bytes;  /* HTTP_CONN_BODY: bytes of the body so far */
-    int over_capacity;  /* opened with max_connections open, none evictable */
-    int closing;        /* shut down by us, libmicrohttpd not yet told */
-    /* the client's address as text, once the access log needs it */
-    char remote[INET6_ADDRSTRLEN];
-};
+    /* the client's address as text, made once the access log needs it
+     * (heap, freed with the connection) */
+    char *remote;
+    int fd;
+    unsigned char phase;         /* an enum http_conn_phase */
+    unsigned char over_capacity; /* opened with max_connections open, none
+                                    evictable */
+    unsigned char closing;       /* shut down by us, libmicrohttpd not told */
+    unsigned char timed;         /* libmicrohttpd's timer is on for it */
+} __attribute__((aligned(64)));
 
 /* The two pools of workers: one for requests that need more than an event
  * loop should give (up to about a second: /hint, /grade, /explain, and
@@ -97,12 +106,19 @@ struct http_loop {
     unsigned long closed; /* connections closed so far (the loop's thread) */
     unsigned
         busy_rounds; /* rounds in a row with more work waiting (its thread) */
-    atomic_ulong rounds; /* its rounds so far: the watchdog's heartbeat */
-    atomic_long open;    /* its connections */
-    atomic_long pending; /* handed to it, not taken in yet */
-    struct http_conn *oldest, *newest; /* its connections, by `since` */
-    uint64_t next_sweep_us;            /* when to look for slow clients next */
-    pthread_mutex_t lock;              /* guards the three below */
+    atomic_ulong rounds;     /* its rounds so far: the watchdog's heartbeat */
+    atomic_long open;        /* its connections */
+    atomic_long pending;     /* handed to it, not taken in yet */
+    struct http_conn *conns; /* its connections, in no order */
+    struct http_request *spare; /* finished requests, for reuse */
+    unsigned nspare;
+    uint32_t next_seq;      /* its requests without an id of their own */
+    uint64_t next_sweep_us; /* when to look for slow clients next */
+    /* When its round began (CLOCK_MONOTONIC): the time of the deadlines'
+     * bookkeeping in the callbacks of that round, which need no more
+     * precision than a round and so read no clock of their own. */
+    uint64_t round_us;
+    pthread_mutex_t lock; /* guards the three below */
     pthread_cond_t changed;
     int quiesce;                  /* asked to stop accepting */
     int quiesced;                 /* it has */
@@ -145,7 +161,6 @@ struct http_server {
     atomic_size_t buffered;   /* body bytes held now (heap buffers) */
     atomic_int draining;
     atomic_long connections; /* open connections */
-    atomic_ulong next_id;    /* for generated request ids */
     uint32_t boot_id;        /* random, so ids differ between runs */
     int draining_started;    /* the loops no longer accept */
     int activated; /* the sockets are systemd's (socket activation): the
@@ -230,10 +245,11 @@ enum http_refusal {
     HTTP_REFUSE_N
 };
 
-/* One request between its request line (the URI log callback makes it)
- * and its completed callback. It is made with malloc, which serves a block
- * of this size (up to 1032 bytes in glibc) from its per-thread cache, and
- * only the members before the buffers at its end are cleared. */
+/* One request between its request line (the URI log callback takes it)
+ * and its completed callback (which gives it back). Its loop keeps a few
+ * finished ones for the next requests (http_request_take): no allocation
+ * per request, and only the members before the buffers at its end are
+ * cleared. */
 struct http_request {
     char *body; /* NULL, inline_body, or a heap buffer */
     size_t len, cap;
@@ -263,6 +279,7 @@ struct http_request {
     struct http_request_headers hdr;
     struct http_request_job *job; /* batches only (most requests need none) */
     struct http_loop *loop;       /* the connection's */
+    struct http_request *spare;   /* next in the loop's spares */
     char inline_body[HTTP_BODY_INLINE]; /* the buffers: not cleared */
     /* A solution answer is written here and sent from here: the request
      * outlives the response (the completed callback, which frees it,
@@ -324,8 +341,8 @@ struct MHD_Response *http_stream_response(struct http_request *rq);
  * reading headers, the deadline unchanged. */
 void http_conn_request_line(struct http_conn *cs);
 
-/* n more bytes of cs's body came now (NULL is fine). */
-void http_conn_body(struct http_conn *cs, size_t n);
+/* n more bytes of cs's body came at `now` (NULL is fine). */
+void http_conn_body(struct http_conn *cs, size_t n, uint64_t now);
 
 /* cs enters `phase` now (NULL is fine). */
 void http_conn_enter(struct http_loop *lp, struct http_conn *cs,
@@ -363,6 +380,14 @@ enum MHD_Result http_on_request(void *cls, struct MHD_Connection *conn,
                                 size_t *upload_data_size, void **con_cls);
 void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                        enum MHD_RequestTerminationCode toe);
+/* http_request.c: a request's state for loop lp, members up to its
+ * buffers cleared (NULL when out of memory); gives a finished one back to
+ * its loop (kept for reuse, or freed); frees the loop's spares (after
+ * its daemon stopped). The loop's thread only. */
+struct http_request *http_request_take(struct http_loop *lp);
+void http_request_give(struct http_loop *lp, struct http_request *rq);
+void http_request_spares_free(struct http_loop *lp);
+
 /* http_framing.c: copies src into dst (cap bytes), cutting it if needed. */
 void http_copy_cut(char *dst, const char *src, size_t cap);
 

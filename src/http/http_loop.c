@@ -117,6 +117,7 @@ static void *loop_main(void *arg)
 
         int sweep_ms;
 
+        lp->round_us = clock_now_us();
         MHD_run(lp->daemon);
         atomic_fetch_add_explicit(&lp->rounds, 1, memory_order_relaxed);
         if (MHD_get_timeout(lp->daemon, &left) == MHD_YES)
@@ -262,10 +263,12 @@ int http_make_loop(struct http_server *srv, unsigned i, unsigned limit)
         MHD_OPTION_UNESCAPE_CALLBACK, http_unescape, srv,
         MHD_OPTION_URI_LOG_CALLBACK, http_on_uri, lp, /* makes the request */
         /* Each connection's buffer for headers and body chunks. The library
-         * clears all of it between requests, so its size is paid on every
-         * request: the default 32 KiB cost about 1 us; 16 KiB still takes
-         * headers of about 15 KiB (more gets 431). */
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
+         * clears 1.5 times it on every request, on memory that is cold once
+         * many connections take turns: at 16 KiB that was the largest
+         * single cost of a request, and grew with the connections
+         * (docs/performance.md, issue 34). 8 KiB takes a request line and
+         * headers of about 7.5 KiB (more gets 431); nginx, 8 KiB a line. */
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192, MHD_OPTION_END);
     if (lp->daemon == NULL) {
         /* Some of libmicrohttpd's failure paths close the socket it was
          * given: then it is not ours to close again. The threads started so

@@ -27,6 +27,10 @@ static const char *copy_header(char **dst, const char *value)
     return *dst;
 }
 
+/* Answers up to this size are timed by the sweep, not the library (see
+ * respond): far below any socket's send buffer. */
+#define SMALL_ANSWER 8192
+
 static void add_cors_headers(struct MHD_Response *resp,
                              const struct api_response *r)
 {
@@ -61,15 +65,15 @@ static enum MHD_Result respond(struct http_server *srv,
                                const struct api_response *r)
 {
     const char *id = rq->id;
+    /* a batch's answer, streamed by its worker (which counts its bytes) */
+    int stream = rq->job && rq->job->stream;
     struct MHD_Response *resp;
     enum MHD_Result ret;
 
     rq->status = r->status;
-    rq->bytes =
-        rq->job && rq->job->stream ? 0 : r->body_len; /* a stream counts */
+    rq->bytes = stream ? 0 : r->body_len;
     rq->route = r->route;
-    if (rq->job &&
-        rq->job->stream) /* a batch's answer, streamed by its worker */
+    if (stream)
         resp = http_stream_response(rq);
     else if (r->body_owned)
         resp = MHD_create_response_from_buffer_with_free_callback(
@@ -101,13 +105,22 @@ static enum MHD_Result respond(struct http_server *srv,
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     ret = MHD_queue_response(conn, (unsigned)r->status, resp);
     MHD_destroy_response(resp);
-    /* The library's timer runs while the answer goes out (a client that
-     * reads none of it for --timeout is closed) and while headers come,
-     * not while a connection waits for a request or sends its body, nor
-     * while its request is judged: http_conn.c judges those, sparing bytes
-     * that came while the loop was busy. */
-    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
-                              srv->timeout_s);
+    /* While the answer goes out a client that reads none of it for
+     * --timeout is closed. A small one fits the socket's buffers, so it
+     * is gone at once unless the client reads nothing at all: the sweep
+     * (http_conn.c) gives it --timeout, and libmicrohttpd's timer, whose
+     * every switch costs a walk of its connection list, stays off. A
+     * large or streamed one may take long at a fair pace: the library's
+     * timer, which counts from the last bytes sent, judges it. */
+    if (rq->cs != NULL && !stream && r->body_len <= SMALL_ANSWER) {
+        http_conn_enter(rq->loop, rq->cs, HTTP_CONN_SENDING,
+                        rq->loop->round_us);
+    } else if (rq->cs == NULL || !rq->cs->timed) {
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT,
+                                  srv->timeout_s);
+        if (rq->cs != NULL)
+            rq->cs->timed = 1;
+    }
     return ret;
 }
 
@@ -286,10 +299,16 @@ static void append(struct http_server *srv, struct http_request *rq,
     rq->len += size;
 }
 
-/* 16 hex digits: the server's random boot id, then the request counter. */
-static void make_id(char out[17], uint32_t boot, uint32_t seq)
+/* 16 hex digits: the server's random boot id, then the request counter.
+ * Each loop counts its own requests, its number in the low digits (loop
+ * i of n makes i, i + n, i + 2n, ...), so that the loops share no counter
+ * and the ids still differ. */
+static void make_id(char out[17], struct http_loop *lp)
 {
     static const char hex[] = "0123456789abcdef";
+    struct http_server *srv = lp->srv;
+    uint32_t boot = srv->boot_id;
+    uint32_t seq = lp->next_seq++ * srv->nloops + (uint32_t)(lp - srv->loops);
 
     for (int i = 0; i < 8; i++) {
         out[i] = hex[(boot >> (28 - 4 * i)) & 15];
@@ -349,9 +368,7 @@ static void start_request(struct http_server *srv, const char *method,
     if (sane)
         memcpy(rq->id, id, n + 1);
     else
-        make_id(rq->id, srv->boot_id,
-                (uint32_t)atomic_fetch_add_explicit(&srv->next_id, 1,
-                                                    memory_order_relaxed));
+        make_id(rq->id, rq->loop);
     take_traceparent(rq, rq->hdr.traceparent);
     http_copy_cut(rq->method, method, sizeof(rq->method));
     http_copy_cut(rq->path, url, sizeof(rq->path));
@@ -372,14 +389,18 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
     unsigned long long n;
 
     rq->begun = 1;
+    rq->cs = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
+                 ->socket_context;
     /* The request is in: from here until its answer is queued no timer
      * of the library's may close it (http_conn.c judges the body). */
-    MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0);
+    if (rq->cs == NULL || rq->cs->timed) {
+        MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0);
+        if (rq->cs != NULL)
+            rq->cs->timed = 0;
+    }
     http_read_headers(conn, method, version, &rq->hdr);
     start_request(srv, method, url, rq);
     rq->limit = api_body_limit(&srv->api, url);
-    rq->cs = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT)
-                 ->socket_context;
     http_conn_enter(lp, rq->cs, HTTP_CONN_BODY, rq->start_us);
     if (rq->refused == HTTP_REFUSE_NONE)
         rq->refused = http_judge(rq, url, method, version);
@@ -406,7 +427,7 @@ static enum MHD_Result begin(struct http_loop *lp, struct MHD_Connection *conn,
 static enum MHD_Result body(struct http_server *srv, struct http_request *rq,
                             const char *data, size_t *size)
 {
-    http_conn_body(rq->cs, *size);
+    http_conn_body(rq->cs, *size, rq->loop->round_us);
     if (rq->status != 0) { /* answered early: drop the rest */
         *size = 0;
         return MHD_YES;
@@ -496,12 +517,12 @@ static void log_access(struct http_server *srv, struct MHD_Connection *conn,
     struct log_line l;
 
     /* Once per connection: its keep-alive requests share the text. */
-    if (rq->cs == NULL)
+    addr = rq->cs != NULL ? rq->cs->remote : NULL;
+    if (addr == NULL) {
         addr = remote_text(conn, own, sizeof(own));
-    else if (rq->cs->remote[0] == '\0')
-        addr = remote_text(conn, rq->cs->remote, sizeof(rq->cs->remote));
-    else
-        addr = rq->cs->remote;
+        if (rq->cs != NULL)
+            rq->cs->remote = strdup(own); /* NULL: made again next time */
+    }
     log_begin(&l, &srv->log, LOG_INFO, "request");
     log_str(&l, "request_id", rq->id);
     if (rq->trace_id[0] != '\0') {
@@ -543,13 +564,11 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     }
     if (!rq->begun) {
         if (rq->status == 0) { /* the client left within the headers */
-            free(rq);
+            http_request_give(rq->loop, rq);
             *con_cls = NULL;
             return;
         }
-        make_id(rq->id, srv->boot_id,
-                (uint32_t)atomic_fetch_add_explicit(&srv->next_id, 1,
-                                                    memory_order_relaxed));
+        make_id(rq->id, rq->loop);
         metrics_request_begin(srv->metrics);
     }
     now = clock_now_us();
@@ -558,8 +577,12 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         http_conn_enter(rq->loop, rq->cs, HTTP_CONN_WAITING, now);
     if (toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED)
         metrics_connection_closed(srv->metrics, METRICS_CLOSE_SEND_TIMEOUT);
-    else if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+    else if (toe == MHD_REQUEST_TERMINATED_COMPLETED_OK &&
+             (rq->cs == NULL || rq->cs->timed)) {
         MHD_set_connection_option(conn, MHD_CONNECTION_OPTION_TIMEOUT, 0);
+        if (rq->cs != NULL)
+            rq->cs->timed = 0;
+    }
     metrics_request_end(srv->metrics, rq->method, rq->route, rq->status, took);
     if (srv->access_log)
         log_access(srv, conn, rq, took, toe);
@@ -577,6 +600,47 @@ void http_on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         free(rq->job->origin);
         free(rq->job);
     }
-    free(rq);
+    http_request_give(rq->loop, rq);
     *con_cls = NULL;
+}
+
+/* A loop keeps at most this many finished requests: more than it has
+ * under way at once in a round, however many connections it holds (a
+ * request lives from its request line to its answer's last byte). */
+#define SPARES_MAX 32
+
+struct http_request *http_request_take(struct http_loop *lp)
+{
+    struct http_request *rq = lp->spare;
+
+    if (rq != NULL) {
+        lp->spare = rq->spare;
+        lp->nspare--;
+    } else if ((rq = malloc(sizeof(*rq))) == NULL) {
+        return NULL;
+    }
+    memset(rq, 0, offsetof(struct http_request, inline_body));
+    rq->loop = lp;
+    return rq;
+}
+
+void http_request_give(struct http_loop *lp, struct http_request *rq)
+{
+    if (lp->nspare >= SPARES_MAX) {
+        free(rq);
+        return;
+    }
+    rq->spare = lp->spare;
+    lp->spare = rq;
+    lp->nspare++;
+}
+
+void http_request_spares_free(struct http_loop *lp)
+{
+    while (lp->spare != NULL) {
+        struct http_request *next = lp->spare->spare;
+        free(lp->spare);
+        lp->spare = next;
+    }
+    lp->nspare = 0;
 }

@@ -82,7 +82,8 @@ static void free_server(struct http_server *srv)
         }
         if (lp->daemon != NULL)
             MHD_stop_daemon(lp->daemon);
-        if (lp->listen_fd >= 0) /* quiesced: the daemon left it to us */
+        http_request_spares_free(lp); /* the daemon gave every request back */
+        if (lp->listen_fd >= 0)       /* quiesced: the daemon left it to us */
             close(lp->listen_fd);
         if (lp->epfd >= 0)
             close(lp->epfd);
@@ -195,7 +196,6 @@ static struct http_server *new_server(const struct config *cfg, unsigned nloops,
     atomic_init(&srv->draining, 0);
     atomic_init(&srv->connections, 0);
     atomic_init(&srv->buffered, 0);
-    atomic_init(&srv->next_id, 0);
     srv->metrics = metrics_create(api_route_label, API_NROUTES, cfg->version);
     srv->loops = calloc(nloops, sizeof(*srv->loops));
     if (srv->loops != NULL) {

@@ -34,8 +34,8 @@ def bound(max_connections=1000, max_buffered=32 * MiB, batch_workers=1,
           max_batch=10000, max_batch_body=BATCH_BODY, threads=2):
     """The worst case of docs/operations.md ("Memory in all"): 16 MiB for
     the program, its threads and allocator slack; 20 KiB a connection
-    (libmicrohttpd's 16 KiB buffer and the request's state) up to the hard
-    limit; the bodies held; per running batch what its records, its parse,
+    (libmicrohttpd's 8 KiB buffer and the request's state, with room) up
+    to the hard limit; the bodies held; per running batch what its records, its parse,
     its answer and one search may cost beyond its body:
     1536 n + 3 L + 1.3 MiB + 0.5 MiB; and per event loop one search of
     the generic or logic engine, 0.5 MiB (hostile.Daemon runs 2 loops)."""

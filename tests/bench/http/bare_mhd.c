@@ -122,7 +122,7 @@ static int start_loops(struct sockaddr_in *addr, unsigned threads,
                                       MHD_OPTION_LISTEN_SOCKET, fd,
                                       MHD_OPTION_CONNECTION_TIMEOUT, 10u,
                                       MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                                      (size_t)16384, MHD_OPTION_END);
+                                      (size_t)8192, MHD_OPTION_END);
         if (lp->daemon == NULL)
             return -1;
         info = MHD_get_daemon_info(lp->daemon, MHD_DAEMON_INFO_EPOLL_FD);
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
             0, NULL, NULL, handle, resp, MHD_OPTION_SOCK_ADDR,
             (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE,
             threads > 1 ? threads : 0, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384, MHD_OPTION_END);
+            MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192, MHD_OPTION_END);
         const union MHD_DaemonInfo *info =
             d ? MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT) : NULL;
         if (info == NULL)
