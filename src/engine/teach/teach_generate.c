@@ -1,11 +1,12 @@
 /* teach_generate.c - killer puzzles at a level. A random full grid, carved
  * into random connected cages whose digits differ (cage sizes grow with
- * the level), the sums read off the grid; givens from the solution are
- * added at random until killer_count finds one solution; the general
- * engine's walk grades it. Hard and expert dig: cages of up to 9 cells,
- * the whole solution as givens, each taken out while the walk without
- * the forcing steps still solves it (dig_givens). Layouts are drawn until
- * one grades at the level (or the time runs out: the closest is kept). */
+ * the level), the sums read off the grid. Easy and medium: givens from the
+ * solution added at random until killer_count finds one solution, the
+ * general engine's walk grades it. Hard, expert and extreme dig from the
+ * whole solution as givens with the walk bounded at the level below, and
+ * step over to the level on the first given whose removal needs it
+ * (dig_to_level). Layouts are drawn until one grades at the level (or the
+ * time runs out: the closest is kept). */
 #include <string.h>
 
 #include "budget.h"
@@ -22,11 +23,12 @@
 #define MAX_EASING 12 /* givens added to ease a layout that is too hard */
 
 /* The cage sizes aimed at per level: easy .. extreme. Hard: 5-9 cells
- * (20 seeds met of 20 with 1-9 cells: 6, 3-9: 6, 5-9: 18, 6-9: 17, 7-9:
- * 19; fewer, smaller cages leave the dig's stuck puzzles needing chains
- * more often than triples and XY-wings). */
-static const unsigned min_cage[] = {1, 1, 5, 1, 1};
-static const unsigned max_cage[] = {3, 4, 9, 9, 6};
+ * (seeds met with 1-9 cells: 6 of 10, 3-9: 6 of 10, 5-9: 18 of 20, 6-9:
+ * 17 of 20, 7-9: 19 of 20; with smaller cages the dig's stuck puzzles
+ * need chains more often than triples and XY-wings). Extreme: 3-9 (18
+ * of 20; 1-6: 12, 5-9: 14). docs/performance.md has the figures. */
+static const unsigned min_cage[] = {1, 1, 5, 1, 3};
+static const unsigned max_cage[] = {3, 4, 9, 9, 9};
 
 /* Random connected cages of distinct digits over the grid into *k, each
  * aiming at least..big cells (fewer where the neighbours run out). */
@@ -137,23 +139,40 @@ static int solves(const struct teach_puzzle *p, const uint8_t *givens,
     return w->status == TEACH_SOLVED;
 }
 
-/* Does the walk bounded at `keep` (tenths) solve givens? 1 when it does;
- * 2 when it is stuck but the walk bounded at `over` (0: not tried), which
- * takes the same steps first and so goes on from where it stopped, solves
- * it; else 0. */
-static int solves_over(const struct teach_puzzle *p, const uint8_t *givens,
-                       unsigned keep, unsigned over, uint64_t end)
+/* Does the walk bounded at `keep` (tenths) solve k->puzzle? 1 when it
+ * does; 2 when it is stuck but the walk bounded at `over` (0: not tried;
+ * OVER_ALL: no bound, within FORCING_US, on a puzzle killer_count finds
+ * unique), which takes the same steps first and so goes on from where it
+ * stopped, solves it; else 0. */
+#define OVER_ALL 255u
+#define FORCING_US 500000u
+static int solves_over(const struct teach_puzzle *p,
+                       const struct teach_killer *k, unsigned keep,
+                       unsigned over, uint64_t end)
 {
     struct teach_grid g;
     struct teach_budget b = {end, keep};
     struct teach_walk w;
 
-    teach_init(p, &g, givens);
+    teach_init(p, &g, k->puzzle.cell);
     teach_walk(p, &g, &b, NULL, 0, &w);
     if (w.status == TEACH_SOLVED)
         return 1;
     if (w.status != TEACH_STUCK || over == 0)
         return 0;
+    if (over == OVER_ALL) {
+        /* The forcing steps search long for nothing on a puzzle of two
+         * solutions (most of the stuck ones): count first. */
+        unsigned count = 0;
+        if (killer_count(&k->puzzle, &k->cages, 2, COUNT_NODES, NULL, &count,
+                         NULL) != KILLER_OK ||
+            count != 1)
+            return 0;
+        b.deadline_us = clock_now_us() + FORCING_US;
+        if (end && b.deadline_us > end)
+            b.deadline_us = end;
+        over = 0;
+    }
     b.max_rating = over;
     teach_walk(p, &g, &b, NULL, 0, &w);
     return w.status == TEACH_SOLVED ? 2 : 0;
@@ -181,8 +200,10 @@ static int dig(struct rng *r, const struct teach_puzzle *p, unsigned keep,
         if (end && clock_now_us() >= end)
             return -1;
         k->puzzle.cell[order[i]] = 0;
-        st = above ? solves_over(p, k->puzzle.cell, over, 0, end)
-                   : solves_over(p, k->puzzle.cell, keep, over, end);
+        st = above ? solves_over(p, k, over, 0, end)
+                   : solves_over(p, k, keep, over, end);
+        if (st == 2 && over == OVER_ALL)
+            return 1; /* the forcing walks cost too much to dig on */
         if (st == 2)
             above = 1;
         else if (st == 0)
@@ -191,14 +212,14 @@ static int dig(struct rng *r, const struct teach_puzzle *p, unsigned keep,
     return above;
 }
 
-/* Hard and expert, from the whole solution as givens: a dig bounded at
- * the level below to a puzzle that level's techniques just solve (each
- * given left is needed), then each given left tried with the level's own
- * techniques: the first that comes out makes a puzzle of the level. A
- * layout whose cages leave no such given is dropped. Random digs bounded
- * at hard alone end on medium puzzles nearly always (1-3 of 20 seeds met):
- * the cages and the 45 rule do what triples and XY-wings would, and only
- * the last givens, if any, need them. 0 with k graded, or -1. */
+/* Hard, expert and extreme, from the whole solution as givens: dig (above)
+ * with the walk bounded at the level below, stepping over to the level's
+ * own techniques (extreme: all, on a puzzle counted unique) on the first
+ * given whose removal needs them; a layout where none does is dropped.
+ * A dig bounded at hard alone ended on medium puzzles nearly always (1-3
+ * of 20 seeds met): the cages and the 45 rule do what triples and
+ * XY-wings would, and the stuck puzzles mostly need chains. 0 with k
+ * graded, or -1. */
 static int dig_to_level(struct rng *r, struct teach_puzzle *p, unsigned level,
                         uint64_t end, struct teach_killer *k)
 {
@@ -207,7 +228,10 @@ static int dig_to_level(struct rng *r, struct teach_puzzle *p, unsigned level,
 
     k->puzzle = k->solution;
     st = dig(r, p, logic_level_max_rating((enum logic_level)(level - 1)),
-             logic_level_max_rating((enum logic_level)level), end, k);
+             level == LOGIC_EXTREME
+                 ? OVER_ALL
+                 : logic_level_max_rating((enum logic_level)level),
+             end, k);
     if (st != 1)
         return -1;
     k->givens = 0;
@@ -246,7 +270,7 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
         attempts++;
         generate_full_grid(&r, &cur.solution);
         carve(&r, &cur.solution, min_cage[level], max_cage[level], &cur.cages);
-        if (level == LOGIC_HARD || level == LOGIC_EXPERT) {
+        if (level >= LOGIC_HARD) {
             teach_from_killer(scratch, &cur.cages);
             if (dig_to_level(&r, scratch, level, end, &cur) != 0)
                 continue;
@@ -264,7 +288,7 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
             continue;
         teach_from_killer(scratch, &cur.cages);
         /* Too hard: a given more (still unique) and grade again, a few
-         * times; the harder levels are mostly met on the way down. */
+         * times. */
         for (unsigned more = 0; more <= MAX_EASING; more++) {
             unsigned c;
             teach_init(scratch, &g, cur.puzzle.cell);
