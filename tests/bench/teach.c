@@ -290,10 +290,10 @@ static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
     return wrong;
 }
 
-/* Killer at each level (hard: a tenth of the seeds, it is rarely met):
- * the share met, time, uniqueness by the killer search, the tests' own
- * solver (easy: solves it; medium and up: singles and cage sums do not;
- * expert and extreme: its subsets and fish do not either), the walk. */
+/* Killer at each level: the share met, time, uniqueness by the killer
+ * search, the tests' own solver (easy, medium, hard: its techniques of
+ * the level solve it and those of the level below do not; expert and
+ * extreme: its hard set does not), the walk. */
 static unsigned killer_levels(unsigned count_all, int only_level)
 {
     static struct tally t;
@@ -324,10 +324,12 @@ static unsigned killer_levels(unsigned count_all, int only_level)
                       nsol == 1;
             lc = lc_from_killer(&k.cages);
             confirmed +=
-                level == LOGIC_EASY
-                    ? lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
-                : level <= LOGIC_HARD
-                    ? !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
+                level <= LOGIC_HARD
+                    ? lc_solves(lc, k.puzzle.cell, k.solution.cell,
+                                (enum lc_set)level) &&
+                          (level == LOGIC_EASY ||
+                           !lc_solves(lc, k.puzzle.cell, k.solution.cell,
+                                      (enum lc_set)(level - 1)))
                     : !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD);
             lc_free(lc);
             teach_from_killer(&puzzle, &k.cages);
