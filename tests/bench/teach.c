@@ -11,7 +11,9 @@
  * p99), each level confirmed by the tests' own solver (level_check.c),
  * then the /explain walk of each, checked as above; SET "killer": the
  * killer generator at each level likewise (with CPU time and the median
- * givens; `bench_teach generate N killer LEVEL`: that level only).
+ * givens; `bench_teach generate N killer LEVEL [MAX_MS]`: that level only
+ * (LEVEL "all": every level), within MAX_MS of wall time (0: none, so
+ * the CPU column shows what a quiet machine would take)).
  * Usage: bench_teach [SET] [MAX_MS]. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,7 +296,8 @@ static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
  * search, the tests' own solver (easy, medium, hard: its techniques of
  * the level solve it and those of the level below do not; expert and
  * extreme: its hard set does not), the walk. */
-static unsigned killer_levels(unsigned count_all, int only_level)
+static unsigned killer_levels(unsigned count_all, int only_level,
+                              uint64_t max_us)
 {
     static struct tally t;
     static struct teach_killer k;
@@ -312,7 +315,7 @@ static unsigned killer_levels(unsigned count_all, int only_level)
             unsigned nsol = 0;
             struct lc_puzzle *lc;
             enum teach_status st =
-                teach_generate_killer(seed, level, 2000000u, &puzzle, &k);
+                teach_generate_killer(seed, level, max_us, &puzzle, &k);
             took[seed - 1] = wall_us() - t0;
             cpu[seed - 1] = cpu_us() - c0;
             givens[seed - 1] = k.givens;
@@ -369,7 +372,9 @@ static unsigned generate_sets(int argc, char **argv)
     if (count == 0 || count > MAX_PUZZLES)
         count = MAX_PUZZLES;
     if (argc <= 3 || strcmp(argv[3], "killer") == 0)
-        wrong += killer_levels(count, argc > 4 ? level_named(argv[4]) : -1);
+        wrong += killer_levels(count, argc > 4 ? level_named(argv[4]) : -1,
+                               argc > 5 ? strtoull(argv[5], NULL, 10) * 1000u
+                                        : 2000000u);
     for (size_t i = 0; i < sizeof(gen_sets) / sizeof(gen_sets[0]); i++)
         if (argc <= 3 || strcmp(argv[3], gen_sets[i].name) == 0)
             wrong += gen_set(&gen_sets[i], count);
