@@ -19,7 +19,7 @@ struct lc_unit {
 };
 
 struct lc_puzzle {
-    unsigned n, ncells, nunits;
+    unsigned n, ncells, nunits, killer; /* killer: 9x9 with cages */
     struct lc_unit unit[LC_MAX_UNITS];
     uint8_t see[COVER_MAX_CELLS][COVER_MAX_CELLS];
 };
@@ -122,6 +122,7 @@ struct lc_puzzle *lc_from_killer(const struct killer_cages *k)
 {
     struct lc_puzzle *p = lc_new(9);
 
+    p->killer = 1;
     rows_and_columns(p);
     for (unsigned b = 0; b < 9; b++) {
         struct lc_unit *u = add_unit(p, 1);
@@ -227,6 +228,7 @@ static void cage_search(const struct lc_grid *g, const struct lc_unit *u,
                         unsigned i, unsigned sum, uint32_t used, unsigned *pick,
                         uint32_t *can)
 {
+
     if (i == u->ncells) {
         if (sum == u->sum)
             for (unsigned j = 0; j < u->ncells; j++)
@@ -285,6 +287,182 @@ static int locked(const struct lc_puzzle *p, struct lc_grid *g)
             if (m >= 2)
                 changed |= remove_seen(p, g, cells, m, d);
         }
+    }
+    return changed;
+}
+
+/* A digit that every completion of a cage holds (no completion is left
+ * when it is taken from the cage's cells) goes in one of the cage's cells
+ * that may hold it: the cells that see all of those lose it. */
+static int cage_locked(const struct lc_puzzle *p, struct lc_grid *g)
+{
+    static __thread struct lc_grid without;
+    int changed = 0;
+
+    for (unsigned k = 0; k < p->nunits; k++) {
+        const struct lc_unit *u = &p->unit[k];
+        if (u->sum == 0)
+            continue;
+        for (unsigned d = 1; d <= 9; d++) {
+            unsigned pick[COVER_MAX_N], cells[COVER_MAX_N], m = 0, placed = 0;
+            uint32_t can[COVER_MAX_N] = {0}, any = 0;
+            for (unsigned i = 0; i < u->ncells; i++) {
+                placed |= g->value[u->cell[i]] == d;
+                if (g->cand[u->cell[i]] & (1u << (d - 1)))
+                    cells[m++] = u->cell[i];
+            }
+            if (placed || m < 2)
+                continue;
+            without = *g;
+            for (unsigned i = 0; i < u->ncells; i++)
+                without.cand[u->cell[i]] &= ~(1u << (d - 1));
+            cage_search(&without, u, 0, 0, 0, pick, can);
+            for (unsigned i = 0; i < u->ncells; i++)
+                any |= can[i];
+            if (any == 0)
+                changed |= remove_seen(p, g, cells, m, d);
+        }
+    }
+    return changed;
+}
+
+/* ------------------------------------------------------------------------
+ * The 45 rule (killer): the regions of whole units looked at are 1-3
+ * adjacent rows, 1-3 adjacent columns, a box, two boxes side by side or
+ * one above the other; at most 4 blank cells are summed
+ * ------------------------------------------------------------------------ */
+
+#define LC_SUM_CELLS 4
+
+/* Region r (0..) as a cell mask in in[]; 0 past the last, else its units. */
+static unsigned lc_region(unsigned r, uint8_t *in)
+{
+    unsigned k, units;
+
+    memset(in, 0, 81);
+    for (unsigned cols = 0; cols < 2; cols++)
+        for (k = 1; k <= 3; k++) {
+            if (r < 10 - k) {
+                for (unsigned i = 0; i < k; i++)
+                    for (unsigned j = 0; j < 9; j++)
+                        in[cols ? j * 9 + r + i : (r + i) * 9 + j] = 1;
+                return k;
+            }
+            r -= 10 - k;
+        }
+    /* boxes: 9 alone, 6 pairs across (b, b+1), 6 pairs down (b, b+3) */
+    if (r < 9)
+        units = 1;
+    else if (r < 15)
+        units = 2;
+    else if (r < 21)
+        units = 2;
+    else
+        return 0;
+    for (unsigned c = 0; c < 81; c++) {
+        unsigned b = (c / 9) / 3 * 3 + (c % 9) / 3;
+        if (r < 9)
+            in[c] = b == r;
+        else if (r < 15)
+            in[c] = b == (r - 9) / 2 * 3 + (r - 9) % 2 ||
+                    b == (r - 9) / 2 * 3 + (r - 9) % 2 + 1;
+        else
+            in[c] = b == r - 15 || b == r - 15 + 3;
+    }
+    return units;
+}
+
+/* Assignments of cells[0..n-1]'s candidates, seeing cells distinct, that
+ * add up to target: can[i] gets each digit one of them gives cell i. */
+static void sum_assign(const struct lc_puzzle *p, const struct lc_grid *g,
+                       const unsigned *cells, unsigned n, unsigned i, int left,
+                       unsigned *pick, uint32_t *can)
+{
+    if (i == n) {
+        if (left == 0)
+            for (unsigned j = 0; j < n; j++)
+                can[j] |= 1u << (pick[j] - 1);
+        return;
+    }
+    for (unsigned d = 1; d <= 9 && (int)d <= left; d++) {
+        unsigned clash = 0;
+        if (!(g->cand[cells[i]] & (1u << (d - 1))))
+            continue;
+        for (unsigned j = 0; j < i && !clash; j++)
+            clash = pick[j] == d && p->see[cells[i]][cells[j]];
+        if (clash)
+            continue;
+        pick[i] = d;
+        sum_assign(p, g, cells, n, i + 1, left - (int)d, pick, can);
+    }
+}
+
+/* Innies (outies 0): the region's cells outside the cages wholly inside
+ * it add up to 45 per unit less those cages. Outies: the cells outside
+ * the region of the cages that reach into it add up to those cages' sums
+ * less 45 per unit (a cell of the region in no cage must be placed). */
+static int sum_rule(const struct lc_puzzle *p, struct lc_grid *g, int outies)
+{
+    uint8_t in[81];
+    int changed = 0;
+
+    for (unsigned r = 0, nu; (nu = lc_region(r, in)) > 0; r++) {
+        uint8_t inside[81] = {0}, caged[81] = {0}, mark[81] = {0};
+        unsigned cells[LC_SUM_CELLS], pick[LC_SUM_CELLS], n = 0, over = 0;
+        uint32_t can[LC_SUM_CELLS] = {0};
+        int target = 45 * (int)nu, bad = 0;
+        for (unsigned k = 0; k < p->nunits; k++) {
+            const struct lc_unit *u = &p->unit[k];
+            unsigned hit = 0;
+            if (u->sum == 0)
+                continue;
+            for (unsigned i = 0; i < u->ncells; i++) {
+                hit += in[u->cell[i]];
+                caged[u->cell[i]] = 1;
+            }
+            if (hit == u->ncells)
+                for (unsigned i = 0; i < u->ncells; i++)
+                    inside[u->cell[i]] = 1;
+            if (hit == u->ncells || (outies && hit > 0)) {
+                target += outies ? (int)u->sum : -(int)u->sum;
+                if (outies && hit < u->ncells)
+                    for (unsigned i = 0; i < u->ncells; i++)
+                        if (!in[u->cell[i]])
+                            mark[u->cell[i]] = 1;
+            }
+        }
+        if (outies) {
+            /* target so far: 45 per unit and the cages' sums; the cells
+             * of those cages inside the region make 45 per unit less the
+             * cells in no cage */
+            target -= 2 * 45 * (int)nu;
+            for (unsigned c = 0; c < 81; c++)
+                if (in[c] && !caged[c]) {
+                    if (g->value[c])
+                        target += g->value[c];
+                    else
+                        bad = 1;
+                }
+        } else
+            for (unsigned c = 0; c < 81; c++)
+                mark[c] = in[c] && !inside[c];
+        for (unsigned c = 0; c < 81 && !bad; c++) {
+            if (!mark[c])
+                continue;
+            if (g->value[c])
+                target -= g->value[c];
+            else if (n < LC_SUM_CELLS)
+                cells[n++] = c;
+            else
+                over = 1;
+        }
+        if (bad || over || n == 0 || target <= 0)
+            continue;
+        sum_assign(p, g, cells, n, 0, target, pick, can);
+        for (unsigned i = 0; i < n; i++)
+            for (unsigned d = 1; d <= 9; d++)
+                if (!(can[i] & (1u << (d - 1))))
+                    changed |= remove_cand(g, cells[i], d);
     }
     return changed;
 }
@@ -513,8 +691,10 @@ int lc_solves(const struct lc_puzzle *p, const uint8_t *givens,
     do {
         changed = singles(p, &g) || cage_sums(p, &g);
         if (!changed && set >= LC_MEDIUM)
-            changed =
-                locked(p, &g) || subset_pass(p, &g, 2) || fish_pass(p, &g, 2);
+            changed = locked(p, &g) || subset_pass(p, &g, 2) ||
+                      fish_pass(p, &g, 2) ||
+                      (p->killer && (sum_rule(p, &g, 0) || sum_rule(p, &g, 1) ||
+                                     cage_locked(p, &g)));
         if (!changed && set >= LC_HARD)
             changed =
                 subset_pass(p, &g, 3) || fish_pass(p, &g, 3) || xy_wing(p, &g);

@@ -15,8 +15,10 @@
 
 /* The techniques a level allows (docs/logic.md's ladder): easy, singles
  * (and, for killer, a cage's sum against its cells' candidates); medium,
- * also locked candidates, naked and hidden pairs and X-wings; hard, also
- * triples, swordfish and XY-wings. */
+ * also locked candidates, naked and hidden pairs and X-wings (killer: and
+ * the 45 rule, innies and outies of up to 4 cells over the regions the
+ * engine's `innies` look at, and a digit every completion of a cage holds,
+ * locked); hard, also triples, swordfish and XY-wings. */
 enum lc_set { LC_EASY = 0, LC_MEDIUM, LC_HARD };
 
 struct lc_puzzle; /* units, peers and cages; on the heap */

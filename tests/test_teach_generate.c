@@ -176,12 +176,14 @@ static int obeys_killer(const struct sudoku_grid *s,
     return 1;
 }
 
-/* An expert killer: its cages and solution agree (this file's loop), the
- * givens are the solution's, the killer search counts one solution, every
- * walk step agrees with the solution and no forcing step is taken, and
- * the tests' own solver (singles, cage sums, subsets and fish, no 45
- * rule) does not solve it. Seed 5 meets the level in 2 layouts. */
-static void an_expert_killer_is_unique_and_needs_more_than_subsets(void **state)
+/* A killer at `level` from `seed`: its cages and solution agree (this
+ * file's loop), the givens are the solution's, the killer search counts
+ * one solution, every walk step agrees with the solution (a forcing step
+ * taken at extreme only), and the tests' own solver confirms the level: up to
+ * hard, its techniques of the level solve it and those of the level below do
+ * not (the 45 rule is medium there, as in the engine); expert and up, its hard
+ * set does not. */
+static void check_killer(uint64_t seed, unsigned level)
 {
     static struct teach_killer k;
     struct lc_puzzle *lc;
@@ -189,11 +191,9 @@ static void an_expert_killer_is_unique_and_needs_more_than_subsets(void **state)
     unsigned count = 0;
     struct cover_grid pz, sol;
 
-    (void)state;
     assert_int_equal(
-        teach_generate_killer(5, LOGIC_EXPERT, 30000000u, &scratch, &k),
-        TEACH_OK);
-    assert_int_equal(k.grade.level, LOGIC_EXPERT);
+        teach_generate_killer(seed, level, 30000000u, &scratch, &k), TEACH_OK);
+    assert_int_equal(k.grade.level, level);
     assert_true(obeys_killer(&k.solution, &k.cages));
     for (unsigned c = 0; c < 81; c++)
         assert_true(k.puzzle.cell[c] == 0 ||
@@ -204,13 +204,47 @@ static void an_expert_killer_is_unique_and_needs_more_than_subsets(void **state)
     assert_int_equal(count, 1);
     assert_memory_equal(found.cell, k.solution.cell, 81);
     lc = lc_from_killer(&k.cages);
-    assert_false(lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD));
+    if (level <= LOGIC_HARD) {
+        assert_true(
+            lc_solves(lc, k.puzzle.cell, k.solution.cell, (enum lc_set)level));
+        if (level > LOGIC_EASY)
+            assert_false(lc_solves(lc, k.puzzle.cell, k.solution.cell,
+                                   (enum lc_set)(level - 1)));
+    } else {
+        assert_false(lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD));
+    }
     lc_free(lc);
     teach_from_killer(&scratch, &k.cages);
     pz.n = sol.n = 9;
     memcpy(pz.cell, k.puzzle.cell, 81);
     memcpy(sol.cell, k.solution.cell, 81);
-    assert_int_equal(walk_checked(&pz, &sol), 0);
+    /* only extreme needs a forcing step */
+    assert_int_equal(walk_checked(&pz, &sol), level == LOGIC_EXTREME);
+}
+
+static void
+a_medium_killer_needs_the_45_rule_or_pairs_and_is_unique(void **state)
+{
+    (void)state;
+    check_killer(3, LOGIC_MEDIUM);
+}
+
+static void a_hard_killer_needs_triples_or_wings_and_is_unique(void **state)
+{
+    (void)state;
+    check_killer(2, LOGIC_HARD);
+}
+
+static void an_expert_killer_is_unique_and_needs_more_than_subsets(void **state)
+{
+    (void)state;
+    check_killer(5, LOGIC_EXPERT);
+}
+
+static void an_extreme_killer_is_unique_and_beyond_the_hard_set(void **state)
+{
+    (void)state;
+    check_killer(4, LOGIC_EXTREME);
 }
 
 /* The levels a size offers: each size at least easy, 9x9 all five, and
@@ -233,7 +267,11 @@ int test_teach_generate(unsigned *ntests)
             variant_puzzles_are_generated_at_each_level_of_their_size),
         cmocka_unit_test(a_variant_seed_replays_its_puzzle),
         cmocka_unit_test(
+            a_medium_killer_needs_the_45_rule_or_pairs_and_is_unique),
+        cmocka_unit_test(a_hard_killer_needs_triples_or_wings_and_is_unique),
+        cmocka_unit_test(
             an_expert_killer_is_unique_and_needs_more_than_subsets),
+        cmocka_unit_test(an_extreme_killer_is_unique_and_beyond_the_hard_set),
         cmocka_unit_test(every_size_offers_easy_and_nine_offers_every_level),
     };
     *ntests = TESTS_COUNT(tests);

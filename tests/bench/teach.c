@@ -10,7 +10,10 @@
  * within /generate's 2 s: the share met, generation time (wall, median and
  * p99), each level confirmed by the tests' own solver (level_check.c),
  * then the /explain walk of each, checked as above; SET "killer": the
- * killer generator at each level likewise.
+ * killer generator at each level likewise (with CPU time and the median
+ * givens; `bench_teach generate N killer LEVEL [MAX_MS]`: that level only
+ * (LEVEL "all": every level), within MAX_MS of wall time (0: none, so
+ * the CPU column shows what a quiet machine would take)).
  * Usage: bench_teach [SET] [MAX_MS]. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,30 +292,33 @@ static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
     return wrong;
 }
 
-/* Killer at each level (hard: a tenth of the seeds, it is rarely met):
- * the share met, time, uniqueness by the killer search, the tests' own
- * solver (easy: solves it; medium and up: singles and cage sums do not;
- * expert and extreme: its subsets and fish do not either), the walk. */
-static unsigned killer_levels(unsigned count_all)
+/* Killer at each level: the share met, time, uniqueness by the killer
+ * search, the tests' own solver (easy, medium, hard: its techniques of
+ * the level solve it and those of the level below do not; expert and
+ * extreme: its hard set does not), the walk. */
+static unsigned killer_levels(unsigned count_all, int only_level,
+                              uint64_t max_us)
 {
     static struct tally t;
     static struct teach_killer k;
-    static uint64_t took[MAX_PUZZLES];
+    static uint64_t took[MAX_PUZZLES], cpu[MAX_PUZZLES], givens[MAX_PUZZLES];
     unsigned wrong = 0;
 
     for (unsigned level = 0; level < LOGIC_NLEVELS; level++) {
-        unsigned met = 0, confirmed = 0, unique = 0;
-        unsigned count =
-            level == LOGIC_HARD && count_all >= 10 ? count_all / 10 : count_all;
+        unsigned met = 0, confirmed = 0, unique = 0, count = count_all;
         char name[40];
+        if (only_level >= 0 && level != (unsigned)only_level)
+            continue;
         memset(&t, 0, sizeof(t));
         for (unsigned seed = 1; seed <= count; seed++) {
-            uint64_t t0 = wall_us();
+            uint64_t t0 = wall_us(), c0 = cpu_us();
             unsigned nsol = 0;
             struct lc_puzzle *lc;
             enum teach_status st =
-                teach_generate_killer(seed, level, 2000000u, &puzzle, &k);
+                teach_generate_killer(seed, level, max_us, &puzzle, &k);
             took[seed - 1] = wall_us() - t0;
+            cpu[seed - 1] = cpu_us() - c0;
+            givens[seed - 1] = k.givens;
             if (st != TEACH_OK)
                 continue;
             met++;
@@ -321,27 +327,42 @@ static unsigned killer_levels(unsigned count_all)
                       nsol == 1;
             lc = lc_from_killer(&k.cages);
             confirmed +=
-                level == LOGIC_EASY
-                    ? lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
-                : level <= LOGIC_HARD
-                    ? !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_EASY)
+                level <= LOGIC_HARD
+                    ? lc_solves(lc, k.puzzle.cell, k.solution.cell,
+                                (enum lc_set)level) &&
+                          (level == LOGIC_EASY ||
+                           !lc_solves(lc, k.puzzle.cell, k.solution.cell,
+                                      (enum lc_set)(level - 1)))
                     : !lc_solves(lc, k.puzzle.cell, k.solution.cell, LC_HARD);
             lc_free(lc);
             teach_from_killer(&puzzle, &k.cages);
             walk(&puzzle, k.puzzle.cell, k.solution.cell, 10000, &t);
         }
         qsort(took, count, sizeof(took[0]), cmp_u64);
+        qsort(cpu, count, sizeof(cpu[0]), cmp_u64);
+        qsort(givens, count, sizeof(givens[0]), cmp_u64);
         printf("%-12s %-8s met %3u/%u  generate median %7.1f ms  p99 %7.1f "
-               "ms  unique %u  level confirmed %u\n",
+               "ms  CPU median %7.1f ms  p99 %7.1f ms  givens median %2u  "
+               "unique %u  level confirmed %u\n",
                "killer", logic_level_name((enum logic_level)level), met, count,
                took[count / 2] / 1000.0, took[count * 99 / 100] / 1000.0,
-               unique, confirmed);
+               cpu[count / 2] / 1000.0, cpu[count * 99 / 100] / 1000.0,
+               (unsigned)givens[count / 2], unique, confirmed);
         snprintf(name, sizeof(name), "  %s", logic_level_name(level));
         report(name, &t);
         fflush(stdout);
         wrong += t.wrong + (met - unique);
     }
     return wrong;
+}
+
+/* The level named s (easy .. extreme), or -1: every level. */
+static int level_named(const char *s)
+{
+    for (unsigned l = 0; l < LOGIC_NLEVELS; l++)
+        if (strcmp(s, logic_level_name((enum logic_level)l)) == 0)
+            return (int)l;
+    return -1;
 }
 
 static unsigned generate_sets(int argc, char **argv)
@@ -351,7 +372,9 @@ static unsigned generate_sets(int argc, char **argv)
     if (count == 0 || count > MAX_PUZZLES)
         count = MAX_PUZZLES;
     if (argc <= 3 || strcmp(argv[3], "killer") == 0)
-        wrong += killer_levels(count);
+        wrong += killer_levels(count, argc > 4 ? level_named(argv[4]) : -1,
+                               argc > 5 ? strtoull(argv[5], NULL, 10) * 1000u
+                                        : 2000000u);
     for (size_t i = 0; i < sizeof(gen_sets) / sizeof(gen_sets[0]); i++)
         if (argc <= 3 || strcmp(argv[3], gen_sets[i].name) == 0)
             wrong += gen_set(&gen_sets[i], count);

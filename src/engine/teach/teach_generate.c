@@ -1,11 +1,12 @@
 /* teach_generate.c - killer puzzles at a level. A random full grid, carved
  * into random connected cages whose digits differ (cage sizes grow with
- * the level), the sums read off the grid; givens from the solution are
- * added at random until killer_count finds one solution; the general
- * engine's walk grades it. Hard and expert dig: cages of up to 9 cells,
- * the whole solution as givens, each taken out while the walk without
- * the forcing steps still solves it (dig_givens). Layouts are drawn until
- * one grades at the level (or the time runs out: the closest is kept). */
+ * the level), the sums read off the grid. Easy and medium: givens from the
+ * solution added at random until killer_count finds one solution, the
+ * general engine's walk grades it. Hard, expert and extreme dig from the
+ * whole solution as givens with the walk bounded at the level below, and
+ * step over to the level on the first given whose removal needs it
+ * (dig_to_level). Layouts are drawn until one grades at the level (or the
+ * time runs out: the closest is kept). */
 #include <string.h>
 
 #include "budget.h"
@@ -21,12 +22,18 @@
 #define MAX_GIVENS 40
 #define MAX_EASING 12 /* givens added to ease a layout that is too hard */
 
-/* The largest cage per level: easy .. extreme. */
-static const unsigned max_cage[] = {3, 4, 9, 9, 6};
+/* The cage sizes aimed at per level: easy .. extreme. Hard: 5-9 cells
+ * (seeds met with 1-9 cells: 6 of 10, 3-9: 6 of 10, 5-9: 18 of 20, 6-9:
+ * 17 of 20, 7-9: 19 of 20; with smaller cages the dig's stuck puzzles
+ * need chains more often than triples and XY-wings). Extreme: 3-9 (18
+ * of 20; 1-6: 12, 5-9: 14). docs/performance.md has the figures. */
+static const unsigned min_cage[] = {1, 1, 5, 1, 3};
+static const unsigned max_cage[] = {3, 4, 9, 9, 9};
 
-/* Random connected cages of distinct digits over the grid into *k. */
-static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
-                  struct killer_cages *k)
+/* Random connected cages of distinct digits over the grid into *k, each
+ * aiming at least..big cells (fewer where the neighbours run out). */
+static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned least,
+                  unsigned big, struct killer_cages *k)
 {
     uint8_t caged[SUDOKU_CELLS] = {0};
     unsigned order[SUDOKU_CELLS];
@@ -40,7 +47,8 @@ static void carve(struct rng *r, const struct sudoku_grid *sol, unsigned big,
     }
     killer_init(k);
     for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
-        unsigned cells[9], n = 1, want = 1 + rng_below(r, big), sum;
+        unsigned cells[9], n = 1, want = least + rng_below(r, big - least + 1),
+                           sum;
         uint32_t used;
         if (caged[order[i]])
             continue;
@@ -107,47 +115,142 @@ static int make_unique(struct rng *r, const struct sudoku_grid *sol,
     }
 }
 
-/* The hard and expert levels: from the full solution as givens, each
- * given (in random order) is taken out while the walk with no technique
- * above the level still solves the puzzle (which proves it unique: every
- * step is sound), so the dig ends on the hardest puzzle those cages and
- * techniques allow; killer_count confirms one solution. 0, or -1 when
- * the count disagrees or the time ran out. */
-static int dig_givens(struct rng *r, const struct teach_puzzle *p, unsigned hi,
-                      uint64_t end, struct teach_killer *k)
+static void shuffle(struct rng *r, uint8_t *order, unsigned n)
 {
-    uint8_t order[SUDOKU_CELLS];
-    unsigned count = 0;
-
-    k->puzzle = k->solution;
-    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+    for (unsigned i = 0; i < n; i++)
         order[i] = (uint8_t)i;
-    for (unsigned i = SUDOKU_CELLS - 1; i > 0; i--) {
+    for (unsigned i = n - 1; i > 0; i--) {
         unsigned j = rng_below(r, i + 1);
         uint8_t t = order[i];
         order[i] = order[j];
         order[j] = t;
     }
+}
+
+/* Does the walk with no technique above `hi` (tenths) solve givens? */
+static int solves(const struct teach_puzzle *p, const uint8_t *givens,
+                  unsigned hi, uint64_t end, struct teach_walk *w)
+{
+    struct teach_grid g;
+    struct teach_budget b = {end, hi};
+
+    teach_init(p, &g, givens);
+    teach_walk(p, &g, &b, NULL, 0, w);
+    return w->status == TEACH_SOLVED;
+}
+
+/* Does killer_count find k->puzzle unique within COUNT_NODES and the
+ * deadline `end` (0: none)? The deadline is the wall time left, given as
+ * CPU time (CPU runs no faster): an unbounded count took extreme to 4.5
+ * s at p99 on a loaded machine. */
+static int unique_by(const struct teach_killer *k, uint64_t end)
+{
+    uint64_t now = clock_now_us();
+    unsigned count = 0;
+    struct search_budget b = search_budget_make(
+        COUNT_NODES, end ? (end > now ? end - now : 1) * 1000u : 0);
+
+    return killer_count_budget(&k->puzzle, &k->cages, 2, &b, NULL, &count,
+                               NULL) == KILLER_OK &&
+           count == 1;
+}
+
+/* Does the walk bounded at `keep` (tenths) solve k->puzzle? 1 when it
+ * does; 2 when it is stuck but the walk bounded at `over` (0: not tried;
+ * OVER_ALL: no bound, within FORCING_US, on a puzzle killer_count finds
+ * unique), which takes the same steps first and so goes on from where it
+ * stopped, solves it; else 0. */
+#define OVER_ALL 255u
+#define FORCING_US 500000u
+static int solves_over(const struct teach_puzzle *p,
+                       const struct teach_killer *k, unsigned keep,
+                       unsigned over, uint64_t end)
+{
+    struct teach_grid g;
+    struct teach_budget b = {end, keep};
+    struct teach_walk w;
+
+    teach_init(p, &g, k->puzzle.cell);
+    teach_walk(p, &g, &b, NULL, 0, &w);
+    if (w.status == TEACH_SOLVED)
+        return 1;
+    if (w.status != TEACH_STUCK || over == 0)
+        return 0;
+    if (over == OVER_ALL) {
+        /* The forcing steps search long for nothing on a puzzle of two
+         * solutions (most of the stuck ones): count first. */
+        if (!unique_by(k, end))
+            return 0;
+        b.deadline_us = clock_now_us() + FORCING_US;
+        if (end && b.deadline_us > end)
+            b.deadline_us = end;
+        over = 0;
+    }
+    b.max_rating = over;
+    teach_walk(p, &g, &b, NULL, 0, &w);
+    return w.status == TEACH_SOLVED ? 2 : 0;
+}
+
+/* Takes givens out of k->puzzle (in random order) while the walk bounded
+ * at `keep` still solves the puzzle (which proves it unique: every step is
+ * sound). With `over` (0: none) above keep, a given whose removal leaves
+ * the keep-walk stuck is taken out anyway when the walk bounded at `over`
+ * solves the puzzle then; from there on the dig keeps to `over`, so it
+ * ends on a puzzle that needs a step above keep and none above over.
+ * 1 when that happened, 0 when not, -1 when the time ran out. */
+static int dig(struct rng *r, const struct teach_puzzle *p, unsigned keep,
+               unsigned over, uint64_t end, struct teach_killer *k)
+{
+    uint8_t order[SUDOKU_CELLS];
+    int above = 0;
+
+    shuffle(r, order, SUDOKU_CELLS);
     for (unsigned i = 0; i < SUDOKU_CELLS; i++) {
-        struct teach_grid g;
-        struct teach_budget b = {end, hi};
         uint8_t v = k->puzzle.cell[order[i]];
+        int st;
+        if (v == 0)
+            continue;
         if (end && clock_now_us() >= end)
             return -1;
         k->puzzle.cell[order[i]] = 0;
-        teach_init(p, &g, k->puzzle.cell);
-        teach_walk(p, &g, &b, NULL, 0, &k->grade);
-        if (k->grade.status != TEACH_SOLVED)
+        st = above ? solves_over(p, k, over, 0, end)
+                   : solves_over(p, k, keep, over, end);
+        if (st == 2 && over == OVER_ALL)
+            return 1; /* the forcing walks cost too much to dig on */
+        if (st == 2)
+            above = 1;
+        else if (st == 0)
             k->puzzle.cell[order[i]] = v;
     }
+    return above;
+}
+
+/* Hard, expert and extreme, from the whole solution as givens: dig (above)
+ * with the walk bounded at the level below, stepping over to the level's
+ * own techniques (extreme: all, on a puzzle counted unique) on the first
+ * given whose removal needs them; a layout where none does is dropped.
+ * A dig bounded at hard alone ended on medium puzzles nearly always (1-3
+ * of 20 seeds met): the cages and the 45 rule do what triples and
+ * XY-wings would, and the stuck puzzles mostly need chains. 0 with k
+ * graded, or -1. */
+static int dig_to_level(struct rng *r, struct teach_puzzle *p, unsigned level,
+                        uint64_t end, struct teach_killer *k)
+{
+    int st;
+
+    k->puzzle = k->solution;
+    st = dig(r, p, logic_level_max_rating((enum logic_level)(level - 1)),
+             level == LOGIC_EXTREME
+                 ? OVER_ALL
+                 : logic_level_max_rating((enum logic_level)level),
+             end, k);
+    if (st != 1)
+        return -1;
     k->givens = 0;
     for (unsigned i = 0; i < SUDOKU_CELLS; i++)
         k->givens += k->puzzle.cell[i] != 0;
-    return killer_count(&k->puzzle, &k->cages, 2, COUNT_NODES, NULL, &count,
-                        NULL) == KILLER_OK &&
-                   count == 1
-               ? 0
-               : -1;
+    solves(p, k->puzzle.cell, 0, end, &k->grade);
+    return unique_by(k, end) ? 0 : -1;
 }
 
 static unsigned distance(unsigned a, unsigned b)
@@ -174,15 +277,11 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
         struct teach_budget b = {0, 0};
         attempts++;
         generate_full_grid(&r, &cur.solution);
-        carve(&r, &cur.solution, max_cage[level], &cur.cages);
-        if (level == LOGIC_HARD || level == LOGIC_EXPERT) {
+        carve(&r, &cur.solution, min_cage[level], max_cage[level], &cur.cages);
+        if (level >= LOGIC_HARD) {
             teach_from_killer(scratch, &cur.cages);
-            if (dig_givens(&r, scratch, logic_level_max_rating(level), end,
-                           &cur) != 0)
+            if (dig_to_level(&r, scratch, level, end, &cur) != 0)
                 continue;
-            teach_init(scratch, &g, cur.puzzle.cell);
-            b.deadline_us = end;
-            teach_walk(scratch, &g, &b, NULL, 0, &cur.grade);
             if (!have || distance(cur.grade.level, level) <
                              distance(out->grade.level, level)) {
                 *out = cur;
@@ -197,7 +296,7 @@ enum teach_status teach_generate_killer(uint64_t seed, unsigned level,
             continue;
         teach_from_killer(scratch, &cur.cages);
         /* Too hard: a given more (still unique) and grade again, a few
-         * times; the harder levels are mostly met on the way down. */
+         * times. */
         for (unsigned more = 0; more <= MAX_EASING; more++) {
             unsigned c;
             teach_init(scratch, &g, cur.puzzle.cell);

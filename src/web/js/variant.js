@@ -21,7 +21,7 @@
     9: ['easy', 'medium', 'hard', 'expert', 'extreme'], 12: ['easy', 'medium', 'hard', 'expert', 'extreme'],
     16: ['easy', 'medium', 'hard', 'expert'], 25: ['easy', 'medium', 'hard', 'expert'],
   };
-  const KILLER_LEVELS = ['easy', 'medium', 'expert', 'extreme'];
+  const KILLER_LEVELS = ['easy', 'medium', 'hard', 'expert', 'extreme'];
   const CLASSIC_ONLY = 'Killer cages and rating ranges are for classic 9x9 boxes only; the ' +
     'levels of this size are offered, and Hint, Grade and Solution path work on every board ' +
     '(rated on the service\'s own scale for variants, not Sudoku Explainer\'s).';
