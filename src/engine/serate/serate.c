@@ -37,8 +37,11 @@ static void tables_init(struct se_tables *t)
             t->rcell[9 + i][k] = (uint8_t)(i * 9 + k);
             t->rcell[18 + i][k] = (uint8_t)(k * 9 + i);
         }
+    memset(t->rmask, 0, sizeof t->rmask);
     for (int r = 0; r < 27; r++)
         for (int k = 0; k < 9; k++) {
+            int c = t->rcell[r][k];
+            t->rmask[r][c >> 6] |= 1ull << (c & 63);
             t->creg[t->rcell[r][k]][r / 9] = (uint8_t)r;
             t->cidx[t->rcell[r][k]][r / 9] = (uint8_t)k;
         }

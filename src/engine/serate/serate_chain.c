@@ -1204,10 +1204,74 @@ static void regions(struct chainer *ch, int cell, int v, struct run *on_run)
     }
 }
 
+/* Nishio's runs have no Y links: from (cell, v) they only place and
+ * remove v, by SE's rules for one digit (an "on" removes v from its house,
+ * a region with one place left for v puts it "on" there). Every candidate
+ * a run derives is derived by this closure of the same rules over bit
+ * sets too (a region the run finds down to one place is, with all the
+ * run's removals, down to that place or empty), so a run can end in a
+ * contradiction only if the closure does: an "on" and an "off" candidate
+ * meet, or a region has no place left. Where it shows none, the run
+ * cannot give a Nishio hint and is not made. */
+struct nishio_digit {
+    uint64_t p[2]; /* the cells that have v */
+    uint32_t live; /* the regions that have v */
+};
+
+static int nishio_may_fail(const struct se_ctx *ctx,
+                           const struct nishio_digit *d, int cell, int on)
+{
+    const uint64_t *p = d->p;
+    uint64_t set[2] = {0, 0}, off[2] = {0, 0}, fresh[2] = {0, 0};
+
+    if (on)
+        fresh[cell >> 6] = 1ull << (cell & 63);
+    else
+        off[cell >> 6] = 1ull << (cell & 63);
+    for (;;) {
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = fresh[w]; m; m &= m - 1) {
+                int c = w * 64 + __builtin_ctzll(m);
+                off[0] |= ctx->t.peers[c][0] & p[0];
+                off[1] |= ctx->t.peers[c][1] & p[1];
+            }
+        set[0] |= fresh[0];
+        set[1] |= fresh[1];
+        if ((set[0] & off[0]) | (set[1] & off[1]))
+            return 1;
+        fresh[0] = fresh[1] = 0;
+        for (uint32_t m = d->live; m; m &= m - 1) {
+            const uint64_t *rm = ctx->t.rmask[__builtin_ctz(m)];
+            uint64_t l0 = p[0] & ~off[0] & rm[0], l1 = p[1] & ~off[1] & rm[1];
+            if (!(l0 | l1))
+                return 1; /* emptied */
+            if ((l0 & (l0 - 1)) || (l1 & (l1 - 1)) || (l0 && l1))
+                continue;
+            fresh[0] |= l0 & ~set[0];
+            fresh[1] |= l1 & ~set[1];
+        }
+        if (!(fresh[0] | fresh[1]))
+            return 0;
+    }
+}
+
 static void multiple_chains(struct chainer *ch)
 {
     struct se_ctx *ctx = ch->ctx;
     struct se_grid *g = ch->g;
+    struct nishio_digit digit[10];
+
+    if (ch->nishio)
+        for (int v = 1; v <= 9; v++) {
+            digit[v].p[0] = digit[v].p[1] = 0;
+            digit[v].live = 0;
+            for (int c = 0; c < 81; c++)
+                if (g->cand[c] & BIT(v))
+                    digit[v].p[c >> 6] |= 1ull << (c & 63);
+            for (int r = 0; r < 27; r++)
+                if (g->pos[r][v])
+                    digit[v].live |= 1u << r;
+        }
 
     for (int cell = 0; cell < 81 && !ctx->timed_out; cell++) {
         if (g->val[cell])
@@ -1221,6 +1285,9 @@ static void multiple_chains(struct chainer *ch)
         int n = 0;
         for (int v = 1; v <= 9; v++) {
             if (!(g->cand[cell] & BIT(v)))
+                continue;
+            if (ch->nishio && !nishio_may_fail(ctx, &digit[v], cell, 1) &&
+                !nishio_may_fail(ctx, &digit[v], cell, 0))
                 continue;
             struct run *r = run_from(ch, cell, v, 1);
             if (!r)

@@ -30,6 +30,7 @@ struct se_tables {
     uint8_t cidx[81][3];    /* index of cell c in that region */
     uint8_t house[81][20];  /* SE's getHouseCells(): block, row, column */
     uint64_t peers[81][2];  /* the same 20 cells as a bit set */
+    uint64_t rmask[27][2];  /* the cells of region r as a bit set */
     uint16_t inter[27][27]; /* cells of region a (bit k) also in region b */
 };
 
