@@ -28,12 +28,12 @@
 enum { C_NONE = 0, C_NAKED, C_BLOCK, C_ROW, C_COL, C_ADV };
 
 struct cnode {
-    int32_t par; /* first parent in the run's pool */
+    uint64_t anc; /* static chains: 1 << (pid % 64) of every ancestor */
+    int32_t par;  /* first parent in the run's pool */
     int32_t npar;
     int32_t nested; /* nested chain record, -1 none */
     int32_t cnt;    /* ancestor count, -1 not yet known */
     uint16_t depth; /* first-parent depth (static chains: path length) */
-    uint64_t anc;   /* static chains: 1 << (pid % 64) of every ancestor */
     uint16_t pid;
     uint8_t cause;
 };
@@ -212,11 +212,16 @@ static void runs_release(struct se_ctx *ctx, int mark)
     ctx->chain->used[ctx->chain->depth] = mark;
 }
 
-static int new_node(struct run *r, int pid, int cause, const int32_t *par,
-                    int npar)
+/* Most nodes have one parent: inline, with that case copied by hand
+ * (the runs make millions of nodes a second). */
+static inline int new_node(struct run *r, int pid, int cause,
+                           const int32_t *par, int npar)
 {
-    if (grow((void **)&r->nodes, &r->cap, r->n + 1, sizeof *r->nodes) ||
-        grow((void **)&r->pool, &r->pcap, r->np + npar + 64, sizeof *r->pool)) {
+    if ((r->n >= r->cap &&
+         grow((void **)&r->nodes, &r->cap, r->n + 1, sizeof *r->nodes)) ||
+        (r->np + npar + 64 > r->pcap &&
+         grow((void **)&r->pool, &r->pcap, r->np + npar + 64,
+              sizeof *r->pool))) {
         r->oom = 1;
         return -1;
     }
@@ -227,11 +232,18 @@ static int new_node(struct run *r, int pid, int cause, const int32_t *par,
     nd->npar = npar;
     nd->nested = -1;
     nd->cnt = -1;
-    nd->depth = npar ? (uint16_t)(r->nodes[par[0]].depth + 1) : 0;
-    nd->anc =
-        npar ? r->nodes[par[0]].anc | 1ull << (r->nodes[par[0]].pid & 63) : 0;
-    if (npar)
-        memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
+    if (npar) {
+        const struct cnode *p0 = &r->nodes[par[0]];
+        nd->depth = (uint16_t)(p0->depth + 1);
+        nd->anc = p0->anc | 1ull << (p0->pid & 63);
+        if (npar == 1)
+            r->pool[r->np] = par[0];
+        else
+            memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
+    } else {
+        nd->depth = 0;
+        nd->anc = 0;
+    }
     r->np += npar;
     return r->n++;
 }
@@ -251,21 +263,28 @@ static void store(struct run *r, int idx)
     r->list[on][r->nl[on]++] = (int16_t)(pid >> 1);
 }
 
-static int push(struct run *r, int on, int idx)
+static int push_grow(struct run *r);
+
+static inline int push(struct run *r, int on, int idx)
 {
-    if (r->qt[on] >= r->qcap) {
-        int nc = r->qcap ? r->qcap * 2 : 1024;
-        for (int k = 0; k < 2; k++) {
-            int32_t *q = realloc(r->q[k], sizeof *q * (size_t)nc);
-            if (!q) {
-                r->oom = 1;
-                return -1;
-            }
-            r->q[k] = q;
-        }
-        r->qcap = nc;
-    }
+    if (r->qt[on] >= r->qcap && push_grow(r))
+        return -1;
     r->q[on][r->qt[on]++] = idx;
+    return 0;
+}
+
+static int push_grow(struct run *r)
+{
+    int nc = r->qcap ? r->qcap * 2 : 1024;
+    for (int k = 0; k < 2; k++) {
+        int32_t *q = realloc(r->q[k], sizeof *q * (size_t)nc);
+        if (!q) {
+            r->oom = 1;
+            return -1;
+        }
+        r->q[k] = q;
+    }
+    r->qcap = nc;
     return 0;
 }
 
@@ -343,9 +362,8 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
     }
 
     if (ylinks)
-        for (int w = 1; w <= 9; w++)
-            if (w != v && (g->cand[cell] & BIT(w)))
-                out[n++] = (struct imp){cv_of(cell, w), C_NAKED};
+        for (unsigned m = g->cand[cell] & ~BIT(v); m; m &= m - 1)
+            out[n++] = (struct imp){cell * 9 + __builtin_ctz(m) - 1, C_NAKED};
     /* The house in SE's order: block, then the row and the column outside
      * the block (each cell once, named by the first region that has it). */
     int x = cell % 9, y = cell / 9;
@@ -373,32 +391,53 @@ static int useless_on(const struct run *r, int cv, int keep_cv)
     return r->at[1][cv] >= 0 && r->at[0][cv] < 0 && cv != keep_cv;
 }
 
-static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
-                     int pidx, int ylinks, int xlinks,
-                     const struct se_grid *src, int *out, const struct links *L,
-                     int keep_cv)
+/* The static links' case, inline: the static searches call it for
+ * every "off" node they make. */
+static inline int off_to_on_static(struct run *r, int pidx, int ylinks,
+                                   int xlinks, int *out, const struct links *L,
+                                   int keep_cv)
 {
-    if (L && !src) {
-        int cv = r->nodes[pidx].pid >> 1, n = 0;
-        int32_t par = pidx;
-        if (ylinks && L->oy[cv] >= 0 && !useless_on(r, L->oy[cv], keep_cv)) {
-            int idx = new_node(r, L->oy[cv] * 2 + 1, C_NAKED, &par, 1);
+    int cv = r->nodes[pidx].pid >> 1, n = 0;
+    int32_t par = pidx;
+    if (ylinks && L->oy[cv] >= 0 && !useless_on(r, L->oy[cv], keep_cv)) {
+        int idx = new_node(r, L->oy[cv] * 2 + 1, C_NAKED, &par, 1);
+        if (idx < 0)
+            return n;
+        out[n++] = idx;
+    }
+    if (xlinks)
+        for (int i = 0; i < L->nox[cv]; i++) {
+            if (useless_on(r, L->ox[cv][i].cv, keep_cv))
+                continue;
+            int idx = new_node(r, L->ox[cv][i].cv * 2 + 1, L->ox[cv][i].cause,
+                               &par, 1);
             if (idx < 0)
                 return n;
             out[n++] = idx;
         }
-        if (xlinks)
-            for (int i = 0; i < L->nox[cv]; i++) {
-                if (useless_on(r, L->ox[cv][i].cv, keep_cv))
-                    continue;
-                int idx = new_node(r, L->ox[cv][i].cv * 2 + 1,
-                                   L->ox[cv][i].cause, &par, 1);
-                if (idx < 0)
-                    return n;
-                out[n++] = idx;
-            }
-        return n;
-    }
+    return n;
+}
+
+static int off_to_on_dyn(struct se_ctx *ctx, struct run *r,
+                         const struct se_grid *g, int pidx, int ylinks,
+                         int xlinks, const struct se_grid *src, int *out,
+                         int keep_cv);
+
+static inline int off_to_on(struct se_ctx *ctx, struct run *r,
+                            const struct se_grid *g, int pidx, int ylinks,
+                            int xlinks, const struct se_grid *src, int *out,
+                            const struct links *L, int keep_cv)
+{
+    if (L && !src)
+        return off_to_on_static(r, pidx, ylinks, xlinks, out, L, keep_cv);
+    return off_to_on_dyn(ctx, r, g, pidx, ylinks, xlinks, src, out, keep_cv);
+}
+
+static int off_to_on_dyn(struct se_ctx *ctx, struct run *r,
+                         const struct se_grid *g, int pidx, int ylinks,
+                         int xlinks, const struct se_grid *src, int *out,
+                         int keep_cv)
+{
     int pid = r->nodes[pidx].pid, cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1;
     int n = 0;
     int32_t par[32];
