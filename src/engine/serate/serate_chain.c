@@ -853,9 +853,8 @@ static void adv_record(struct adv_acc *aa, const struct se_hint *h,
     for (int i = 0; i < np; i++)
         *p++ = r->nodes[par[i]].pid >> 1;
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++)
-            if (h->rem[c] & BIT(v))
-                *p++ = cv_of(c, v);
+        for (unsigned m = h->rem[c]; m; m &= m - 1)
+            *p++ = cv_of(c, __builtin_ctz(m));
     C->used = (int)(p - C->pool);
     aa->rec_n++;
 }
@@ -888,12 +887,11 @@ static int adv_add(struct se_acc *a, struct se_hint *h)
     int np = 0;
 
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++)
-            if (h->rp[c] & BIT(v)) {
-                int s = r->at[0][cv_of(c, v)];
-                if (s >= 0)
-                    par[np++] = s;
-            }
+        for (unsigned m = h->rp[c]; m; m &= m - 1) {
+            int s = r->at[0][cv_of(c, __builtin_ctz(m))];
+            if (s >= 0)
+                par[np++] = s;
+        }
     if (!np)
         return 0;
     aa->found = 1;
@@ -902,9 +900,8 @@ static int adv_add(struct se_acc *a, struct se_hint *h)
     int32_t rem[729];
     int nrem = 0;
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++)
-            if (h->rem[c] & BIT(v))
-                rem[nrem++] = cv_of(c, v);
+        for (unsigned m = h->rem[c]; m; m &= m - 1)
+            rem[nrem++] = cv_of(c, __builtin_ctz(m));
     return adv_apply(r, rem, nrem, par, np, h->nested);
 }
 
@@ -1450,8 +1447,9 @@ static void reach_build(struct reach *R, const struct se_grid *g,
                         const struct links *L)
 {
     R->npresent = 0;
-    for (int cv = 0; cv < NCV; cv++)
-        if (g->cand[cv / 9] & BIT(cv % 9 + 1)) {
+    for (int cell = 0; cell < 81; cell++)
+        for (unsigned m = g->cand[cell]; m; m &= m - 1) {
+            int cv = cv_of(cell, __builtin_ctz(m));
             R->present[R->npresent++] = (int16_t)(cv * 2);
             R->present[R->npresent++] = (int16_t)(cv * 2 + 1);
         }
