@@ -19,6 +19,7 @@ for f in "$@"; do
     : > "$tmp/a.txt"
     : > "$tmp/b.txt"
     i=$(wc -l < "$tmp/in.txt")
+    rm -f "$tmp"/chunk.*
     split -l 10 -a 4 "$tmp/in.txt" "$tmp/chunk."
     k=0
     for c in "$tmp"/chunk.*; do
