@@ -1840,7 +1840,9 @@ static void loops(struct chainer *ch)
     for (int ph = 0; ph < phases; ph++)
         for (int p = 0; p < 3; p++)
             for (int cell = 0; cell < 81; cell++) {
-                if (ch->g->val[cell] || se_popcount(ch->g->cand[cell]) <= 1)
+                int card = se_popcount(ch->g->cand[cell]);
+                /* unary() has nothing to do for such a cell (Y pass). */
+                if (ch->g->val[cell] || card <= 1 || (card > 2 && !pass[p][1]))
                     continue;
                 for (int v = 1; v <= 9; v++)
                     if (ch->g->cand[cell] & BIT(v))
