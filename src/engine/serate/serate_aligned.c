@@ -46,7 +46,7 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
     struct se_hint h;
     uint16_t allowed[3] = {0, 0, 0};
     uint16_t exc[20];
-    int vals[3][9], nv[3], nex = 0;
+    int nex = 0;
 
     for (int i = 1; i < degree; i++) {
         common[0] &= ex[i][0];
@@ -71,39 +71,47 @@ static int try_cells(struct se_ctx *ctx, const struct se_grid *g,
     int see12 = degree > 2 && sees(ctx, cells[1], cells[2]);
     if (!nex && !see01 && !see02 && !see12)
         return 0;
-    for (int i = 0; i < degree; i++) {
-        nv[i] = 0;
-        for (int v = 1; v <= 9; v++)
-            if (g->cand[cells[i]] & BIT(v))
-                vals[i][nv[i]++] = v;
-    }
-    /* A value stays if one allowed combination uses it: look for one per
-     * (cell, value) instead of listing them all; same removals. */
-    for (int i = 0; i < degree; i++)
-        for (int a = 0; a < nv[i]; a++) {
-            int p[3], j1 = (i + 1) % degree, j2 = (i + 2) % degree, ok = 0;
-            p[i] = vals[i][a];
-            for (int b1 = 0; b1 < nv[j1] && !ok; b1++) {
-                p[j1] = vals[j1][b1];
-                for (int b2 = 0; b2 < (degree > 2 ? nv[j2] : 1) && !ok; b2++) {
-                    if (degree > 2)
-                        p[j2] = vals[j2][b2];
-                    if (p[0] == p[1] && see01)
-                        continue;
-                    if (degree > 2 &&
-                        ((p[0] == p[2] && see02) || (p[1] == p[2] && see12)))
-                        continue;
-                    unsigned used =
-                        BIT(p[0]) | BIT(p[1]) | (degree > 2 ? BIT(p[2]) : 0);
-                    ok = 1;
-                    for (int k = 0; k < nex && ok; k++)
-                        if (!(exc[k] & ~used))
-                            ok = 0;
+    /* A value stays if one allowed combination uses it. For each pair
+     * (p0, p1) the third cell's allowed values are a mask: an excluder
+     * inside {p0, p1} blocks them all, one with a single value outside
+     * blocks that value, one with two or more outside blocks none. */
+    unsigned c0 = g->cand[cells[0]], c1 = g->cand[cells[1]];
+    unsigned c2 = degree > 2 ? g->cand[cells[2]] : 0;
+    for (unsigned m0 = c0; m0; m0 &= m0 - 1) {
+        unsigned b0 = m0 & -m0;
+        for (unsigned m1 = c1; m1; m1 &= m1 - 1) {
+            unsigned b1 = m1 & -m1, used = b0 | b1;
+            if (b0 == b1 && see01)
+                continue;
+            if (degree == 2) {
+                int ok = 1;
+                for (int k = 0; k < nex && ok; k++)
+                    ok = (exc[k] & ~used) != 0;
+                if (ok) {
+                    allowed[0] |= (uint16_t)b0;
+                    allowed[1] |= (uint16_t)b1;
                 }
+                continue;
             }
-            if (ok)
-                allowed[i] |= BIT(p[i]);
+            unsigned m2 = c2;
+            if (see02)
+                m2 &= ~b0;
+            if (see12)
+                m2 &= ~b1;
+            for (int k = 0; k < nex && m2; k++) {
+                unsigned rest = exc[k] & ~used;
+                if (!rest)
+                    m2 = 0;
+                else if (!(rest & (rest - 1)))
+                    m2 &= ~rest;
+            }
+            if (m2) {
+                allowed[0] |= (uint16_t)b0;
+                allowed[1] |= (uint16_t)b1;
+                allowed[2] |= (uint16_t)m2;
+            }
         }
+    }
     int worth = 0;
     for (int i = 0; i < degree; i++)
         worth |= (g->cand[cells[i]] & (uint16_t)~allowed[i]) != 0;
@@ -232,20 +240,22 @@ static int aligned_scan(struct se_ctx *ctx, struct se_grid *g,
                 continue;
             }
             /* twinArea: both cells' excluders that are candidates too. */
+            uint64_t c01[2] = {exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]};
+            /* In SE's order (cell i's excluders, then j's), each once. */
+            uint64_t met[2] = {0, 0};
             int twin[40], nt = 0;
+            met[cells[0] >> 6] |= 1ull << (cells[0] & 63);
+            met[cells[1] >> 6] |= 1ull << (cells[1] & 63);
             for (int pass = 0; pass < 2; pass++) {
                 const struct excl *e = pass ? &ex[j] : &ex[i];
                 for (int k = 0; k < e->n; k++) {
-                    int o = e->c[k], dup = 0;
-                    if (slot[o] < 0 || o == cells[0] || o == cells[1])
+                    int o = e->c[k];
+                    if (slot[o] < 0 || in_ex(met, o))
                         continue;
-                    for (int q = 0; q < nt; q++)
-                        dup |= twin[q] == o;
-                    if (!dup)
-                        twin[nt++] = o;
+                    met[o >> 6] |= 1ull << (o & 63);
+                    twin[nt++] = o;
                 }
             }
-            uint64_t c01[2] = {exm[i][0] & exm[j][0], exm[i][1] & exm[j][1]};
             for (int q = 0; q < nt; q++) {
                 const uint64_t *e = exm[slot[twin[q]]];
                 if (!two_or_more(c01[0] & e[0], c01[1] & e[1]))

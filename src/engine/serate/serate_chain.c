@@ -28,12 +28,12 @@
 enum { C_NONE = 0, C_NAKED, C_BLOCK, C_ROW, C_COL, C_ADV };
 
 struct cnode {
-    int32_t par; /* first parent in the run's pool */
+    uint64_t anc; /* static chains: 1 << (pid % 64) of every ancestor */
+    int32_t par;  /* first parent in the run's pool */
     int32_t npar;
     int32_t nested; /* nested chain record, -1 none */
     int32_t cnt;    /* ancestor count, -1 not yet known */
     uint16_t depth; /* first-parent depth (static chains: path length) */
-    uint64_t anc;   /* static chains: 1 << (pid % 64) of every ancestor */
     uint16_t pid;
     uint8_t cause;
 };
@@ -212,11 +212,16 @@ static void runs_release(struct se_ctx *ctx, int mark)
     ctx->chain->used[ctx->chain->depth] = mark;
 }
 
-static int new_node(struct run *r, int pid, int cause, const int32_t *par,
-                    int npar)
+/* Most nodes have one parent: inline, with that case copied by hand
+ * (the runs make millions of nodes a second). */
+static inline int new_node(struct run *r, int pid, int cause,
+                           const int32_t *par, int npar)
 {
-    if (grow((void **)&r->nodes, &r->cap, r->n + 1, sizeof *r->nodes) ||
-        grow((void **)&r->pool, &r->pcap, r->np + npar + 64, sizeof *r->pool)) {
+    if ((r->n >= r->cap &&
+         grow((void **)&r->nodes, &r->cap, r->n + 1, sizeof *r->nodes)) ||
+        (r->np + npar + 64 > r->pcap &&
+         grow((void **)&r->pool, &r->pcap, r->np + npar + 64,
+              sizeof *r->pool))) {
         r->oom = 1;
         return -1;
     }
@@ -227,11 +232,18 @@ static int new_node(struct run *r, int pid, int cause, const int32_t *par,
     nd->npar = npar;
     nd->nested = -1;
     nd->cnt = -1;
-    nd->depth = npar ? (uint16_t)(r->nodes[par[0]].depth + 1) : 0;
-    nd->anc =
-        npar ? r->nodes[par[0]].anc | 1ull << (r->nodes[par[0]].pid & 63) : 0;
-    if (npar)
-        memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
+    if (npar) {
+        const struct cnode *p0 = &r->nodes[par[0]];
+        nd->depth = (uint16_t)(p0->depth + 1);
+        nd->anc = p0->anc | 1ull << (p0->pid & 63);
+        if (npar == 1)
+            r->pool[r->np] = par[0];
+        else
+            memcpy(r->pool + r->np, par, sizeof *par * (size_t)npar);
+    } else {
+        nd->depth = 0;
+        nd->anc = 0;
+    }
     r->np += npar;
     return r->n++;
 }
@@ -251,21 +263,28 @@ static void store(struct run *r, int idx)
     r->list[on][r->nl[on]++] = (int16_t)(pid >> 1);
 }
 
-static int push(struct run *r, int on, int idx)
+static int push_grow(struct run *r);
+
+static inline int push(struct run *r, int on, int idx)
 {
-    if (r->qt[on] >= r->qcap) {
-        int nc = r->qcap ? r->qcap * 2 : 1024;
-        for (int k = 0; k < 2; k++) {
-            int32_t *q = realloc(r->q[k], sizeof *q * (size_t)nc);
-            if (!q) {
-                r->oom = 1;
-                return -1;
-            }
-            r->q[k] = q;
-        }
-        r->qcap = nc;
-    }
+    if (r->qt[on] >= r->qcap && push_grow(r))
+        return -1;
     r->q[on][r->qt[on]++] = idx;
+    return 0;
+}
+
+static int push_grow(struct run *r)
+{
+    int nc = r->qcap ? r->qcap * 2 : 1024;
+    for (int k = 0; k < 2; k++) {
+        int32_t *q = realloc(r->q[k], sizeof *q * (size_t)nc);
+        if (!q) {
+            r->oom = 1;
+            return -1;
+        }
+        r->q[k] = q;
+    }
+    r->qcap = nc;
     return 0;
 }
 
@@ -343,9 +362,8 @@ static int on_to_off(const struct se_ctx *ctx, const struct se_grid *g, int pid,
     }
 
     if (ylinks)
-        for (int w = 1; w <= 9; w++)
-            if (w != v && (g->cand[cell] & BIT(w)))
-                out[n++] = (struct imp){cv_of(cell, w), C_NAKED};
+        for (unsigned m = g->cand[cell] & ~BIT(v); m; m &= m - 1)
+            out[n++] = (struct imp){cell * 9 + __builtin_ctz(m) - 1, C_NAKED};
     /* The house in SE's order: block, then the row and the column outside
      * the block (each cell once, named by the first region that has it). */
     int x = cell % 9, y = cell / 9;
@@ -373,32 +391,53 @@ static int useless_on(const struct run *r, int cv, int keep_cv)
     return r->at[1][cv] >= 0 && r->at[0][cv] < 0 && cv != keep_cv;
 }
 
-static int off_to_on(struct se_ctx *ctx, struct run *r, const struct se_grid *g,
-                     int pidx, int ylinks, int xlinks,
-                     const struct se_grid *src, int *out, const struct links *L,
-                     int keep_cv)
+/* The static links' case, inline: the static searches call it for
+ * every "off" node they make. */
+static inline int off_to_on_static(struct run *r, int pidx, int ylinks,
+                                   int xlinks, int *out, const struct links *L,
+                                   int keep_cv)
 {
-    if (L && !src) {
-        int cv = r->nodes[pidx].pid >> 1, n = 0;
-        int32_t par = pidx;
-        if (ylinks && L->oy[cv] >= 0 && !useless_on(r, L->oy[cv], keep_cv)) {
-            int idx = new_node(r, L->oy[cv] * 2 + 1, C_NAKED, &par, 1);
+    int cv = r->nodes[pidx].pid >> 1, n = 0;
+    int32_t par = pidx;
+    if (ylinks && L->oy[cv] >= 0 && !useless_on(r, L->oy[cv], keep_cv)) {
+        int idx = new_node(r, L->oy[cv] * 2 + 1, C_NAKED, &par, 1);
+        if (idx < 0)
+            return n;
+        out[n++] = idx;
+    }
+    if (xlinks)
+        for (int i = 0; i < L->nox[cv]; i++) {
+            if (useless_on(r, L->ox[cv][i].cv, keep_cv))
+                continue;
+            int idx = new_node(r, L->ox[cv][i].cv * 2 + 1, L->ox[cv][i].cause,
+                               &par, 1);
             if (idx < 0)
                 return n;
             out[n++] = idx;
         }
-        if (xlinks)
-            for (int i = 0; i < L->nox[cv]; i++) {
-                if (useless_on(r, L->ox[cv][i].cv, keep_cv))
-                    continue;
-                int idx = new_node(r, L->ox[cv][i].cv * 2 + 1,
-                                   L->ox[cv][i].cause, &par, 1);
-                if (idx < 0)
-                    return n;
-                out[n++] = idx;
-            }
-        return n;
-    }
+    return n;
+}
+
+static int off_to_on_dyn(struct se_ctx *ctx, struct run *r,
+                         const struct se_grid *g, int pidx, int ylinks,
+                         int xlinks, const struct se_grid *src, int *out,
+                         int keep_cv);
+
+static inline int off_to_on(struct se_ctx *ctx, struct run *r,
+                            const struct se_grid *g, int pidx, int ylinks,
+                            int xlinks, const struct se_grid *src, int *out,
+                            const struct links *L, int keep_cv)
+{
+    if (L && !src)
+        return off_to_on_static(r, pidx, ylinks, xlinks, out, L, keep_cv);
+    return off_to_on_dyn(ctx, r, g, pidx, ylinks, xlinks, src, out, keep_cv);
+}
+
+static int off_to_on_dyn(struct se_ctx *ctx, struct run *r,
+                         const struct se_grid *g, int pidx, int ylinks,
+                         int xlinks, const struct se_grid *src, int *out,
+                         int keep_cv)
+{
     int pid = r->nodes[pidx].pid, cv = pid >> 1, cell = cv / 9, v = cv % 9 + 1;
     int n = 0;
     int32_t par[32];
@@ -814,9 +853,8 @@ static void adv_record(struct adv_acc *aa, const struct se_hint *h,
     for (int i = 0; i < np; i++)
         *p++ = r->nodes[par[i]].pid >> 1;
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++)
-            if (h->rem[c] & BIT(v))
-                *p++ = cv_of(c, v);
+        for (unsigned m = h->rem[c]; m; m &= m - 1)
+            *p++ = cv_of(c, __builtin_ctz(m));
     C->used = (int)(p - C->pool);
     aa->rec_n++;
 }
@@ -849,12 +887,11 @@ static int adv_add(struct se_acc *a, struct se_hint *h)
     int np = 0;
 
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++)
-            if (h->rp[c] & BIT(v)) {
-                int s = r->at[0][cv_of(c, v)];
-                if (s >= 0)
-                    par[np++] = s;
-            }
+        for (unsigned m = h->rp[c]; m; m &= m - 1) {
+            int s = r->at[0][cv_of(c, __builtin_ctz(m))];
+            if (s >= 0)
+                par[np++] = s;
+        }
     if (!np)
         return 0;
     aa->found = 1;
@@ -863,9 +900,8 @@ static int adv_add(struct se_acc *a, struct se_hint *h)
     int32_t rem[729];
     int nrem = 0;
     for (int c = 0; c < 81; c++)
-        for (int v = 1; v <= 9; v++)
-            if (h->rem[c] & BIT(v))
-                rem[nrem++] = cv_of(c, v);
+        for (unsigned m = h->rem[c]; m; m &= m - 1)
+            rem[nrem++] = cv_of(c, __builtin_ctz(m));
     return adv_apply(r, rem, nrem, par, np, h->nested);
 }
 
@@ -1204,10 +1240,74 @@ static void regions(struct chainer *ch, int cell, int v, struct run *on_run)
     }
 }
 
+/* Nishio's runs have no Y links: from (cell, v) they only place and
+ * remove v, by SE's rules for one digit (an "on" removes v from its house,
+ * a region with one place left for v puts it "on" there). Every candidate
+ * a run derives is derived by this closure of the same rules over bit
+ * sets too (a region the run finds down to one place is, with all the
+ * run's removals, down to that place or empty), so a run can end in a
+ * contradiction only if the closure does: an "on" and an "off" candidate
+ * meet, or a region has no place left. Where it shows none, the run
+ * cannot give a Nishio hint and is not made. */
+struct nishio_digit {
+    uint64_t p[2]; /* the cells that have v */
+    uint32_t live; /* the regions that have v */
+};
+
+static int nishio_may_fail(const struct se_ctx *ctx,
+                           const struct nishio_digit *d, int cell, int on)
+{
+    const uint64_t *p = d->p;
+    uint64_t set[2] = {0, 0}, off[2] = {0, 0}, fresh[2] = {0, 0};
+
+    if (on)
+        fresh[cell >> 6] = 1ull << (cell & 63);
+    else
+        off[cell >> 6] = 1ull << (cell & 63);
+    for (;;) {
+        for (int w = 0; w < 2; w++)
+            for (uint64_t m = fresh[w]; m; m &= m - 1) {
+                int c = w * 64 + __builtin_ctzll(m);
+                off[0] |= ctx->t.peers[c][0] & p[0];
+                off[1] |= ctx->t.peers[c][1] & p[1];
+            }
+        set[0] |= fresh[0];
+        set[1] |= fresh[1];
+        if ((set[0] & off[0]) | (set[1] & off[1]))
+            return 1;
+        fresh[0] = fresh[1] = 0;
+        for (uint32_t m = d->live; m; m &= m - 1) {
+            const uint64_t *rm = ctx->t.rmask[__builtin_ctz(m)];
+            uint64_t l0 = p[0] & ~off[0] & rm[0], l1 = p[1] & ~off[1] & rm[1];
+            if (!(l0 | l1))
+                return 1; /* emptied */
+            if ((l0 & (l0 - 1)) || (l1 & (l1 - 1)) || (l0 && l1))
+                continue;
+            fresh[0] |= l0 & ~set[0];
+            fresh[1] |= l1 & ~set[1];
+        }
+        if (!(fresh[0] | fresh[1]))
+            return 0;
+    }
+}
+
 static void multiple_chains(struct chainer *ch)
 {
     struct se_ctx *ctx = ch->ctx;
     struct se_grid *g = ch->g;
+    struct nishio_digit digit[10];
+
+    if (ch->nishio)
+        for (int v = 1; v <= 9; v++) {
+            digit[v].p[0] = digit[v].p[1] = 0;
+            digit[v].live = 0;
+            for (int c = 0; c < 81; c++)
+                if (g->cand[c] & BIT(v))
+                    digit[v].p[c >> 6] |= 1ull << (c & 63);
+            for (int r = 0; r < 27; r++)
+                if (g->pos[r][v])
+                    digit[v].live |= 1u << r;
+        }
 
     for (int cell = 0; cell < 81 && !ctx->timed_out; cell++) {
         if (g->val[cell])
@@ -1221,6 +1321,9 @@ static void multiple_chains(struct chainer *ch)
         int n = 0;
         for (int v = 1; v <= 9; v++) {
             if (!(g->cand[cell] & BIT(v)))
+                continue;
+            if (ch->nishio && !nishio_may_fail(ctx, &digit[v], cell, 1) &&
+                !nishio_may_fail(ctx, &digit[v], cell, 0))
                 continue;
             struct run *r = run_from(ch, cell, v, 1);
             if (!r)
@@ -1344,8 +1447,9 @@ static void reach_build(struct reach *R, const struct se_grid *g,
                         const struct links *L)
 {
     R->npresent = 0;
-    for (int cv = 0; cv < NCV; cv++)
-        if (g->cand[cv / 9] & BIT(cv % 9 + 1)) {
+    for (int cell = 0; cell < 81; cell++)
+        for (unsigned m = g->cand[cell]; m; m &= m - 1) {
+            int cv = cv_of(cell, __builtin_ctz(m));
             R->present[R->npresent++] = (int16_t)(cv * 2);
             R->present[R->npresent++] = (int16_t)(cv * 2 + 1);
         }
@@ -1736,7 +1840,9 @@ static void loops(struct chainer *ch)
     for (int ph = 0; ph < phases; ph++)
         for (int p = 0; p < 3; p++)
             for (int cell = 0; cell < 81; cell++) {
-                if (ch->g->val[cell] || se_popcount(ch->g->cand[cell]) <= 1)
+                int card = se_popcount(ch->g->cand[cell]);
+                /* unary() has nothing to do for such a cell (Y pass). */
+                if (ch->g->val[cell] || card <= 1 || (card > 2 && !pass[p][1]))
                     continue;
                 for (int v = 1; v <= 9; v++)
                     if (ch->g->cand[cell] & BIT(v))

@@ -30,6 +30,7 @@ struct se_tables {
     uint8_t cidx[81][3];    /* index of cell c in that region */
     uint8_t house[81][20];  /* SE's getHouseCells(): block, row, column */
     uint64_t peers[81][2];  /* the same 20 cells as a bit set */
+    uint64_t rmask[27][2];  /* the cells of region r as a bit set */
     uint16_t inter[27][27]; /* cells of region a (bit k) also in region b */
 };
 
@@ -134,7 +135,17 @@ static inline int se_region_positions(const struct se_ctx *ctx,
     return g->pos[r][v];
 }
 int se_region_empty(const struct se_ctx *ctx, const struct se_grid *g, int r);
-int se_time_up(struct se_ctx *ctx);
+int se_time_check(struct se_ctx *ctx);
+
+/* Has the budget run out? The clock is read once in 64 calls. */
+static inline int se_time_up(struct se_ctx *ctx)
+{
+    if (ctx->timed_out)
+        return 1;
+    if (!ctx->deadline_ns || (++ctx->checks & 63))
+        return 0;
+    return se_time_check(ctx);
+}
 
 /* Producers: return nonzero when acc stopped them. */
 int se_hidden_single(struct se_ctx *ctx, struct se_grid *g, struct se_acc *acc);
