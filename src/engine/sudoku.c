@@ -52,9 +52,10 @@
  * set (sudoku_avx2.c, sudoku_avx512.c; see "Dispatch" at the end). The
  * AVX2 build does the triad check's and locked candidates' table lookups as
  * byte shuffles of whole vectors, the AVX-512 build the triad check's work
- * per digit four digits at a time, and it looks for the hidden singles of
- * every due digit at once (three 512-bit passes) where the others stop at
- * the first digit that has one. The rules are the same and each one only
+ * per digit four digits at a time, and it looks for the hidden singles and
+ * the locked candidates of every due digit at once (three 512-bit passes
+ * each, lane helpers in sudoku_lanes.h) where the others stop at the
+ * first digit that has one. The rules are the same and each one only
  * clears candidates that every solution lacks, so propagation reaches the
  * same fixpoint in any order: every path visits the same nodes.
  */
@@ -65,6 +66,9 @@
 
 #include "grid.h"
 #include "sudoku_bits.h"
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+#include "sudoku_lanes.h"
+#endif
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -334,14 +338,6 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     return place_hidden(s, d, m, dirty);
 }
 #else
-/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
-typedef uint32_t vquad __attribute__((vector_size(64)));
-
-/* Lanes 0-2 of each 128-bit lane of v moved one lane on (0xC9: 1, 2, 0)
- * or back (0xD2: 2, 0, 1); lane 3 stays. */
-#define QUAD_NEXT(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xC9))
-#define QUAD_PREV(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xD2))
-
 /* Hidden singles of every digit in `todo` at once, four digits a vector,
  * each the one-digit rule above on its own 128-bit lane: the cells found
  * go to m[d] (zero for a digit not in todo) and the digits with any to the
@@ -462,8 +458,9 @@ static inline void by_stack(vband c, vband *g0, vband *g1, vband *g2)
         (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0xAA), shift) & 7u;
 }
 
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Band locked candidates as below, the three bands and the three stacks
- * each at once. */
+ * each at once (the AVX-512 build does four digits at once: locked_all). */
 static int band_locked(struct bb *s, unsigned d)
 {
     const vband bands = {~0u, ~0u, ~0u, 0};
@@ -505,6 +502,7 @@ static int band_locked(struct bb *s, unsigned d)
     s->cand[d] = w;
     return changed;
 }
+#endif
 #else
 /* Band locked candidates of digit d: its occupied triads of each band and
  * stack (3x3, bit 3r + b) are cut to the union of the patterns that fit
@@ -551,6 +549,73 @@ static int band_locked(struct bb *s, unsigned d)
 }
 
 #endif /* __AVX2__ */
+
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Band locked candidates (band_locked above) of every digit in `todo` at
+ * once, four digits a vector, each on its own 128-bit lane. Returns the
+ * digits whose sets it cut; *dead is set when a todo digit has a band or
+ * stack that no pattern fits. A digit not in todo reads as full sets,
+ * which every pattern fits and nothing cuts, and is not stored back. */
+static unsigned locked_all(struct bb *s, unsigned todo, int *dead)
+{
+    const vquad full = {BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
+    const vquad spread = quad_bytes(
+        _mm_setr_epi8(0, 1, 8, 9, 64, 65, 72, 73, 0, 0, 0, 0, 0, 0, 0, 0));
+    const __m512i by_band = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 3, 6, 32));
+    const __mmask16 bands = 0x7777;
+    unsigned changed = 0;
+    __mmask16 none = 0;
+
+    for (unsigned d0 = 0; d0 < 9; d0 += 4) {
+        unsigned q = (todo >> d0) & 0xFu;
+        if (!q)
+            continue;
+        __mmask16 lanes = quad_lanes(q);
+        vquad w0 =
+            (vquad)_mm512_mask_loadu_epi32((__m512i)full, lanes, &s->cand[d0]);
+        vquad o = (w0 | (w0 >> 1) | (w0 >> 2)) & TRIAD_LOW;
+        vquad x = (o | (o << 2) | (o << 4)) >> 4;
+        vquad fit =
+            quad_union(quad_fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u));
+        none |= _mm512_testn_epi32_mask((__m512i)fit, (__m512i)fit);
+        /* the triads of fit (bit 3r + b) back at bits 9r + 3b, then cells */
+        vquad t = quad_shuffle(spread, fit & 7u) |
+                  quad_shuffle(spread, (fit >> 3) & 7u) << 9 |
+                  quad_shuffle(spread, fit >> 6) << 18;
+        vquad w = w0 & (t | (t << 1) | (t << 2));
+
+        vquad c = (w | (w >> 9) | (w >> 18)) & ROW_BITS, g0, g1, g2;
+        quad_by_stack(c, &g0, &g1, &g2);
+        vquad sfit = quad_union(quad_fits3(g0, g1, g2));
+        none |=
+            _mm512_mask_testn_epi32_mask(bands, (__m512i)sfit, (__m512i)sfit);
+        /* word j: stack j's triads to clear, bit 3k + column of band k;
+         * moved to word k, bit 3j + column */
+        vquad gone = (g0 | (g1 << 3) | (g2 << 6)) & ~sfit;
+        gone = (vquad)_mm512_maskz_mov_epi32(bands, (__m512i)gone);
+        vquad h =
+            ((vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)gone, 0x00),
+                                      by_band) &
+             7u) |
+            ((vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)gone, 0x55),
+                                      by_band) &
+             7u) << 3 |
+            ((vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)gone, 0xAA),
+                                      by_band) &
+             7u) << 6;
+        w &= ~(h | (h << 9) | (h << 18));
+        __mmask16 cut =
+            _mm512_mask_cmpneq_epi32_mask(lanes, (__m512i)w, (__m512i)w0);
+        _mm512_mask_storeu_epi32(&s->cand[d0], cut, (__m512i)w);
+        changed |= quad_digits(cut) << d0;
+    }
+    *dead = none != 0;
+    return changed;
+}
+#endif
 
 /* Runs the rules to a fixpoint, cheapest first: naked singles until none,
  * then hidden singles, then locked candidates, each time only for the
@@ -607,6 +672,18 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
             locked_todo |= changed;
             continue;
         }
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+        if (locked && locked_todo) {
+            int dead;
+            unsigned cut = locked_all(s, locked_todo, &dead);
+            if (dead)
+                return 0;
+            /* a cut digit may be cut again (its stacks after its bands) */
+            hidden_todo |= cut;
+            locked_todo = cut;
+            n = cut != 0;
+        }
+#else
         while (locked && locked_todo && n == 0) {
             unsigned d = ctz32(locked_todo);
             locked_todo &= locked_todo - 1;
@@ -618,6 +695,7 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
                 locked_todo |= 1u << d;
             }
         }
+#endif
         if (n == 0)
             return 1;
     }
@@ -820,16 +898,6 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
 #endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
-static inline vquad quad_shuffle(vquad table, vquad idx)
-{
-    return (vquad)_mm512_shuffle_epi8((__m512i)table, (__m512i)idx);
-}
-
-static inline vquad quad_bytes(__m128i x)
-{
-    return (vquad)_mm512_broadcast_i32x4(x);
-}
-
 /* all_fits' work for digits d0..d0+3 at once (only d0 when `lanes` is
  * 0xF): their row triads o and column triads c, the triads each must
  * stand in (in, cin), their patterns (fits) and the patterns' numbers,
@@ -841,15 +909,8 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
 {
     const vquad bands = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0,
                          ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
-    const vquad t0 =
-        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[0]));
-    const vquad t1 =
-        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[1]));
-    const vquad t2 =
-        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[2]));
     const vquad pop4 = quad_bytes(
         _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
-    const __m512i shift = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 3, 6, 32));
     vquad w = (vquad)_mm512_maskz_loadu_epi32(lanes, &s->cand[d0]);
     vquad ow = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
     vquad cw = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
@@ -860,26 +921,15 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
         ((ow << 9) | (ow << 18) | (ow >> 9) | (ow >> 18)) & TRIAD_LOW;
     vquad m = ow & ~(row_mates & box_mates);
     /* the columns held in two bands or more, in every band's lane */
-    vquad next = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xC9);
-    vquad prev = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xD2);
+    vquad next = QUAD_NEXT(cw), prev = QUAD_PREV(cw);
     vquad twice = (cw & next) | (cw & prev) | (next & prev);
     vquad stack_mates = ((cw << 1) & 0x1B6u) | ((cw << 2) & 0x124u) |
                         ((cw >> 1) & 0x0DBu) | ((cw >> 2) & 0x049u);
     vquad n = cw & ~(twice & stack_mates) & bands;
-    vquad x = (ow | (ow << 2) | (ow << 4)) >> 4;
-    vquad g0 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x00),
-                                        shift) &
-               7u;
-    vquad g1 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x55),
-                                        shift) &
-               7u;
-    vquad g2 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0xAA),
-                                        shift) &
-               7u;
-    vquad fb = quad_shuffle(t0, x & 7u) & quad_shuffle(t1, (x >> 9) & 7u) &
-               quad_shuffle(t2, (x >> 18) & 7u);
-    vquad fs =
-        quad_shuffle(t0, g0) & quad_shuffle(t1, g1) & quad_shuffle(t2, g2);
+    vquad x = (ow | (ow << 2) | (ow << 4)) >> 4, g0, g1, g2;
+    quad_by_stack(cw, &g0, &g1, &g2);
+    vquad fb = quad_fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
+    vquad fs = quad_fits3(g0, g1, g2);
     *nb += quad_shuffle(pop4, fb & 15u) + quad_shuffle(pop4, fb >> 4);
     *ns += quad_shuffle(pop4, fs & 15u) + quad_shuffle(pop4, fs >> 4);
     _mm512_mask_storeu_epi32(&o[d0], lanes, (__m512i)ow);
@@ -890,15 +940,6 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
     _mm512_mask_storeu_epi32(&f->of[1][d0], lanes, (__m512i)fs);
 }
 
-/* The sum of v's four 128-bit lanes. */
-static inline vband quad_sum(vquad v)
-{
-    __m512i x = (__m512i)v;
-    return (vband)_mm_add_epi32(_mm_add_epi32(_mm512_castsi512_si128(x),
-                                              _mm512_extracti32x4_epi32(x, 1)),
-                                _mm_add_epi32(_mm512_extracti32x4_epi32(x, 2),
-                                              _mm512_extracti32x4_epi32(x, 3)));
-}
 #endif
 
 /* Fills *f: the patterns that fit each digit in each band and stack, and
