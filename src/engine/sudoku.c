@@ -227,6 +227,28 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
  * Propagation
  * ===================================================================== */
 
+/* Places the naked singles x of one 64-bit half of the bands (bit j is
+ * cell base + j - 5 (j / 32): bands 0 and 1, or band 2 and the phantom),
+ * each cell's digit read from the planes p0-p3 (bit q of the digit's
+ * number). Returns the digits placed; *placed counts the cells. */
+static inline unsigned place_naked(struct bb *s, uint64_t x, uint64_t p0,
+                                   uint64_t p1, uint64_t p2, uint64_t p3,
+                                   unsigned base, int *placed)
+{
+    unsigned digits = 0;
+
+    for (; x; x &= x - 1, ++*placed) {
+        unsigned bit = (unsigned)__builtin_ctzll(x);
+        unsigned i = base + bit - 5 * (bit >> 5);
+        unsigned d =
+            (unsigned)(((p0 >> bit) & 1u) | ((p1 >> bit) & 1u) << 1 |
+                       ((p2 >> bit) & 1u) << 2 | ((p3 >> bit) & 1u) << 3);
+        s->cand[d] &= ~cell_others[i];
+        digits |= 1u << d;
+    }
+    return digits;
+}
+
 /* Places every naked single. Returns -1 on a dead end, else the number of
  * cells placed; *dirty collects the digits whose sets changed. The singles
  * of a band are placed cell by cell, each cell's digit read from four
@@ -255,25 +277,18 @@ static int naked_singles(struct bb *s, unsigned *dirty)
         return 0;
     vband b0 = c[1] | c[3] | c[5] | c[7], b1 = c[2] | c[3] | c[6] | c[7];
     vband b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
-    int placed = 0;
-    unsigned placed_digits = 0; /* not *dirty: it may alias the sets */
     /* Two 64-bit halves (bands 0 and 1, band 2 and the phantom, which has
      * no singles) rather than three bands: one loop exit fewer for the
-     * predictor to miss. Bit j of half h is cell 54h + j - 5 (j / 32). */
+     * predictor to miss. Each half its own loop on words held in
+     * registers (a loop over the two halves kept the planes on the
+     * stack and read them back through pointers). */
     vhalves sh = (vhalves)single, h0 = (vhalves)b0, h1 = (vhalves)b1;
     vhalves h2 = (vhalves)b2, h3 = (vhalves)b3;
-    for (unsigned h = 0; h < 2; h++) {
-        uint64_t p0 = h0[h], p1 = h1[h], p2 = h2[h], p3 = h3[h];
-        for (uint64_t x = sh[h]; x; x &= x - 1, placed++) {
-            unsigned bit = (unsigned)__builtin_ctzll(x);
-            unsigned i = 54 * h + bit - 5 * (bit >> 5);
-            unsigned d =
-                (unsigned)(((p0 >> bit) & 1u) | ((p1 >> bit) & 1u) << 1 |
-                           ((p2 >> bit) & 1u) << 2 | ((p3 >> bit) & 1u) << 3);
-            s->cand[d] &= ~cell_others[i];
-            placed_digits |= 1u << d;
-        }
-    }
+    int placed = 0;
+    /* not *dirty directly: it may alias the sets */
+    unsigned placed_digits =
+        place_naked(s, sh[0], h0[0], h1[0], h2[0], h3[0], 0, &placed) |
+        place_naked(s, sh[1], h0[1], h1[1], h2[1], h3[1], 54, &placed);
     *dirty |= placed_digits;
     s->unsolved &= ~single;
     /* Two singles of one digit that see each other: the second placed
