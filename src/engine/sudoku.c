@@ -303,6 +303,7 @@ static inline vband lone(vband x)
     return x & (vband)((x & (x - 1)) == 0);
 }
 
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Places digit d in the cells m (its hidden singles) that are still
  * unsolved and hold it. Returns the number placed; *dirty collects the
  * digits whose sets changed. */
@@ -327,7 +328,6 @@ static int place_hidden(struct bb *s, unsigned d, vband m, unsigned *dirty)
     return placed;
 }
 
-#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
  * cells placed. Branch-free up to the placements: the data decides too
  * many branches here for a predictor to learn. */
@@ -410,6 +410,72 @@ static unsigned hidden_find_all(const struct bb *s, unsigned todo, vband m[12],
     }
     *dead = empty != 0;
     return found & todo;
+}
+
+/* Places the hidden singles m[d] of every digit d in `found` at once
+ * (m as hidden_find_all leaves it: zero for the other digits). A cell
+ * that two digits need is a dead end (-1). Else each placed cell leaves
+ * the other digits' sets, three vector operations for all of them, and
+ * then its peers leave its digit's set, cell by cell; two singles of one
+ * digit that see each other clear each other there: a dead end (-1),
+ * as the one-digit path finds a pass later. Returns the
+ * number of cells placed; *dirty collects the digits whose sets
+ * changed. */
+static int place_hidden_all(struct bb *s, unsigned found, const vband m[12],
+                            unsigned *dirty)
+{
+    __m512i m0 = _mm512_loadu_si512(&m[0]), m4 = _mm512_loadu_si512(&m[4]);
+    __m512i c0 = _mm512_loadu_si512(&s->cand[0]);
+    __m512i c4 = _mm512_loadu_si512(&s->cand[4]);
+    vband m8 = m[8];
+
+    /* the cells of any digit (one) and of two or more (two), folded from
+     * digits q and q + 4 in each 128-bit lane to one lane */
+    __m512i one4 = _mm512_or_si512(m0, m4), two4 = _mm512_and_si512(m0, m4);
+    __m256i one2lo = _mm512_castsi512_si256(one4),
+            one2hi = _mm512_extracti64x4_epi64(one4, 1);
+    __m256i two2 =
+        _mm256_or_si256(_mm256_or_si256(_mm512_castsi512_si256(two4),
+                                        _mm512_extracti64x4_epi64(two4, 1)),
+                        _mm256_and_si256(one2lo, one2hi));
+    __m256i one2 = _mm256_or_si256(one2lo, one2hi);
+    vband lo = (vband)_mm256_castsi256_si128(one2);
+    vband hi = (vband)_mm256_extracti128_si256(one2, 1);
+    vband two = (vband)_mm256_castsi256_si128(two2) |
+                (vband)_mm256_extracti128_si256(two2, 1) | (lo & hi);
+    vband one = lo | hi;
+    two |= one & m8;
+    one |= m8;
+    if (vany(two))
+        return -1;
+
+    /* the placed cells out of the other digits' sets (m[d] is in d's) */
+    __m512i all = _mm512_broadcast_i32x4((__m128i)one);
+    __m512i n0 = _mm512_or_si512(_mm512_andnot_si512(all, c0), m0);
+    __m512i n4 = _mm512_or_si512(_mm512_andnot_si512(all, c4), m4);
+    unsigned changed = quad_digits(_mm512_cmpneq_epi32_mask(n0, c0)) |
+                       quad_digits(_mm512_cmpneq_epi32_mask(n4, c4)) << 4 |
+                       (unsigned)vany(s->cand[8] & one & ~m8) << 8 | found;
+    _mm512_storeu_si512(&s->cand[0], n0);
+    _mm512_storeu_si512(&s->cand[4], n4);
+    s->cand[8] = (s->cand[8] & ~one) | m8;
+    s->unsolved &= ~one;
+
+    for (; found; found &= found - 1) {
+        unsigned d = ctz32(found);
+        vhalves mh = (vhalves)m[d]; /* two halves, as in naked_singles */
+        for (uint64_t x = mh[0]; x; x &= x - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(x);
+            s->cand[d] &= ~cell_others[j - 5 * (j >> 5)];
+        }
+        for (uint64_t x = mh[1]; x; x &= x - 1)
+            s->cand[d] &= ~cell_others[54 + __builtin_ctzll(x)];
+        if (vany(m[d] & ~s->cand[d]))
+            return -1;
+    }
+    *dirty |= changed;
+    vhalves oh = (vhalves)one;
+    return (int)(__builtin_popcountll(oh[0]) + __builtin_popcountll(oh[1]));
 }
 #endif
 
@@ -668,9 +734,10 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
             if (dead)
                 return 0;
             hidden_todo = 0;
-            for (; found; found &= found - 1) {
-                unsigned d = ctz32(found);
-                n += place_hidden(s, d, m[d], &changed);
+            if (found) {
+                n = place_hidden_all(s, found, m, &changed);
+                if (n < 0)
+                    return 0;
             }
         }
 #else
