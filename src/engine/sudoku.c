@@ -55,7 +55,8 @@
  * per digit four digits at a time, and it looks for the hidden singles and
  * the locked candidates of every due digit at once (three 512-bit passes
  * each, lane helpers in sudoku_lanes.h) where the others stop at the
- * first digit that has one. The rules are the same and each one only
+ * first digit that has one, and places all the hidden singles it found
+ * in one step. The rules are the same and each one only
  * clears candidates that every solution lacks, so propagation reaches the
  * same fixpoint in any order: every path visits the same nodes.
  */
