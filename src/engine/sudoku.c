@@ -52,9 +52,11 @@
  * set (sudoku_avx2.c, sudoku_avx512.c; see "Dispatch" at the end). The
  * AVX2 build does the triad check's and locked candidates' table lookups as
  * byte shuffles of whole vectors, the AVX-512 build the triad check's work
- * per digit four digits at a time, and it looks for the hidden singles of
- * every due digit at once (three 512-bit passes) where the others stop at
- * the first digit that has one. The rules are the same and each one only
+ * per digit four digits at a time, and it looks for the hidden singles and
+ * the locked candidates of every due digit at once (three 512-bit passes
+ * each, lane helpers in sudoku_lanes.h) where the others stop at the
+ * first digit that has one, and places all the hidden singles it found
+ * in one step. The rules are the same and each one only
  * clears candidates that every solution lacks, so propagation reaches the
  * same fixpoint in any order: every path visits the same nodes.
  */
@@ -65,6 +67,9 @@
 
 #include "grid.h"
 #include "sudoku_bits.h"
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+#include "sudoku_lanes.h"
+#endif
 
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -223,6 +228,28 @@ int sudoku_is_solution_of(const struct sudoku_grid *puzzle,
  * Propagation
  * ===================================================================== */
 
+/* Places the naked singles x of one 64-bit half of the bands (bit j is
+ * cell base + j - 5 (j / 32): bands 0 and 1, or band 2 and the phantom),
+ * each cell's digit read from the planes p0-p3 (bit q of the digit's
+ * number). Returns the digits placed; *placed counts the cells. */
+static inline unsigned place_naked(struct bb *s, uint64_t x, uint64_t p0,
+                                   uint64_t p1, uint64_t p2, uint64_t p3,
+                                   unsigned base, int *placed)
+{
+    unsigned digits = 0;
+
+    for (; x; x &= x - 1, ++*placed) {
+        unsigned bit = (unsigned)__builtin_ctzll(x);
+        unsigned i = base + bit - 5 * (bit >> 5);
+        unsigned d =
+            (unsigned)(((p0 >> bit) & 1u) | ((p1 >> bit) & 1u) << 1 |
+                       ((p2 >> bit) & 1u) << 2 | ((p3 >> bit) & 1u) << 3);
+        s->cand[d] &= ~cell_others[i];
+        digits |= 1u << d;
+    }
+    return digits;
+}
+
 /* Places every naked single. Returns -1 on a dead end, else the number of
  * cells placed; *dirty collects the digits whose sets changed. The singles
  * of a band are placed cell by cell, each cell's digit read from four
@@ -251,25 +278,18 @@ static int naked_singles(struct bb *s, unsigned *dirty)
         return 0;
     vband b0 = c[1] | c[3] | c[5] | c[7], b1 = c[2] | c[3] | c[6] | c[7];
     vband b2 = c[4] | c[5] | c[6] | c[7], b3 = c[8];
-    int placed = 0;
-    unsigned placed_digits = 0; /* not *dirty: it may alias the sets */
     /* Two 64-bit halves (bands 0 and 1, band 2 and the phantom, which has
      * no singles) rather than three bands: one loop exit fewer for the
-     * predictor to miss. Bit j of half h is cell 54h + j - 5 (j / 32). */
+     * predictor to miss. Each half its own loop on words held in
+     * registers (a loop over the two halves kept the planes on the
+     * stack and read them back through pointers). */
     vhalves sh = (vhalves)single, h0 = (vhalves)b0, h1 = (vhalves)b1;
     vhalves h2 = (vhalves)b2, h3 = (vhalves)b3;
-    for (unsigned h = 0; h < 2; h++) {
-        uint64_t p0 = h0[h], p1 = h1[h], p2 = h2[h], p3 = h3[h];
-        for (uint64_t x = sh[h]; x; x &= x - 1, placed++) {
-            unsigned bit = (unsigned)__builtin_ctzll(x);
-            unsigned i = 54 * h + bit - 5 * (bit >> 5);
-            unsigned d =
-                (unsigned)(((p0 >> bit) & 1u) | ((p1 >> bit) & 1u) << 1 |
-                           ((p2 >> bit) & 1u) << 2 | ((p3 >> bit) & 1u) << 3);
-            s->cand[d] &= ~cell_others[i];
-            placed_digits |= 1u << d;
-        }
-    }
+    int placed = 0;
+    /* not *dirty directly: it may alias the sets */
+    unsigned placed_digits =
+        place_naked(s, sh[0], h0[0], h1[0], h2[0], h3[0], 0, &placed) |
+        place_naked(s, sh[1], h0[1], h1[1], h2[1], h3[1], 54, &placed);
     *dirty |= placed_digits;
     s->unsolved &= ~single;
     /* Two singles of one digit that see each other: the second placed
@@ -284,6 +304,7 @@ static inline vband lone(vband x)
     return x & (vband)((x & (x - 1)) == 0);
 }
 
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Places digit d in the cells m (its hidden singles) that are still
  * unsolved and hold it. Returns the number placed; *dirty collects the
  * digits whose sets changed. */
@@ -308,7 +329,6 @@ static int place_hidden(struct bb *s, unsigned d, vband m, unsigned *dirty)
     return placed;
 }
 
-#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Hidden singles of digit d. Returns -1 on a dead end, else the number of
  * cells placed. Branch-free up to the placements: the data decides too
  * many branches here for a predictor to learn. */
@@ -334,14 +354,6 @@ static int hidden_singles(struct bb *s, unsigned d, unsigned *dirty)
     return place_hidden(s, d, m, dirty);
 }
 #else
-/* Four digits' sets, one per 128-bit lane (lane q: digit d0 + q). */
-typedef uint32_t vquad __attribute__((vector_size(64)));
-
-/* Lanes 0-2 of each 128-bit lane of v moved one lane on (0xC9: 1, 2, 0)
- * or back (0xD2: 2, 0, 1); lane 3 stays. */
-#define QUAD_NEXT(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xC9))
-#define QUAD_PREV(v) ((vquad)_mm512_shuffle_epi32((__m512i)(v), 0xD2))
-
 /* Hidden singles of every digit in `todo` at once, four digits a vector,
  * each the one-digit rule above on its own 128-bit lane: the cells found
  * go to m[d] (zero for a digit not in todo) and the digits with any to the
@@ -399,6 +411,72 @@ static unsigned hidden_find_all(const struct bb *s, unsigned todo, vband m[12],
     }
     *dead = empty != 0;
     return found & todo;
+}
+
+/* Places the hidden singles m[d] of every digit d in `found` at once
+ * (m as hidden_find_all leaves it: zero for the other digits). A cell
+ * that two digits need is a dead end (-1). Else each placed cell leaves
+ * the other digits' sets, three vector operations for all of them, and
+ * then its peers leave its digit's set, cell by cell; two singles of one
+ * digit that see each other clear each other there: a dead end (-1),
+ * as the one-digit path finds a pass later. Returns the
+ * number of cells placed; *dirty collects the digits whose sets
+ * changed. */
+static int place_hidden_all(struct bb *s, unsigned found, const vband m[12],
+                            unsigned *dirty)
+{
+    __m512i m0 = _mm512_loadu_si512(&m[0]), m4 = _mm512_loadu_si512(&m[4]);
+    __m512i c0 = _mm512_loadu_si512(&s->cand[0]);
+    __m512i c4 = _mm512_loadu_si512(&s->cand[4]);
+    vband m8 = m[8];
+
+    /* the cells of any digit (one) and of two or more (two), folded from
+     * digits q and q + 4 in each 128-bit lane to one lane */
+    __m512i one4 = _mm512_or_si512(m0, m4), two4 = _mm512_and_si512(m0, m4);
+    __m256i one2lo = _mm512_castsi512_si256(one4),
+            one2hi = _mm512_extracti64x4_epi64(one4, 1);
+    __m256i two2 =
+        _mm256_or_si256(_mm256_or_si256(_mm512_castsi512_si256(two4),
+                                        _mm512_extracti64x4_epi64(two4, 1)),
+                        _mm256_and_si256(one2lo, one2hi));
+    __m256i one2 = _mm256_or_si256(one2lo, one2hi);
+    vband lo = (vband)_mm256_castsi256_si128(one2);
+    vband hi = (vband)_mm256_extracti128_si256(one2, 1);
+    vband two = (vband)_mm256_castsi256_si128(two2) |
+                (vband)_mm256_extracti128_si256(two2, 1) | (lo & hi);
+    vband one = lo | hi;
+    two |= one & m8;
+    one |= m8;
+    if (vany(two))
+        return -1;
+
+    /* the placed cells out of the other digits' sets (m[d] is in d's) */
+    __m512i all = _mm512_broadcast_i32x4((__m128i)one);
+    __m512i n0 = _mm512_or_si512(_mm512_andnot_si512(all, c0), m0);
+    __m512i n4 = _mm512_or_si512(_mm512_andnot_si512(all, c4), m4);
+    unsigned changed = quad_digits(_mm512_cmpneq_epi32_mask(n0, c0)) |
+                       quad_digits(_mm512_cmpneq_epi32_mask(n4, c4)) << 4 |
+                       (unsigned)vany(s->cand[8] & one & ~m8) << 8 | found;
+    _mm512_storeu_si512(&s->cand[0], n0);
+    _mm512_storeu_si512(&s->cand[4], n4);
+    s->cand[8] = (s->cand[8] & ~one) | m8;
+    s->unsolved &= ~one;
+
+    for (; found; found &= found - 1) {
+        unsigned d = ctz32(found);
+        vhalves mh = (vhalves)m[d]; /* two halves, as in naked_singles */
+        for (uint64_t x = mh[0]; x; x &= x - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(x);
+            s->cand[d] &= ~cell_others[j - 5 * (j >> 5)];
+        }
+        for (uint64_t x = mh[1]; x; x &= x - 1)
+            s->cand[d] &= ~cell_others[54 + __builtin_ctzll(x)];
+        if (vany(m[d] & ~s->cand[d]))
+            return -1;
+    }
+    *dirty |= changed;
+    vhalves oh = (vhalves)one;
+    return (int)(__builtin_popcountll(oh[0]) + __builtin_popcountll(oh[1]));
 }
 #endif
 
@@ -462,8 +540,9 @@ static inline void by_stack(vband c, vband *g0, vband *g1, vband *g2)
         (vband)_mm_srlv_epi32(_mm_shuffle_epi32((__m128i)c, 0xAA), shift) & 7u;
 }
 
+#if !defined(__AVX512BW__) || !defined(__AVX512VL__)
 /* Band locked candidates as below, the three bands and the three stacks
- * each at once. */
+ * each at once (the AVX-512 build does four digits at once: locked_all). */
 static int band_locked(struct bb *s, unsigned d)
 {
     const vband bands = {~0u, ~0u, ~0u, 0};
@@ -505,6 +584,7 @@ static int band_locked(struct bb *s, unsigned d)
     s->cand[d] = w;
     return changed;
 }
+#endif
 #else
 /* Band locked candidates of digit d: its occupied triads of each band and
  * stack (3x3, bit 3r + b) are cut to the union of the patterns that fit
@@ -552,6 +632,73 @@ static int band_locked(struct bb *s, unsigned d)
 
 #endif /* __AVX2__ */
 
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+/* Band locked candidates (band_locked above) of every digit in `todo` at
+ * once, four digits a vector, each on its own 128-bit lane. Returns the
+ * digits whose sets it cut; *dead is set when a todo digit has a band or
+ * stack that no pattern fits. A digit not in todo reads as full sets,
+ * which every pattern fits and nothing cuts, and is not stored back. */
+static unsigned locked_all(struct bb *s, unsigned todo, int *dead)
+{
+    const vquad full = {BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL,
+                        BAND_ALL, BAND_ALL, BAND_ALL, BAND_ALL};
+    const vquad spread = quad_bytes(
+        _mm_setr_epi8(0, 1, 8, 9, 64, 65, 72, 73, 0, 0, 0, 0, 0, 0, 0, 0));
+    const __m512i by_band = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 3, 6, 32));
+    const __mmask16 bands = 0x7777;
+    unsigned changed = 0;
+    __mmask16 none = 0;
+
+    for (unsigned d0 = 0; d0 < 9; d0 += 4) {
+        unsigned q = (todo >> d0) & 0xFu;
+        if (!q)
+            continue;
+        __mmask16 lanes = quad_lanes(q);
+        vquad w0 =
+            (vquad)_mm512_mask_loadu_epi32((__m512i)full, lanes, &s->cand[d0]);
+        vquad o = (w0 | (w0 >> 1) | (w0 >> 2)) & TRIAD_LOW;
+        vquad x = (o | (o << 2) | (o << 4)) >> 4;
+        vquad fit =
+            quad_union(quad_fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u));
+        none |= _mm512_testn_epi32_mask((__m512i)fit, (__m512i)fit);
+        /* the triads of fit (bit 3r + b) back at bits 9r + 3b, then cells */
+        vquad t = quad_shuffle(spread, fit & 7u) |
+                  quad_shuffle(spread, (fit >> 3) & 7u) << 9 |
+                  quad_shuffle(spread, fit >> 6) << 18;
+        vquad w = w0 & (t | (t << 1) | (t << 2));
+
+        vquad c = (w | (w >> 9) | (w >> 18)) & ROW_BITS, g0, g1, g2;
+        quad_by_stack(c, &g0, &g1, &g2);
+        vquad sfit = quad_union(quad_fits3(g0, g1, g2));
+        none |=
+            _mm512_mask_testn_epi32_mask(bands, (__m512i)sfit, (__m512i)sfit);
+        /* word j: stack j's triads to clear, bit 3k + column of band k;
+         * moved to word k, bit 3j + column */
+        vquad gone = (g0 | (g1 << 3) | (g2 << 6)) & ~sfit;
+        gone = (vquad)_mm512_maskz_mov_epi32(bands, (__m512i)gone);
+        vquad h =
+            ((vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)gone, 0x00),
+                                      by_band) &
+             7u) |
+            ((vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)gone, 0x55),
+                                      by_band) &
+             7u) << 3 |
+            ((vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)gone, 0xAA),
+                                      by_band) &
+             7u) << 6;
+        w &= ~(h | (h << 9) | (h << 18));
+        __mmask16 cut =
+            _mm512_mask_cmpneq_epi32_mask(lanes, (__m512i)w, (__m512i)w0);
+        _mm512_mask_storeu_epi32(&s->cand[d0], cut, (__m512i)w);
+        changed |= quad_digits(cut) << d0;
+    }
+    *dead = none != 0;
+    return changed;
+}
+#endif
+
 /* Runs the rules to a fixpoint, cheapest first: naked singles until none,
  * then hidden singles, then locked candidates, each time only for the
  * digits whose sets changed since that rule last looked at them (`dirty` at
@@ -588,9 +735,10 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
             if (dead)
                 return 0;
             hidden_todo = 0;
-            for (; found; found &= found - 1) {
-                unsigned d = ctz32(found);
-                n += place_hidden(s, d, m[d], &changed);
+            if (found) {
+                n = place_hidden_all(s, found, m, &changed);
+                if (n < 0)
+                    return 0;
             }
         }
 #else
@@ -607,6 +755,18 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
             locked_todo |= changed;
             continue;
         }
+#if defined(__AVX512BW__) && defined(__AVX512VL__)
+        if (locked && locked_todo) {
+            int dead;
+            unsigned cut = locked_all(s, locked_todo, &dead);
+            if (dead)
+                return 0;
+            /* a cut digit may be cut again (its stacks after its bands) */
+            hidden_todo |= cut;
+            locked_todo = cut;
+            n = cut != 0;
+        }
+#else
         while (locked && locked_todo && n == 0) {
             unsigned d = ctz32(locked_todo);
             locked_todo &= locked_todo - 1;
@@ -618,6 +778,7 @@ static int bb_propagate(struct bb *s, unsigned dirty, int locked)
                 locked_todo |= 1u << d;
             }
         }
+#endif
         if (n == 0)
             return 1;
     }
@@ -820,16 +981,6 @@ static inline void digit_fits(vband o, vband c, vband *band, vband *stack,
 #endif
 
 #if defined(__AVX512BW__) && defined(__AVX512VL__)
-static inline vquad quad_shuffle(vquad table, vquad idx)
-{
-    return (vquad)_mm512_shuffle_epi8((__m512i)table, (__m512i)idx);
-}
-
-static inline vquad quad_bytes(__m128i x)
-{
-    return (vquad)_mm512_broadcast_i32x4(x);
-}
-
 /* all_fits' work for digits d0..d0+3 at once (only d0 when `lanes` is
  * 0xF): their row triads o and column triads c, the triads each must
  * stand in (in, cin), their patterns (fits) and the patterns' numbers,
@@ -841,15 +992,8 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
 {
     const vquad bands = {~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0,
                          ~0u, ~0u, ~0u, 0, ~0u, ~0u, ~0u, 0};
-    const vquad t0 =
-        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[0]));
-    const vquad t1 =
-        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[1]));
-    const vquad t2 =
-        quad_bytes(_mm_loadl_epi64((const __m128i *)perm_by_row[2]));
     const vquad pop4 = quad_bytes(
         _mm_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4));
-    const __m512i shift = _mm512_broadcast_i32x4(_mm_setr_epi32(0, 3, 6, 32));
     vquad w = (vquad)_mm512_maskz_loadu_epi32(lanes, &s->cand[d0]);
     vquad ow = (w | (w >> 1) | (w >> 2)) & TRIAD_LOW;
     vquad cw = (w | (w >> 9) | (w >> 18)) & ROW_BITS;
@@ -860,26 +1004,15 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
         ((ow << 9) | (ow << 18) | (ow >> 9) | (ow >> 18)) & TRIAD_LOW;
     vquad m = ow & ~(row_mates & box_mates);
     /* the columns held in two bands or more, in every band's lane */
-    vquad next = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xC9);
-    vquad prev = (vquad)_mm512_shuffle_epi32((__m512i)cw, 0xD2);
+    vquad next = QUAD_NEXT(cw), prev = QUAD_PREV(cw);
     vquad twice = (cw & next) | (cw & prev) | (next & prev);
     vquad stack_mates = ((cw << 1) & 0x1B6u) | ((cw << 2) & 0x124u) |
                         ((cw >> 1) & 0x0DBu) | ((cw >> 2) & 0x049u);
     vquad n = cw & ~(twice & stack_mates) & bands;
-    vquad x = (ow | (ow << 2) | (ow << 4)) >> 4;
-    vquad g0 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x00),
-                                        shift) &
-               7u;
-    vquad g1 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0x55),
-                                        shift) &
-               7u;
-    vquad g2 = (vquad)_mm512_srlv_epi32(_mm512_shuffle_epi32((__m512i)cw, 0xAA),
-                                        shift) &
-               7u;
-    vquad fb = quad_shuffle(t0, x & 7u) & quad_shuffle(t1, (x >> 9) & 7u) &
-               quad_shuffle(t2, (x >> 18) & 7u);
-    vquad fs =
-        quad_shuffle(t0, g0) & quad_shuffle(t1, g1) & quad_shuffle(t2, g2);
+    vquad x = (ow | (ow << 2) | (ow << 4)) >> 4, g0, g1, g2;
+    quad_by_stack(cw, &g0, &g1, &g2);
+    vquad fb = quad_fits3(x & 7u, (x >> 9) & 7u, (x >> 18) & 7u);
+    vquad fs = quad_fits3(g0, g1, g2);
     *nb += quad_shuffle(pop4, fb & 15u) + quad_shuffle(pop4, fb >> 4);
     *ns += quad_shuffle(pop4, fs & 15u) + quad_shuffle(pop4, fs >> 4);
     _mm512_mask_storeu_epi32(&o[d0], lanes, (__m512i)ow);
@@ -890,15 +1023,6 @@ static inline void quad_fits(const struct bb *s, unsigned d0, __mmask16 lanes,
     _mm512_mask_storeu_epi32(&f->of[1][d0], lanes, (__m512i)fs);
 }
 
-/* The sum of v's four 128-bit lanes. */
-static inline vband quad_sum(vquad v)
-{
-    __m512i x = (__m512i)v;
-    return (vband)_mm_add_epi32(_mm_add_epi32(_mm512_castsi512_si128(x),
-                                              _mm512_extracti32x4_epi32(x, 1)),
-                                _mm_add_epi32(_mm512_extracti32x4_epi32(x, 2),
-                                              _mm512_extracti32x4_epi32(x, 3)));
-}
 #endif
 
 /* Fills *f: the patterns that fit each digit in each band and stack, and
