@@ -74,19 +74,10 @@ enum teach_status teach_find_singles(const struct teach_puzzle *p,
      * (a digit-by-digit scan's). */
     for (unsigned ui = 0; ui < p->nunits; ui++) {
         const struct teach_unit *u = &p->unit[ui];
-        uint32_t once = 0, twice = 0, placed = 0, all = (1u << p->n) - 1;
         uint32_t none, lone, bit;
         if (!u->full)
             continue;
-        for (unsigned k = 0; k < u->ncells; k++) {
-            unsigned c = u->cell[k];
-            twice |= once & g->cand[c];
-            once |= g->cand[c];
-            if (g->value[c])
-                placed |= 1u << (g->value[c] - 1);
-        }
-        none = all & ~once & ~placed;
-        lone = once & ~twice & ~placed;
+        lone = teach_unit_singles(p, u, g, &none);
         if ((none | lone) == 0)
             continue;
         bit = (none | lone) & -(none | lone);
@@ -185,9 +176,15 @@ static unsigned unit_cells(const struct teach_unit *u, uint32_t place,
     return n;
 }
 
-enum teach_status teach_find_locked(const struct teach_puzzle *p,
-                                    const struct teach_grid *g,
-                                    struct teach_step *s)
+/* The scan of both forms below: in each full unit, each digit with two or
+ * more places, all of which see some other cell with the digit. With s,
+ * the first set that teach_sees_all makes a step of becomes it
+ * (TEACH_OK). With out (g itself, for the dig's walk), every set found
+ * leaves out at once and *removed counts the marks. */
+static enum teach_status locked_scan(const struct teach_puzzle *p,
+                                     const struct teach_grid *g,
+                                     struct teach_step *s,
+                                     struct teach_grid *out, unsigned *removed)
 {
     uint64_t has[TEACH_MAX_N][TEACH_WORDS], common[TEACH_WORDS];
 
@@ -207,6 +204,17 @@ enum teach_status teach_find_locked(const struct teach_puzzle *p,
             ncells = unit_cells(u, place[d - 1], cells);
             if (!seen_by_all(p, has[d - 1], cells, ncells, common))
                 continue;
+            if (out != NULL) {
+                for (unsigned w = 0; w < p->nwords; w++) {
+                    for (uint64_t m = common[w]; m; m &= m - 1) {
+                        unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);
+                        out->cand[c] &= ~(1u << (d - 1));
+                        (*removed)++;
+                    }
+                    has[d - 1][w] &= ~common[w];
+                }
+                continue;
+            }
             teach_step_start(s, TEACH_LOCKED_CANDIDATES, 1u << (d - 1));
             if (teach_sees_all(p, g, cells, ncells, d, s) == 0)
                 continue;
@@ -221,36 +229,18 @@ enum teach_status teach_find_locked(const struct teach_puzzle *p,
     return TEACH_STUCK;
 }
 
+enum teach_status teach_find_locked(const struct teach_puzzle *p,
+                                    const struct teach_grid *g,
+                                    struct teach_step *s)
+{
+    return locked_scan(p, g, s, NULL, NULL);
+}
+
 unsigned teach_locked_all(const struct teach_puzzle *p, struct teach_grid *g)
 {
-    uint64_t has[TEACH_MAX_N][TEACH_WORDS], common[TEACH_WORDS];
     unsigned removed = 0;
 
-    digit_cells(p, g, has);
-    for (unsigned ui = 0; ui < p->nunits; ui++) {
-        const struct teach_unit *u = &p->unit[ui];
-        uint32_t place[TEACH_MAX_N];
-        if (!u->full)
-            continue;
-        unit_places(u, g, place);
-        for (unsigned d = 1; d <= p->n; d++) {
-            uint16_t cells[TEACH_MAX_N];
-            unsigned ncells;
-            if ((place[d - 1] & (place[d - 1] - 1)) == 0)
-                continue;
-            ncells = unit_cells(u, place[d - 1], cells);
-            if (!seen_by_all(p, has[d - 1], cells, ncells, common))
-                continue;
-            for (unsigned w = 0; w < p->nwords; w++)
-                for (uint64_t m = common[w]; m; m &= m - 1) {
-                    unsigned c = w * 64 + (unsigned)__builtin_ctzll(m);
-                    g->cand[c] &= ~(1u << (d - 1));
-                    removed++;
-                }
-            for (unsigned w = 0; w < p->nwords; w++)
-                has[d - 1][w] &= ~common[w];
-        }
-    }
+    locked_scan(p, g, NULL, g, &removed);
     return removed;
 }
 

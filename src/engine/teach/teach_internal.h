@@ -59,6 +59,27 @@ static inline uint32_t teach_placed_in(const struct teach_unit *u,
     return m;
 }
 
+/* The digits of full unit u with one place left (returned) and those with
+ * none (*none), placed digits in neither: every digit in one pass over
+ * the cells. */
+static inline uint32_t teach_unit_singles(const struct teach_puzzle *p,
+                                          const struct teach_unit *u,
+                                          const struct teach_grid *g,
+                                          uint32_t *none)
+{
+    uint32_t once = 0, twice = 0, placed = 0;
+
+    for (unsigned k = 0; k < u->ncells; k++) {
+        unsigned c = u->cell[k];
+        twice |= once & g->cand[c];
+        once |= g->cand[c];
+        if (g->value[c])
+            placed |= 1u << (g->value[c] - 1);
+    }
+    *none = ((1u << p->n) - 1) & ~once & ~placed;
+    return once & ~twice & ~placed;
+}
+
 /* The next k of the m sets (in grid_next_comb's order; `start` begins
  * at the first k) whose union has exactly k members: 1 with them in idx
  * and the union in *uni, 0 when none is left. The shape of naked and

@@ -147,7 +147,6 @@ static void singles_place(const struct teach_puzzle *p, struct teach_grid *g,
  * until none is left: 1 solved, 0 stuck, -1 a contradiction. */
 static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
 {
-    uint32_t all = (1u << p->n) - 1;
     unsigned blanks = 0, progress;
 
     for (unsigned c = 0; c < p->ncells; c++)
@@ -167,19 +166,13 @@ static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
         }
         for (unsigned ui = 0; ui < p->nunits; ui++) {
             const struct teach_unit *u = &p->unit[ui];
-            uint32_t once = 0, twice = 0, placed = 0, lone;
+            uint32_t none, lone;
             if (!u->full)
                 continue;
-            for (unsigned k = 0; k < u->ncells; k++) {
-                unsigned c = u->cell[k];
-                twice |= once & g->cand[c];
-                once |= g->cand[c];
-                if (g->value[c])
-                    placed |= 1u << (g->value[c] - 1);
-            }
-            if ((once | placed) != all)
+            lone = teach_unit_singles(p, u, g, &none);
+            if (none != 0)
                 return -1; /* a digit with nowhere to go */
-            for (lone = once & ~twice & ~placed; lone; lone &= lone - 1) {
+            for (; lone; lone &= lone - 1) {
                 uint32_t bit = lone & -lone;
                 for (unsigned k = 0; k < u->ncells; k++) {
                     unsigned c = u->cell[k];
