@@ -292,6 +292,23 @@ static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
     return wrong;
 }
 
+/* FNV-1a over a met killer puzzle (givens, cages, cells) folded into h:
+ * equal digests before and after a change show the same puzzles came
+ * out for the same seeds. */
+static uint64_t killer_digest(uint64_t h, const struct teach_killer *k)
+{
+    const struct killer_cages *c = &k->cages;
+
+    for (unsigned i = 0; i < SUDOKU_CELLS; i++)
+        h = (h ^ k->puzzle.cell[i]) * 1099511628211ull;
+    for (unsigned i = 0; i < c->ncages; i++)
+        h = (h ^ (uint64_t)(c->cage[i].sum * 97 + (int)c->cage[i].ncells)) *
+            1099511628211ull;
+    for (unsigned i = 0; i < c->ncells; i++)
+        h = (h ^ (uint64_t)(c->row[i] * 9 + c->col[i])) * 1099511628211ull;
+    return h;
+}
+
 /* Killer at each level: the share met, time, uniqueness by the killer
  * search, the tests' own solver (easy, medium, hard: its techniques of
  * the level solve it and those of the level below do not; expert and
@@ -306,6 +323,7 @@ static unsigned killer_levels(unsigned count_all, int only_level,
 
     for (unsigned level = 0; level < LOGIC_NLEVELS; level++) {
         unsigned met = 0, confirmed = 0, unique = 0, count = count_all;
+        uint64_t digest = 14695981039346656037ull;
         char name[40];
         if (only_level >= 0 && level != (unsigned)only_level)
             continue;
@@ -322,6 +340,7 @@ static unsigned killer_levels(unsigned count_all, int only_level,
             if (st != TEACH_OK)
                 continue;
             met++;
+            digest = killer_digest(digest, &k);
             unique += killer_count(&k.puzzle, &k.cages, 2, 0, NULL, &nsol,
                                    NULL) == KILLER_OK &&
                       nsol == 1;
@@ -343,11 +362,12 @@ static unsigned killer_levels(unsigned count_all, int only_level,
         qsort(givens, count, sizeof(givens[0]), cmp_u64);
         printf("%-12s %-8s met %3u/%u  generate median %7.1f ms  p99 %7.1f "
                "ms  CPU median %7.1f ms  p99 %7.1f ms  givens median %2u  "
-               "unique %u  level confirmed %u\n",
+               "unique %u  level confirmed %u  digest %016llx\n",
                "killer", logic_level_name((enum logic_level)level), met, count,
                took[count / 2] / 1000.0, took[count * 99 / 100] / 1000.0,
                cpu[count / 2] / 1000.0, cpu[count * 99 / 100] / 1000.0,
-               (unsigned)givens[count / 2], unique, confirmed);
+               (unsigned)givens[count / 2], unique, confirmed,
+               (unsigned long long)digest);
         snprintf(name, sizeof(name), "  %s", logic_level_name(level));
         report(name, &t);
         fflush(stdout);

@@ -107,7 +107,7 @@ static int cage_options(const struct teach_puzzle *p,
  * combinations, cage-locked digits, the 45 rule) and most cages have not
  * changed since (the search was 45% of the killer generator's time). The
  * cache is a pure memo: any thread, any puzzle, the same answers. */
-#define CAGE_CACHE 512u
+#define CAGE_CACHE 2048u
 struct cage_key {
     uint16_t sum;
     uint8_t ncells, valid;
