@@ -453,7 +453,9 @@ cover-data: $(B)/cover_gen
 # 150-puzzle samples of tests/data (in the layout of ../shared/data), so that
 # a broken benchmark cannot land (.ci/run runs it); its figures mean
 # nothing. The real figures: make bench, bench-http, bench-batch and soak
-# on a quiet machine (docs/performance.md).
+# on a quiet machine (docs/performance.md). pool_cost.c is only built here
+# (its loops take half a minute); serate_compare.sh is not run: it needs
+# skfr and Sudoku Explainer, built outside the tree (docs/rating.md).
 SMOKE := build/bench-smoke
 .PHONY: bench-smoke
 bench-smoke:
@@ -465,6 +467,15 @@ bench-smoke:
 	SOAK_SECONDS=6 SOAK_WARMUP=2 SOAK_INTERVAL=2 $(MAKE) --no-print-directory soak
 	MIX_SECONDS=6 $(MAKE) --no-print-directory bench-mix
 	$(MAKE) --no-print-directory $(B)/bench_teach
+	@$(MAKE) --no-print-directory deps DEB_PKGS="$(DEB_PKGS) valgrind"
+	tests/bench/http/callgrind.sh $(B) 4 1 2
+	tests/bench/http/cachesim.sh $(B)/sudokud 4 1 2 5
+	BENCH_SECONDS=1 BENCH_REPEATS=1 tests/bench/http/ab.sh 8 $(B) $(B)
+	$(CC) -O2 -o $(SMOKE)/pool_cost tests/bench/http/pool_cost.c
+	$(MAKE) --no-print-directory $(B)/serate_tool
+	grep -v '^#' tests/data/se/17clue | head -n 20 > $(SMOKE)/se17
+	tests/tools/serate_same_steps.sh $(B)/serate_tool $(B)/serate_tool $(SMOKE)/se17
+	tests/tools/serate_ab.sh $(B)/serate_tool $(B)/serate_tool $(SMOKE)/se17
 	@echo "bench-smoke: every benchmark script ran to its end"
 # --- benchmarks in CI (end) ---
 
