@@ -51,3 +51,18 @@ bench_cpu() {
     done
     echo "cpu: ${model:-$(uname -m)}, $(nproc) cores; vector sets:${isa:- none known}"
 }
+
+# bench_cpu_ns PID: nanoseconds on a CPU of the process, its threads and its
+# children's (nginx's workers), from the scheduler's own accounting
+# (/proc/PID/task/TID/schedstat), exact where the tick-sampled utime and
+# stime of /proc/PID/stat are not.
+bench_cpu_ns() {
+    local total=0 p f
+    for p in "$1" $(pgrep -P "$1" || true); do
+        for f in /proc/"$p"/task/*/schedstat; do
+            [ -r "$f" ] || continue
+            total=$((total + $(cut -d' ' -f1 "$f")))
+        done
+    done
+    echo "$total"
+}

@@ -26,17 +26,6 @@ trap cleanup EXIT
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 BODY='{"solution":["957214386","824736591","361859742","495372618","786491235","132568974","519687423","273145869","648923157"],"stats":{"guesses":0,"nodes":1,"solve_us":5}}'
 
-cpu_ns() {
-    local total=0 p f
-    for p in "$1" $(pgrep -P "$1" || true); do
-        for f in /proc/"$p"/task/*/schedstat; do
-            [ -r "$f" ] || continue
-            total=$((total + $(cut -d' ' -f1 "$f")))
-        done
-    done
-    echo "$total"
-}
-
 names=() ports=() spids=()
 for b in "$@"; do
     log=$tmp/s.${#names[@]}.log
@@ -62,10 +51,10 @@ bench_cpu
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg); wrk -t2 -c$conns, ${secs}s x $repeats, interleaved"
 for _ in $(seq "$repeats"); do
     for i in "${!names[@]}"; do
-        before=$(cpu_ns "${spids[$i]}")
+        before=$(bench_cpu_ns "${spids[$i]}")
         out=$(wrk -t2 -c"$conns" -d"${secs}s" --timeout 10s -s "$here/post.lua" \
             "http://127.0.0.1:${ports[$i]}/solve" 2>&1 | grep '^RESULT')
-        after=$(cpu_ns "${spids[$i]}")
+        after=$(bench_cpu_ns "${spids[$i]}")
         echo "$out" | awk -v ns=$((after - before)) '{
             for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
             printf "%.1f %.3f\n", v["rps"], ns / 1000 / v["requests"] }' >>"$tmp/r.$i"

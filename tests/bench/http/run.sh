@@ -110,21 +110,6 @@ start_h2o() {
     HPID=$RPID HPORT=$RPORT
 }
 
-# cpu_ns PID: nanoseconds on a CPU of the process, its threads and its
-# children's (nginx's workers), from the scheduler's own accounting
-# (/proc/PID/task/TID/schedstat), exact where the tick-sampled utime and
-# stime of /proc/PID/stat are not.
-cpu_ns() {
-    local total=0 p f
-    for p in "$1" $(pgrep -P "$1" || true); do
-        for f in /proc/"$p"/task/*/schedstat; do
-            [ -r "$f" ] || continue
-            total=$((total + $(cut -d' ' -f1 "$f")))
-        done
-    done
-    echo "$total"
-}
-
 # machine_ticks: clock ticks all CPUs spent busy (user, nice, system, irq,
 # softirq). Per request, this is what the whole machine did for it, the
 # client's share included: the kernel's TCP work on loopback is charged to
@@ -141,14 +126,14 @@ machine_ticks() {
 run_wrk() {
     local pid=$1 port=$2 t=$3 c=$4 before after mbefore mafter out
     shift 4
-    before=$(cpu_ns "$pid")
+    before=$(bench_cpu_ns "$pid")
     mbefore=$(machine_ticks)
     out=$(env "$@" wrk -t"$t" -c"$c" -d"${secs}s" --timeout 10s -s "$here/post.lua" \
         "http://127.0.0.1:$port/solve" 2>&1 | grep '^RESULT') || {
         echo "wrk failed" >&2
         exit 1
     }
-    after=$(cpu_ns "$pid")
+    after=$(bench_cpu_ns "$pid")
     mafter=$(machine_ticks)
     echo "$out" | awk -v ns=$((after - before)) -v ticks=$((mafter - mbefore)) -v clk="$clk" '{
         for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
