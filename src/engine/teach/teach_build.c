@@ -204,15 +204,19 @@ enum teach_status teach_init(const struct teach_puzzle *p, struct teach_grid *g,
     return st;
 }
 
+void teach_place(const struct teach_puzzle *p, struct teach_grid *g,
+                 unsigned cell, unsigned digit)
+{
+    g->value[cell] = (uint8_t)digit;
+    g->cand[cell] = 0;
+    clear_peers(p, g, cell, digit);
+}
+
 void teach_apply(const struct teach_puzzle *p, struct teach_grid *g,
                  const struct teach_step *s)
 {
-    for (unsigned i = 0; i < s->nplacements; i++) {
-        unsigned c = s->placements[i].cell, d = s->placements[i].digit;
-        g->value[c] = (uint8_t)d;
-        g->cand[c] = 0;
-        clear_peers(p, g, c, d);
-    }
+    for (unsigned i = 0; i < s->nplacements; i++)
+        teach_place(p, g, s->placements[i].cell, s->placements[i].digit);
     for (unsigned i = 0; i < s->neliminations; i++)
         g->cand[s->eliminations[i].cell] &=
             ~(1u << (s->eliminations[i].digit - 1));

@@ -42,6 +42,11 @@ void teach_step_cell(struct teach_step *s, unsigned cell);
 void teach_step_unit(struct teach_step *s, unsigned u);
 void teach_step_place(struct teach_step *s, unsigned cell, unsigned digit);
 
+/* Places digit in cell: its marks go, and the digit leaves its peers'
+ * (teach_apply's placement, for walks that keep no steps). */
+void teach_place(const struct teach_puzzle *p, struct teach_grid *g,
+                 unsigned cell, unsigned digit);
+
 /* Removes `digit` from every cell (not in cells[]) that is a peer of all of
  * cells[0..ncells-1]: one of them holds the digit. Returns how many
  * eliminations the step gained. */

@@ -131,18 +131,6 @@ static int walks(const struct teach_puzzle *p, const struct cover_grid *g,
  * The dig's walk: singles by rounds, the other techniques between them
  * ------------------------------------------------------------------------ */
 
-static void singles_place(const struct teach_puzzle *p, struct teach_grid *g,
-                          unsigned c, unsigned d)
-{
-    uint32_t keep = ~(1u << (d - 1));
-
-    g->value[c] = (uint8_t)d;
-    g->cand[c] = 0;
-    for (unsigned w = 0; w < p->nwords; w++)
-        for (uint64_t m = p->peer[c][w]; m; m &= m - 1)
-            g->cand[w * 64 + (unsigned)__builtin_ctzll(m)] &= keep;
-}
-
 /* Takes naked and hidden singles in rounds (every single a round finds)
  * until none is left: 1 solved, 0 stuck, -1 a contradiction. */
 static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
@@ -159,7 +147,7 @@ static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
             if (g->cand[c] == 0)
                 return -1;
             if ((g->cand[c] & (g->cand[c] - 1)) == 0) {
-                singles_place(p, g, c, (unsigned)__builtin_ctz(g->cand[c]) + 1);
+                teach_place(p, g, c, (unsigned)__builtin_ctz(g->cand[c]) + 1);
                 blanks--;
                 progress = 1;
             }
@@ -177,8 +165,7 @@ static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
                 for (unsigned k = 0; k < u->ncells; k++) {
                     unsigned c = u->cell[k];
                     if (g->cand[c] & bit) {
-                        singles_place(p, g, c,
-                                      (unsigned)__builtin_ctz(bit) + 1);
+                        teach_place(p, g, c, (unsigned)__builtin_ctz(bit) + 1);
                         blanks--;
                         progress = 1;
                         break;
@@ -192,12 +179,13 @@ static int singles_run(const struct teach_puzzle *p, struct teach_grid *g)
     return 1;
 }
 
-/* Does a walk with nothing rated above hi solve g? The walk of /explain
+/* Does a walk with nothing rated above hi solve g? 0 no, 1 by singles
+ * alone, 2 with more than singles. The walk of /explain
  * scans the whole grid for each of its steps, hundreds of them on a big
  * grid, most of them singles; this one takes singles in rounds and asks
  * for every locked candidate of a pass at once, and asks teach_step only
- * where those run out. Singles are always tried first and
- * every technique here keeps its pattern when other sound steps remove
+ * where those run out. Singles are always tried first and every
+ * technique here keeps its pattern when other sound steps remove
  * marks, so both walks end in the same place; where one did not (a
  * search cut by its bounds), the dig only keeps a given more or fewer,
  * and the grade, which is the real walk's, decides. Every step is sound,
@@ -208,7 +196,6 @@ static int dig_solves(const struct teach_puzzle *p, const struct cover_grid *g,
     struct teach_budget b = {end, hi};
     struct teach_grid tg;
     struct teach_step s;
-
     int more = 0;
 
     if (teach_init(p, &tg, g->cell) != TEACH_OK)

@@ -15,18 +15,6 @@
  * The forcing chain
  * ------------------------------------------------------------------------ */
 
-static void place(const struct teach_puzzle *p, struct teach_grid *g,
-                  unsigned cell, unsigned digit)
-{
-    struct teach_step s;
-
-    s.nplacements = 1;
-    s.neliminations = 0;
-    s.placements[0].cell = (uint16_t)cell;
-    s.placements[0].digit = (uint8_t)digit;
-    teach_apply(p, g, &s);
-}
-
 /* Follows singles and cage sums in g until nothing changes. Returns -1,
  * or what broke: a cell, or p->ncells + a unit index. *placed counts the
  * placements made. */
@@ -100,7 +88,7 @@ static int propagate(const struct teach_puzzle *p, struct teach_grid *g,
             if (g->cand[c] == 0)
                 return (int)c;
             if (teach_popcount(g->cand[c]) == 1) {
-                place(p, g, c, (unsigned)teach_low_digit(g->cand[c]));
+                teach_place(p, g, c, (unsigned)teach_low_digit(g->cand[c]));
                 (*placed)++;
                 progress = 1;
             }
@@ -143,7 +131,7 @@ static int propagate(const struct teach_puzzle *p, struct teach_grid *g,
                 unsigned d = (unsigned)teach_low_digit(h);
                 for (unsigned k = 0; k < u->ncells; k++)
                     if (g->cand[u->cell[k]] & (1u << (d - 1))) {
-                        place(p, g, u->cell[k], d);
+                        teach_place(p, g, u->cell[k], d);
                         (*placed)++;
                         progress = 1;
                         break;
@@ -178,7 +166,7 @@ static int follow(const struct teach_puzzle *p, struct teach_grid *t, int depth,
                 unsigned d = (unsigned)teach_low_digit(m), inner = 0;
                 memcpy(u.value, t->value, p->ncells);
                 memcpy(u.cand, t->cand, p->ncells * sizeof(u.cand[0]));
-                place(p, &u, c, d);
+                teach_place(p, &u, c, d);
                 if (propagate(p, &u, &inner) < 0)
                     continue;
                 t->cand[c] &= ~(1u << (d - 1));
@@ -210,7 +198,7 @@ enum teach_status teach_find_forcing(const struct teach_puzzle *p,
                     int broke;
                     memcpy(t.value, g->value, p->ncells);
                     memcpy(t.cand, g->cand, p->ncells * sizeof(t.cand[0]));
-                    place(p, &t, c, d);
+                    teach_place(p, &t, c, d);
                     if ((broke = follow(p, &t, depth, b, &count)) < 0)
                         continue;
                     teach_step_start(
