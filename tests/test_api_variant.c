@@ -482,7 +482,8 @@ static unsigned count_jigsaw4(const char *map, int *cell, int i)
 }
 
 /* Rules no grid obeys: /solve says no_solution (no conflict among no
- * givens), /generate the same; a search cut by the budget: search_limit. */
+ * givens), /generate the same, with or without a difficulty; a search cut
+ * by the budget: search_limit. */
 static void no_solution_and_budget(void **state)
 {
     static const char map[] = "AAABACBBCCDBCDDD";
@@ -501,6 +502,10 @@ static void no_solution_and_budget(void **state)
              "{\"board\":\"................\",\"regions\":\"%s\"}", map);
     variant_problem("/solve", body, 422, "no_solution", NULL);
     snprintf(body, sizeof(body), "{\"size\":4,\"regions\":\"%s\"}", map);
+    variant_problem("/generate", body, 422, "no_solution", NULL);
+    /* at a level too: the fill proves it (no 2 s wait, no 503) */
+    snprintf(body, sizeof(body),
+             "{\"size\":4,\"regions\":\"%s\",\"difficulty\":\"easy\"}", map);
     variant_problem("/generate", body, 422, "no_solution", NULL);
     /* 16x16 blank with diagonals, anti-knight and anti-king: no verdict in
      * 1000 nodes (the verdict does not matter, the budget does). */

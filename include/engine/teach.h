@@ -287,7 +287,8 @@ unsigned teach_variant_levels(unsigned n);
  * grades at the level or max_us (wall clock, 0: none) runs out; *out then
  * holds the closest. `scratch` is the caller's (it is big). TEACH_OK when
  * the level was met, TEACH_BUDGET with the closest puzzle (still unique),
- * TEACH_STUCK when no grid was filled in time (*out unusable).
+ * TEACH_STUCK when no grid was filled in time, TEACH_CONTRADICTION when
+ * no grid obeys the rules (a fill ran to its end; *out unusable for both).
  * Deterministic for a seed unless max_us cuts in. */
 enum teach_status teach_generate_variant(const struct cover_rules *r,
                                          uint64_t seed, unsigned level,

@@ -87,6 +87,17 @@ static int variant_level(const struct codec_generate_request *o,
     return -1;
 }
 
+/* 422 no_solution: the search ran to its end and no grid obeys the rules. */
+static void respond_no_grid(struct api_response *resp)
+{
+    struct codec_problem p;
+
+    codec_problem_init(&p, CODEC_PROBLEM_NO_SOLUTION,
+                       "no grid obeys these rules together, so there is "
+                       "no puzzle to make");
+    api_respond_problem(resp, &p);
+}
+
 /* teach_generate_variant into out (on the heap: the scratch is big), or
  * -1 with resp set (no memory, or the level not met in time). */
 static int generate_at_level(const struct codec_variant *b, uint64_t seed,
@@ -107,6 +118,10 @@ static int generate_at_level(const struct codec_variant *b, uint64_t seed,
     free(scratch);
     if (st == TEACH_OK)
         return 0;
+    if (st == TEACH_CONTRADICTION) {
+        respond_no_grid(resp);
+        return -1;
+    }
     if (st == TEACH_STUCK)
         snprintf(detail, sizeof(detail),
                  "no grid obeying these rules was filled within the budget "
@@ -131,7 +146,6 @@ static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
                                   struct cover_grid *solution,
                                   struct api_response *resp)
 {
-    struct codec_problem p;
     enum cover_status st;
 
     puzzle->n = 0; /* untouched when no full grid was found in time */
@@ -146,10 +160,7 @@ static enum cover_status generate(const struct codec_variant *b, uint64_t seed,
             resp, "no grid obeying these rules was found within the time "
                   "budget; try another seed or fewer rules");
     } else {
-        codec_problem_init(&p, CODEC_PROBLEM_NO_SOLUTION,
-                           "no grid obeys these rules together, so there is "
-                           "no puzzle to make");
-        api_respond_problem(resp, &p);
+        respond_no_grid(resp);
     }
     return st;
 }

@@ -75,8 +75,10 @@ static void shuffle16(struct rng *r, uint16_t *a, unsigned n)
 /* A random full grid under r: row 0 a random permutation of the digits
  * (every rule lets a row hold each digit once, as no knight's or king's
  * move stays in a row), the rest completed by the search, digits then
- * relabelled at random (the rules are blind to the digits' names). 0, or
- * -1 when no fill finished within its nodes. */
+ * relabelled at random (the rules are blind to the digits' names). 0, 1
+ * when a fill ran to its end and found none (no grid obeys the rules: any
+ * grid, its digits renamed, has this row 0), or -1 when no fill finished
+ * within its nodes. */
 static int full_grid(struct rng *rg, const struct cover_rules *r,
                      struct cover_grid *out)
 {
@@ -93,10 +95,10 @@ static int full_grid(struct rng *rg, const struct cover_rules *r,
         shuffle16(rg, perm, n);
         for (unsigned i = 0; i < n; i++)
             seed.cell[i] = (uint8_t)perm[i];
-        if (cover_count(r, &seed, 1, FILL_NODES, out, &count, NULL) !=
-                COVER_OK ||
-            count != 1)
+        if (cover_count(r, &seed, 1, FILL_NODES, out, &count, NULL) != COVER_OK)
             continue;
+        if (count == 0)
+            return 1;
         shuffle16(rg, perm, n);
         for (unsigned c = 0; c < n * n; c++)
             out->cell[c] = (uint8_t)perm[out->cell[c] - 1];
@@ -286,8 +288,13 @@ enum teach_status teach_generate_variant(const struct cover_rules *r,
     teach_from_cover(scratch, r);
     rng_seed(&rg, seed);
     while (end == 0 || clock_now_us() < end) {
+        int filled;
+
         out->attempts++;
-        if (full_grid(&rg, r, &full) != 0)
+        filled = full_grid(&rg, r, &full);
+        if (filled > 0)
+            return TEACH_CONTRADICTION;
+        if (filled < 0)
             continue;
         puzzle = full;
         dig(&rg, r, scratch, hi, r->n >= EARLY_N ? level : LOGIC_NLEVELS,
