@@ -257,3 +257,22 @@ test('variant rules: diagonals and windows shaded, conflicts on a diagonal, a kn
   await axe(page, 'windoku and 4x4');
   await page.finish();
 });
+
+test('anti-king is not offered on 4x4, where no grid obeys it: the page moves to 6x6 or drops the rule', async () => {
+  await needs('/generate');
+  // The fact from the rules, checked by the service's own exhaustive search
+  // of the empty board: no 4x4 grid is anti-king, so no puzzle can be made.
+  const none = await post('/generate', { size: 4, anti_king: true, difficulty: 'easy' });
+  assert.equal(none.status, 422);
+  assert.equal((await none.json()).code, 'no_solution');
+  const page = await openPage(DESKTOP);
+  await load(page);
+  assert.equal(await pick(page, '4', 'anti_king'), 6, 'anti-king chosen on 4x4 gives a 6x6 board');
+  assert.equal(await page.inputValue('#rules'), 'anti_king');
+  assert.equal(await pick(page, '4'), 4);
+  assert.equal(await page.inputValue('#rules'), '', '4x4 chosen on anti-king drops the rule');
+  await page.click('#generate');
+  await waitStatus(page, 'ok', /^A new easy 4x4 puzzle/);
+  assert.equal((await grid(page)).length, 16);
+  await page.finish();
+});

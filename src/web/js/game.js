@@ -464,7 +464,7 @@
   // version of the page, or a person, may have written something else.
   function wellFormed(st) {
     if (!BOX_ROWS[st.size] || !(st.rule === '' || RULES[st.rule]) ||
-        (NINE_ONLY.includes(st.rule) && st.size !== 9)) return false;
+        !ruleFits(st.size, st.rule)) return false;
     const n = st.size * st.size;
     const ok = DIGITS.slice(0, st.size);
     const digits = (a) => Array.isArray(a) && a.length === n &&

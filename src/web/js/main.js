@@ -32,7 +32,7 @@
     const chars = Array.from(pieces[0].replace(/\s+/g, ''));
     const n = SQUARES.includes(chars.length) ? SIZES[SQUARES.indexOf(chars.length)] : SIZE;
     if (rule === null) rule = n === SIZE ? RULE : '';
-    if (NINE_ONLY.includes(rule) && n !== 9) rule = '';
+    if (!ruleFits(n, rule)) rule = '';
     const ok = DIGITS.slice(0, n);
     const bad = chars.findIndex((ch) => ch !== '.' && ch !== '0' && !ok.includes(ch.toUpperCase()));
     let why = '';

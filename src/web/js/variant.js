@@ -12,6 +12,13 @@
     anti_knight: 'anti-knight', anti_king: 'anti-king',
   };
   const NINE_ONLY = ['jigsaw', 'windoku'];
+  // Whether a grid of size n can obey the rule at all: jigsaw and windoku
+  // are drawn for 9x9; no 4x4 grid is anti-king (an exhaustive count finds
+  // none, and the service answers 422 no_solution), so it is offered from 6x6.
+  function ruleFits(n, rule) {
+    if (NINE_ONLY.includes(rule)) return n === 9;
+    return !(rule === 'anti_king' && n === 4);
+  }
   // The levels /generate offers for a size with any rules (the table of
   // teach_variant_levels, src/engine/teach/teach_variant.c; another is
   // 422 level_not_offered), and for killer: the levels its generator
@@ -70,7 +77,8 @@
     jigsaw: 'Jigsaw: the boxes are irregular regions, drawn with thick edges; each holds every digit once.',
     windoku: 'Windoku: as classic, and the four shaded 3x3 windows also hold each digit once.',
     anti_knight: 'Anti-knight: as classic, and two cells a chess knight\'s move apart never hold the same digit.',
-    anti_king: 'Anti-king: as classic, and two cells that touch at a corner never hold the same digit.',
+    anti_king: 'Anti-king: as classic, and two cells that touch at a corner never hold the same digit ' +
+      '(no 4x4 grid can obey it).',
   };
   function ruleHelp() {
     const digits = SIZE > 9 ? ' Digits 1-9 then A-' + lastDigit() + '.' : SIZE < 9 ? ' Digits 1-' + SIZE + '.' : '';
@@ -118,7 +126,9 @@
   // givens are kept when only the rule changed). Jigsaw and windoku set 9x9.
   function pickVariant(changed) {
     // Only the rule changed while a puzzle is typed: its givens stay, nothing is lost.
-    const to = NINE_ONLY.includes($('rules').value) && changed !== 'size' ? 9 : Number($('size').value);
+    const asked = Number($('size').value);
+    const to = changed === 'size' || ruleFits(asked, $('rules').value) ? asked
+      : NINE_ONLY.includes($('rules').value) ? 9 : 6;
     const sameSize = to === S.size;
     if (hasProgress() && (S.playing || !sameSize)) {
       const back = [S.size, S.rule];
@@ -137,6 +147,9 @@
     if (NINE_ONLY.includes(rule)) {
       if (changed === 'size' && n !== 9) rule = '';
       else n = 9;
+    } else if (!ruleFits(n, rule)) {
+      if (changed === 'size') rule = '';
+      else n = 6;
     }
     const keep = n === S.size ? givensLine() : '';
     if (cageMode) setCageMode(false);
@@ -150,7 +163,7 @@
     $('size').replaceChildren(...SIZES.map((n) => new Option(n + 'x' + n, String(n))));
     $('rules').replaceChildren(new Option('Boxes', ''),
       ...Object.keys(RULES).map((k) => new Option(RULES[k].charAt(0).toUpperCase() + RULES[k].slice(1) +
-        (NINE_ONLY.includes(k) ? ' (9x9)' : ''), k)));
+        (NINE_ONLY.includes(k) ? ' (9x9)' : k === 'anti_king' ? ' (6x6 and up)' : ''), k)));
     $('size').addEventListener('change', () => pickVariant('size'));
     $('rules').addEventListener('change', () => pickVariant('rules'));
   }
