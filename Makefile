@@ -454,7 +454,8 @@ cover-data: $(B)/cover_gen
 # a broken benchmark cannot land (.ci/run runs it); its figures mean
 # nothing. The real figures: make bench, bench-http, bench-batch and soak
 # on a quiet machine (docs/performance.md). pool_cost.c is only built here
-# (its loops take half a minute); serate_compare.sh is not run: it needs
+# (its loops take half a minute), shidoku_singles.c run on its two quick
+# rule sets (plain 4x4 takes 40 s: docs/logic.md); serate_compare.sh is not run: it needs
 # skfr and Sudoku Explainer, built outside the tree (docs/rating.md).
 SMOKE := build/bench-smoke
 .PHONY: bench-smoke
@@ -472,6 +473,8 @@ bench-smoke:
 	tests/bench/http/cachesim.sh $(B)/sudokud 4 1 2 5
 	BENCH_SECONDS=1 BENCH_REPEATS=1 tests/bench/http/ab.sh 8 $(B) $(B)
 	$(CC) -O2 -o $(SMOKE)/pool_cost tests/bench/http/pool_cost.c
+	$(CC) -O2 -o $(SMOKE)/shidoku_singles tests/tools/shidoku_singles.c
+	$(SMOKE)/shidoku_singles n && $(SMOKE)/shidoku_singles k
 	$(MAKE) --no-print-directory $(B)/serate_tool
 	grep -v '^#' tests/data/se/17clue | head -n 20 > $(SMOKE)/se17
 	tests/tools/serate_same_steps.sh $(B)/serate_tool $(B)/serate_tool $(SMOKE)/se17
