@@ -12,9 +12,9 @@
  * then the /explain walk of each, checked as above; SET "killer": the
  * killer generator at each level likewise (with CPU time and the median
  * givens; `bench_teach generate N killer LEVEL [MAX_MS]`: that level only
- * (LEVEL "all": every level), within MAX_MS of wall time (0: none, so
- * the CPU column shows what a quiet machine would take)).
- * Usage: bench_teach [SET] [MAX_MS]. */
+ * (LEVEL "all": every level; a size or rule SET takes LEVEL too), within MAX_MS
+ * of wall time (0: none, so the CPU column shows what a quiet machine would
+ * take)). Usage: bench_teach [SET] [MAX_MS]. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,7 +237,8 @@ static int level_confirmed(const struct cover_rules *r,
     return ok;
 }
 
-static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
+static unsigned gen_set(const struct gen_set *gs, unsigned count_all,
+                        int only_level)
 {
     static struct tally t;
     static struct teach_variant v;
@@ -261,6 +262,8 @@ static unsigned gen_set(const struct gen_set *gs, unsigned count_all)
         /* a level not offered: a few seeds, to show why */
         unsigned count = offered || count_all < 10 ? count_all : 10;
         char name[40];
+        if (only_level >= 0 && level != (unsigned)only_level)
+            continue;
         memset(&t, 0, sizeof(t));
         for (unsigned seed = 1; seed <= count; seed++) {
             uint64_t t0 = wall_us();
@@ -397,7 +400,8 @@ static unsigned generate_sets(int argc, char **argv)
                                         : 2000000u);
     for (size_t i = 0; i < sizeof(gen_sets) / sizeof(gen_sets[0]); i++)
         if (argc <= 3 || strcmp(argv[3], gen_sets[i].name) == 0)
-            wrong += gen_set(&gen_sets[i], count);
+            wrong += gen_set(&gen_sets[i], count,
+                             argc > 4 ? level_named(argv[4]) : -1);
     printf("wrong in all: %u\n", wrong);
     return wrong;
 }

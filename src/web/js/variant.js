@@ -26,7 +26,7 @@
   const VARIANT_LEVELS = {
     4: ['easy'], 6: ['easy', 'medium', 'hard', 'expert'], 8: ['easy', 'medium', 'hard', 'expert', 'extreme'],
     9: ['easy', 'medium', 'hard', 'expert', 'extreme'], 12: ['easy', 'medium', 'hard', 'expert', 'extreme'],
-    16: ['easy', 'medium', 'hard', 'expert'], 25: ['easy', 'medium', 'hard', 'expert'],
+    16: ['easy', 'medium', 'hard', 'expert', 'extreme'], 25: ['easy', 'medium', 'hard', 'expert'],
   };
   const KILLER_LEVELS = ['easy', 'medium', 'hard', 'expert', 'extreme'];
   const CLASSIC_ONLY = 'Killer cages and rating ranges are for classic 9x9 boxes only; the ' +
