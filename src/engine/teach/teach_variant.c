@@ -44,17 +44,16 @@ unsigned teach_variant_levels(unsigned n)
     };
 
     switch (n) {
-    case 4: /* every minimal 4x4 falls to singles */
+    case 4: /* every 4x4 puzzle falls to singles (shidoku_singles.c) */
         return E;
-    case 6:
+    case 6: /* extreme: rarely met in 2 s under load (docs/logic.md) */
         return E | M | H | X;
     case 8:
     case 9:
     case 12:
-        return E | M | H | X | XX;
     case 16:
         return E | M | H | X | XX;
-    case 25: /* extreme: the step over met 4 of 5 seeds, short of 95% */
+    case 25: /* extreme: the step over falls short in 2 s (docs/logic.md) */
         return E | M | H | X;
     default:
         return 0;
